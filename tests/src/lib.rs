@@ -1,0 +1,1 @@
+//! Cross-service integration tests and the test harness (filled in by the platform work).
