@@ -1,0 +1,1 @@
+//! Shared domain vocabulary (filled in by the platform work).

@@ -1,0 +1,1 @@
+//! Registry service (filled in by the platform work).
