@@ -1,1 +1,0 @@
-//! Shared domain vocabulary (filled in by the platform work).

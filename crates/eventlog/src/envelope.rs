@@ -1,0 +1,154 @@
+use arbiter_proto::v1::EventEnvelope;
+
+/// Who did it, why, and under which command: recorded on every event of an append.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CommandContext {
+    /// Client-chosen idempotency key (required, non-empty).
+    pub command_id: String,
+    /// Authenticated actor (required, non-empty).
+    pub actor: String,
+    /// Correlation id (the trace or business flow); defaults to the command id.
+    pub correlation_id: String,
+    /// What caused this command (an event id or command id), may be empty.
+    pub causation_id: String,
+    /// Why (free text; required for corrections by the services that do corrections).
+    pub reason: String,
+    /// The rule edition in force for the aggregate, e.g. `dutch-2026`.
+    pub rule_edition: String,
+    /// The owning service (`registry`, `pairing`, …), used for NATS subjects.
+    pub service: String,
+    /// W3C `traceparent` of the command's span, carried to NATS headers (not hashed).
+    pub trace_parent: String,
+}
+
+/// An event about to be appended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewEvent {
+    /// Event type, the payload message name, e.g. `TournamentCreated`.
+    pub event_type: String,
+    /// Schema version of the payload.
+    pub schema_version: u32,
+    /// Encoded payload (protobuf).
+    pub payload: Vec<u8>,
+}
+
+/// One append: events for one stream, under one command.
+#[derive(Debug, Clone)]
+pub struct AppendRequest {
+    /// Target stream, e.g. `tournament-0192…`.
+    pub stream: String,
+    /// `None`: no check. `Some(0)`: the stream must be new. `Some(v)`: must be at `v`.
+    pub expected_version: Option<i64>,
+    /// The events, in order (at least one).
+    pub events: Vec<NewEvent>,
+    /// Who, why, which command.
+    pub context: CommandContext,
+}
+
+/// What an append wrote (or, for a retried command id, had written).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AppendAck {
+    /// Global position of the first event.
+    pub first_position: i64,
+    /// Global position of the last event.
+    pub last_position: i64,
+    /// Stream version after the append.
+    pub stream_version: i64,
+    /// True when the command id had already been applied and nothing was written now.
+    pub replayed: bool,
+}
+
+/// An event as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordedEvent {
+    /// 1-based, gap-free over the log.
+    pub global_position: i64,
+    /// UUID v7 (text form).
+    pub event_id: String,
+    /// Stream name.
+    pub stream: String,
+    /// 1-based, gap-free per stream.
+    pub stream_version: i64,
+    /// Event type.
+    pub event_type: String,
+    /// Payload schema version.
+    pub schema_version: u32,
+    /// Encoded payload.
+    pub payload: Vec<u8>,
+    /// Microseconds since the Unix epoch (UTC).
+    pub recorded_at_micros: i64,
+    /// Who did it.
+    pub actor: String,
+    /// Command id.
+    pub command_id: String,
+    /// Correlation id.
+    pub correlation_id: String,
+    /// Causation id.
+    pub causation_id: String,
+    /// Why.
+    pub reason: String,
+    /// Rule edition in force.
+    pub rule_edition: String,
+    /// Owning service.
+    pub service: String,
+    /// Hash of the previous event of the stream (32 zero bytes for version 1).
+    pub prev_hash: Vec<u8>,
+    /// SHA-256(prev_hash ‖ canonical bytes).
+    pub hash: Vec<u8>,
+    /// W3C traceparent of the command (not part of the hash).
+    pub trace_parent: String,
+}
+
+impl RecordedEvent {
+    /// NATS subject: `arbiter.v1.<service>.<event_type>`.
+    pub fn subject(&self) -> String {
+        format!("arbiter.v1.{}.{}", self.service, self.event_type)
+    }
+
+    /// The wire form (`arbiter.v1.EventEnvelope`).
+    pub fn to_envelope(&self) -> EventEnvelope {
+        EventEnvelope {
+            event_id: self.event_id.clone(),
+            stream: self.stream.clone(),
+            stream_version: self.stream_version,
+            global_position: self.global_position,
+            event_type: self.event_type.clone(),
+            schema_version: self.schema_version,
+            payload: self.payload.clone(),
+            recorded_at_micros: self.recorded_at_micros,
+            actor: self.actor.clone(),
+            command_id: self.command_id.clone(),
+            correlation_id: self.correlation_id.clone(),
+            causation_id: self.causation_id.clone(),
+            reason: self.reason.clone(),
+            rule_edition: self.rule_edition.clone(),
+            prev_hash: self.prev_hash.clone(),
+            hash: self.hash.clone(),
+            service: self.service.clone(),
+        }
+    }
+
+    /// From the wire form (the trace parent travels in message headers instead).
+    pub fn from_envelope(e: EventEnvelope, trace_parent: String) -> Self {
+        RecordedEvent {
+            global_position: e.global_position,
+            event_id: e.event_id,
+            stream: e.stream,
+            stream_version: e.stream_version,
+            event_type: e.event_type,
+            schema_version: e.schema_version,
+            payload: e.payload,
+            recorded_at_micros: e.recorded_at_micros,
+            actor: e.actor,
+            command_id: e.command_id,
+            correlation_id: e.correlation_id,
+            causation_id: e.causation_id,
+            reason: e.reason,
+            rule_edition: e.rule_edition,
+            service: e.service,
+            prev_hash: e.prev_hash,
+            hash: e.hash,
+            trace_parent,
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// What can go wrong with the event log. Every variant names what and where.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Optimistic concurrency failure: the stream is not at the expected version.
+    #[error("expected_version: stream {stream} is at version {actual}, the command expected {expected}")]
+    Conflict {
+        /// The stream appended to.
+        stream: String,
+        /// The version the command expected.
+        expected: i64,
+        /// The version the stream is really at.
+        actual: i64,
+    },
+    /// A command id already used for a different stream.
+    #[error("command_id: {command_id} was already used for stream {original_stream}, not {stream}")]
+    CommandIdReused {
+        /// The reused command id.
+        command_id: String,
+        /// The stream it was first applied to.
+        original_stream: String,
+        /// The stream of the new request.
+        stream: String,
+    },
+    /// The request itself is malformed.
+    #[error("{field}: {message}")]
+    Invalid {
+        /// Field at fault.
+        field: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// A stored event could not be decoded.
+    #[error("event at position {position}: {message}")]
+    Corrupt {
+        /// Global position of the event.
+        position: i64,
+        /// What is wrong.
+        message: String,
+    },
+    /// The database failed.
+    #[error("event log database: {0}")]
+    Database(#[from] sqlx::Error),
+    /// A migration failed.
+    #[error("event log migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+impl Error {
+    pub(crate) fn invalid(field: &'static str, message: impl Into<String>) -> Self {
+        Error::Invalid {
+            field,
+            message: message.into(),
+        }
+    }
+}

@@ -1,0 +1,565 @@
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, AssertSqlSafe, Executor, Row};
+use tokio::sync::watch;
+
+use crate::hash_chain::{GENESIS, event_hash};
+use crate::{AppendAck, AppendRequest, Error, RecordedEvent, Result, migrations};
+
+/// Which database holds the log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// One SQLite file in WAL mode (the embedded default).
+    Sqlite,
+    /// PostgreSQL (the distributed deployment).
+    Postgres,
+}
+
+impl std::fmt::Display for Backend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        })
+    }
+}
+
+/// Columns of `events`, in the order [`decode_row`] reads them.
+const COLUMNS: &str = "global_position, event_id, stream, stream_version, event_type, \
+    schema_version, payload, recorded_at, actor, command_id, correlation_id, causation_id, \
+    reason, rule_edition, service, prev_hash, hash, trace_parent";
+const COLUMN_COUNT: usize = 18;
+/// Events per multi-row INSERT (18 parameters each; SQLite allows 32,766).
+const INSERT_CHUNK: usize = 500;
+/// Longest stream name accepted.
+const MAX_STREAM_LEN: usize = 200;
+
+/// The event log. Cheap to clone (shared pools).
+#[derive(Clone)]
+pub struct EventStore {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    backend: Backend,
+    /// Readers.
+    pool: AnyPool,
+    /// Appends (SQLite: a single connection, so writes are serialised in-process too).
+    writer: AnyPool,
+    /// Last global position committed by this process.
+    head: watch::Sender<i64>,
+}
+
+impl EventStore {
+    /// Opens (creating if needed) the log at `url` and runs the migrations.
+    ///
+    /// `sqlite://PATH` (file created if missing; WAL, `synchronous=FULL`) or
+    /// `postgres://…`. The database must exist for PostgreSQL.
+    pub async fn open(url: &str) -> Result<Self> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Backend::Postgres
+        } else {
+            return Err(Error::invalid(
+                "database_url",
+                format!("unsupported scheme in {url:?}: use sqlite://PATH or postgres://…"),
+            ));
+        };
+        let (pool, writer) = match backend {
+            Backend::Sqlite => {
+                let url = if url.contains('?') {
+                    url.to_owned()
+                } else {
+                    format!("{url}?mode=rwc")
+                };
+                let opts = || {
+                    AnyPoolOptions::new().after_connect(|conn, _| {
+                        Box::pin(async move {
+                            conn.execute("PRAGMA journal_mode = WAL").await?;
+                            conn.execute("PRAGMA synchronous = FULL").await?;
+                            conn.execute("PRAGMA busy_timeout = 10000").await?;
+                            Ok(())
+                        })
+                    })
+                };
+                let writer = opts().max_connections(1).connect(&url).await?;
+                let pool = opts().max_connections(4).connect(&url).await?;
+                (pool, writer)
+            }
+            Backend::Postgres => {
+                let pool = AnyPoolOptions::new().max_connections(8).connect(url).await?;
+                (pool.clone(), pool)
+            }
+        };
+        migrations::migrator(backend).run(&writer).await?;
+        let head: i64 = sqlx::query_scalar("SELECT position FROM log_head WHERE id = 1")
+            .fetch_one(&pool)
+            .await?;
+        let (head, _) = watch::channel(head);
+        Ok(EventStore {
+            inner: Arc::new(Inner {
+                backend,
+                pool,
+                writer,
+                head,
+            }),
+        })
+    }
+
+    /// The backend in use.
+    pub fn backend(&self) -> Backend {
+        self.inner.backend
+    }
+
+    /// Closes the pools (waits for in-flight queries).
+    pub async fn close(&self) {
+        self.inner.writer.close().await;
+        self.inner.pool.close().await;
+    }
+
+    /// Appends events to one stream, atomically, with their outbox rows.
+    ///
+    /// Errors: [`Error::Conflict`] when `expected_version` is stale,
+    /// [`Error::CommandIdReused`] when the command id belongs to another stream,
+    /// [`Error::Invalid`] for a malformed request. Nothing is written on error.
+    pub async fn append(&self, req: AppendRequest) -> Result<AppendAck> {
+        validate(&req)?;
+        let inner = &self.inner;
+        let mut tx = match inner.backend {
+            Backend::Sqlite => inner.writer.begin_with("BEGIN IMMEDIATE").await?,
+            Backend::Postgres => inner.writer.begin().await?,
+        };
+        // Serialise appends on the log head: positions stay gap-free in commit order.
+        let lock = match inner.backend {
+            Backend::Sqlite => "SELECT position FROM log_head WHERE id = 1",
+            Backend::Postgres => "SELECT position FROM log_head WHERE id = 1 FOR UPDATE",
+        };
+        let head: i64 = sqlx::query_scalar(lock).fetch_one(&mut *tx).await?;
+
+        if let Some(row) = sqlx::query(
+            "SELECT stream, first_position, last_position, stream_version FROM commands \
+             WHERE command_id = $1",
+        )
+        .bind(&req.context.command_id)
+        .fetch_optional(&mut *tx)
+        .await?
+        {
+            let stream: String = row.try_get(0)?;
+            tx.rollback().await?;
+            if stream != req.stream {
+                return Err(Error::CommandIdReused {
+                    command_id: req.context.command_id.clone(),
+                    original_stream: stream,
+                    stream: req.stream.clone(),
+                });
+            }
+            return Ok(AppendAck {
+                first_position: row.try_get(1)?,
+                last_position: row.try_get(2)?,
+                stream_version: row.try_get(3)?,
+                replayed: true,
+            });
+        }
+
+        let (version, head_hash): (i64, Vec<u8>) =
+            match sqlx::query("SELECT version, head_hash FROM streams WHERE stream = $1")
+                .bind(&req.stream)
+                .fetch_optional(&mut *tx)
+                .await?
+            {
+                Some(row) => (row.try_get(0)?, row.try_get(1)?),
+                None => (0, GENESIS.to_vec()),
+            };
+        if let Some(expected) = req.expected_version
+            && expected != version
+        {
+            tx.rollback().await?;
+            return Err(Error::Conflict {
+                stream: req.stream.clone(),
+                expected,
+                actual: version,
+            });
+        }
+
+        let now = now_micros();
+        let ctx = &req.context;
+        let correlation = if ctx.correlation_id.is_empty() {
+            ctx.command_id.clone()
+        } else {
+            ctx.correlation_id.clone()
+        };
+        let mut prev = head_hash;
+        let mut recorded = Vec::with_capacity(req.events.len());
+        for (i, e) in req.events.iter().enumerate() {
+            let offset = i as i64 + 1;
+            let mut r = RecordedEvent {
+                global_position: head + offset,
+                event_id: uuid::Uuid::now_v7().to_string(),
+                stream: req.stream.clone(),
+                stream_version: version + offset,
+                event_type: e.event_type.clone(),
+                schema_version: e.schema_version,
+                payload: e.payload.clone(),
+                recorded_at_micros: now,
+                actor: ctx.actor.clone(),
+                command_id: ctx.command_id.clone(),
+                correlation_id: correlation.clone(),
+                causation_id: ctx.causation_id.clone(),
+                reason: ctx.reason.clone(),
+                rule_edition: ctx.rule_edition.clone(),
+                service: ctx.service.clone(),
+                prev_hash: prev,
+                hash: Vec::new(),
+                trace_parent: ctx.trace_parent.clone(),
+            };
+            r.hash = event_hash(&r).to_vec();
+            prev = r.hash.clone();
+            recorded.push(r);
+        }
+        let first = head + 1;
+        let last = head + recorded.len() as i64;
+        let new_version = version + recorded.len() as i64;
+
+        for chunk in recorded.chunks(INSERT_CHUNK) {
+            insert_events(&mut tx, chunk).await?;
+            let sql = format!(
+                "INSERT INTO outbox (global_position) VALUES {}",
+                (1..=chunk.len())
+                    .map(|i| format!("(${i})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let mut q = sqlx::query(AssertSqlSafe(sql));
+            for r in chunk {
+                q = q.bind(r.global_position);
+            }
+            q.execute(&mut *tx).await?;
+        }
+        sqlx::query(
+            "INSERT INTO streams (stream, version, head_hash) VALUES ($1, $2, $3) \
+             ON CONFLICT (stream) DO UPDATE SET version = excluded.version, \
+             head_hash = excluded.head_hash",
+        )
+        .bind(&req.stream)
+        .bind(new_version)
+        .bind(prev)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO commands (command_id, stream, first_position, last_position, \
+             stream_version) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&ctx.command_id)
+        .bind(&req.stream)
+        .bind(first)
+        .bind(last)
+        .bind(new_version)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE log_head SET position = $1 WHERE id = 1")
+            .bind(last)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        inner.head.send_if_modified(|h| {
+            let changed = *h < last;
+            *h = (*h).max(last);
+            changed
+        });
+        Ok(AppendAck {
+            first_position: first,
+            last_position: last,
+            stream_version: new_version,
+            replayed: false,
+        })
+    }
+
+    /// Events of `stream` with version ≥ `from_version`, in version order.
+    pub async fn read_stream(&self, stream: &str, from_version: i64) -> Result<Vec<RecordedEvent>> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM events WHERE stream = $1 AND stream_version >= $2 \
+             ORDER BY stream_version"
+        );
+        let rows = sqlx::query(AssertSqlSafe(sql))
+            .bind(stream)
+            .bind(from_version)
+            .fetch_all(&self.inner.pool)
+            .await?;
+        rows.iter().map(decode_row).collect()
+    }
+
+    /// Up to `limit` events with global position ≥ `from_position`, in log order.
+    pub async fn read_all(&self, from_position: i64, limit: i64) -> Result<Vec<RecordedEvent>> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM events WHERE global_position >= $1 \
+             ORDER BY global_position LIMIT $2"
+        );
+        let rows = sqlx::query(AssertSqlSafe(sql))
+            .bind(from_position)
+            .bind(limit)
+            .fetch_all(&self.inner.pool)
+            .await?;
+        rows.iter().map(decode_row).collect()
+    }
+
+    /// The event at `position`, if any.
+    pub async fn read_at(&self, position: i64) -> Result<Option<RecordedEvent>> {
+        Ok(self.read_all(position, 1).await?.into_iter().next())
+    }
+
+    /// Global position of the last committed event (0 when empty).
+    pub async fn head_position(&self) -> Result<i64> {
+        Ok(
+            sqlx::query_scalar("SELECT position FROM log_head WHERE id = 1")
+                .fetch_one(&self.inner.pool)
+                .await?,
+        )
+    }
+
+    /// Current version of `stream` (0 when it does not exist).
+    pub async fn stream_version(&self, stream: &str) -> Result<i64> {
+        Ok(
+            sqlx::query_scalar("SELECT version FROM streams WHERE stream = $1")
+                .bind(stream)
+                .fetch_optional(&self.inner.pool)
+                .await?
+                .unwrap_or(0),
+        )
+    }
+
+    /// Every event from `from_position` on: first the stored ones (catch-up), then
+    /// new ones as they are committed (live). Appends by this process wake it at
+    /// once; other processes' appends are seen within `poll` (PostgreSQL).
+    pub fn subscribe(&self, from_position: i64) -> Subscription {
+        Subscription {
+            store: self.clone(),
+            next_position: from_position.max(1),
+            buffer: VecDeque::new(),
+            head: self.inner.head.subscribe(),
+            poll: Duration::from_millis(200),
+        }
+    }
+
+    /// Outbox rows not yet published, oldest first.
+    pub async fn outbox_pending(&self, limit: i64) -> Result<Vec<RecordedEvent>> {
+        let cols = COLUMNS
+            .split(", ")
+            .map(|c| format!("e.{}", c.trim()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
+            "SELECT {cols} FROM outbox o JOIN events e ON e.global_position = o.global_position \
+             ORDER BY o.global_position LIMIT $1"
+        );
+        let rows = sqlx::query(AssertSqlSafe(sql))
+            .bind(limit)
+            .fetch_all(&self.inner.pool)
+            .await?;
+        rows.iter().map(decode_row).collect()
+    }
+
+    /// Marks outbox rows as published.
+    pub async fn outbox_ack(&self, positions: &[i64]) -> Result<()> {
+        for chunk in positions.chunks(INSERT_CHUNK) {
+            let sql = format!(
+                "DELETE FROM outbox WHERE global_position IN ({})",
+                (1..=chunk.len())
+                    .map(|i| format!("${i}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let mut q = sqlx::query(AssertSqlSafe(sql));
+            for p in chunk {
+                q = q.bind(*p);
+            }
+            q.execute(&self.inner.writer).await?;
+        }
+        Ok(())
+    }
+
+    /// Number of outbox rows not yet published.
+    pub async fn outbox_len(&self) -> Result<i64> {
+        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM outbox")
+            .fetch_one(&self.inner.pool)
+            .await?)
+    }
+
+    /// The saved position of a named projection or consumer (0 when none).
+    pub async fn checkpoint(&self, name: &str) -> Result<i64> {
+        Ok(
+            sqlx::query_scalar("SELECT position FROM checkpoints WHERE name = $1")
+                .bind(name)
+                .fetch_optional(&self.inner.pool)
+                .await?
+                .unwrap_or(0),
+        )
+    }
+
+    /// Saves the position of a named projection or consumer.
+    pub async fn save_checkpoint(&self, name: &str, position: i64) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO checkpoints (name, position) VALUES ($1, $2) \
+             ON CONFLICT (name) DO UPDATE SET position = excluded.position",
+        )
+        .bind(name)
+        .bind(position)
+        .execute(&self.inner.writer)
+        .await?;
+        Ok(())
+    }
+
+    pub(crate) fn pool(&self) -> &AnyPool {
+        &self.inner.pool
+    }
+}
+
+/// A catch-up-then-live reader of the log. See [`EventStore::subscribe`].
+pub struct Subscription {
+    store: EventStore,
+    next_position: i64,
+    buffer: VecDeque<RecordedEvent>,
+    head: watch::Receiver<i64>,
+    poll: Duration,
+}
+
+impl Subscription {
+    /// The next event, waiting for it when the log has no more.
+    pub async fn next(&mut self) -> Result<RecordedEvent> {
+        loop {
+            if let Some(e) = self.buffer.pop_front() {
+                self.next_position = e.global_position + 1;
+                return Ok(e);
+            }
+            let batch = self.store.read_all(self.next_position, 1000).await?;
+            if batch.is_empty() {
+                tokio::select! {
+                    r = self.head.changed() => if r.is_err() { tokio::time::sleep(self.poll).await },
+                    _ = tokio::time::sleep(self.poll) => {}
+                }
+            } else {
+                self.buffer.extend(batch);
+            }
+        }
+    }
+
+    /// The position the next call to [`Subscription::next`] starts from.
+    pub fn position(&self) -> i64 {
+        self.next_position
+    }
+}
+
+fn validate(req: &AppendRequest) -> Result<()> {
+    if req.stream.is_empty() || req.stream.len() > MAX_STREAM_LEN {
+        return Err(Error::invalid(
+            "stream",
+            format!("must be 1 to {MAX_STREAM_LEN} characters"),
+        ));
+    }
+    if req.events.is_empty() {
+        return Err(Error::invalid("events", "at least one event is required"));
+    }
+    if req.context.command_id.trim().is_empty() {
+        return Err(Error::invalid("command_id", "must not be empty"));
+    }
+    if req.context.actor.trim().is_empty() {
+        return Err(Error::invalid("actor", "must not be empty"));
+    }
+    if let Some(v) = req.expected_version
+        && v < 0
+    {
+        return Err(Error::invalid("expected_version", "must be 0 or more"));
+    }
+    if let Some(i) = req.events.iter().position(|e| e.event_type.is_empty()) {
+        return Err(Error::invalid(
+            "event_type",
+            format!("event {i} has an empty type"),
+        ));
+    }
+    Ok(())
+}
+
+async fn insert_events(
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    chunk: &[RecordedEvent],
+) -> Result<()> {
+    let mut values = Vec::with_capacity(chunk.len());
+    for i in 0..chunk.len() {
+        let base = i * COLUMN_COUNT;
+        values.push(format!(
+            "({})",
+            (1..=COLUMN_COUNT)
+                .map(|c| format!("${}", base + c))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let sql = format!(
+        "INSERT INTO events ({COLUMNS}) VALUES {}",
+        values.join(", ")
+    );
+    let mut q = sqlx::query(AssertSqlSafe(sql));
+    for r in chunk {
+        q = q
+            .bind(r.global_position)
+            .bind(r.event_id.clone())
+            .bind(r.stream.clone())
+            .bind(r.stream_version)
+            .bind(r.event_type.clone())
+            .bind(i64::from(r.schema_version))
+            .bind(r.payload.clone())
+            .bind(r.recorded_at_micros)
+            .bind(r.actor.clone())
+            .bind(r.command_id.clone())
+            .bind(r.correlation_id.clone())
+            .bind(r.causation_id.clone())
+            .bind(r.reason.clone())
+            .bind(r.rule_edition.clone())
+            .bind(r.service.clone())
+            .bind(r.prev_hash.clone())
+            .bind(r.hash.clone())
+            .bind(r.trace_parent.clone());
+    }
+    q.execute(&mut **tx).await?;
+    Ok(())
+}
+
+pub(crate) fn decode_row(row: &AnyRow) -> Result<RecordedEvent> {
+    let global_position: i64 = row.try_get(0)?;
+    let schema: i64 = row.try_get(5)?;
+    let schema_version = u32::try_from(schema).map_err(|_| Error::Corrupt {
+        position: global_position,
+        message: format!("schema_version {schema} out of range"),
+    })?;
+    Ok(RecordedEvent {
+        global_position,
+        event_id: row.try_get(1)?,
+        stream: row.try_get(2)?,
+        stream_version: row.try_get(3)?,
+        event_type: row.try_get(4)?,
+        schema_version,
+        payload: row.try_get(6)?,
+        recorded_at_micros: row.try_get(7)?,
+        actor: row.try_get(8)?,
+        command_id: row.try_get(9)?,
+        correlation_id: row.try_get(10)?,
+        causation_id: row.try_get(11)?,
+        reason: row.try_get(12)?,
+        rule_edition: row.try_get(13)?,
+        service: row.try_get(14)?,
+        prev_hash: row.try_get(15)?,
+        hash: row.try_get(16)?,
+        trace_parent: row.try_get(17)?,
+    })
+}
+
+fn now_micros() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_micros()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}

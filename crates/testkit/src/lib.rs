@@ -1,0 +1,306 @@
+//! # Test harness: real PostgreSQL and real NATS JetStream on loopback
+//!
+//! [`PgServer::start`] and [`NatsServer::start`] give each test its own server on a
+//! free 127.0.0.1 port with its data in a temp dir, stopped and removed on drop (also
+//! when the test panics). `TEST_DATABASE_URL` / `TEST_NATS_URL` point tests at
+//! servers started elsewhere instead (a fresh database is created per test).
+//!
+//! When neither the binaries nor such a URL exist, starting fails with a message
+//! that says how to install them (`make test-deps`) — tests never skip silently.
+//! (No Docker engine runs on this project's machines, so testcontainers is not used.)
+use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Errors are plain strings that say what to do.
+pub type Result<T> = std::result::Result<T, String>;
+
+/// A free TCP port on 127.0.0.1 (bound then released).
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or(0)
+}
+
+/// The workspace root (for `.tools/` and built binaries).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A built binary of the workspace (`target/<profile>/<name>`), next to the running test.
+pub fn workspace_binary(name: &str) -> PathBuf {
+    // Tests run from target/<profile>/deps/<test>; binaries live in target/<profile>.
+    let exe = std::env::current_exe().unwrap_or_default();
+    let profile_dir = exe
+        .parent()
+        .and_then(|p| if p.ends_with("deps") { p.parent() } else { Some(p) })
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    profile_dir.join(name)
+}
+
+fn wait_for_port(port: u16, timeout: Duration, child: &mut Child, what: &str) -> Result<()> {
+    let start = Instant::now();
+    loop {
+        if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return Ok(());
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(format!("{what} exited early with {status}"));
+        }
+        if start.elapsed() > timeout {
+            return Err(format!("{what} did not listen on 127.0.0.1:{port} within {timeout:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+const INSTALL_HINT: &str = "run `make test-deps` (installs Debian's postgresql and a nats-server >= 2.10 \
+     into .tools/), or set TEST_DATABASE_URL / TEST_NATS_URL";
+
+// ---------------------------------------------------------------- PostgreSQL
+
+/// A throwaway PostgreSQL cluster (or a fresh database on `TEST_DATABASE_URL`).
+pub struct PgServer {
+    url: String,
+    child: Option<Child>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+fn find_pg_bin() -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path().join("bin")).collect())
+        .unwrap_or_default();
+    dirs.sort();
+    dirs.reverse();
+    if let Some(path) = std::env::var_os("PATH") {
+        dirs.extend(std::env::split_paths(&path));
+    }
+    dirs.into_iter()
+        .find(|d| d.join("initdb").is_file() && d.join("postgres").is_file())
+}
+
+fn postgres_user_ids() -> Option<(u32, u32)> {
+    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
+    passwd.lines().find_map(|l| {
+        let f: Vec<&str> = l.split(':').collect();
+        (f.first() == Some(&"postgres") && f.len() > 3)
+            .then(|| Some((f[2].parse().ok()?, f[3].parse().ok()?)))
+            .flatten()
+    })
+}
+
+impl PgServer {
+    /// Starts a cluster on a free loopback port (about a second), or creates a fresh
+    /// database on `TEST_DATABASE_URL`.
+    pub fn start() -> Result<PgServer> {
+        if let Ok(base) = std::env::var("TEST_DATABASE_URL") {
+            let name = format!("arbiter_test_{}_{}", std::process::id(), free_port());
+            let status = Command::new("psql")
+                .args([base.as_str(), "-qc", &format!("CREATE DATABASE {name}")])
+                .status()
+                .map_err(|e| format!("psql (for TEST_DATABASE_URL): {e}"))?;
+            if !status.success() {
+                return Err(format!("could not create database {name} on TEST_DATABASE_URL"));
+            }
+            let url = match base.rfind('/') {
+                Some(i) if i > "postgres://".len() => format!("{}/{name}", &base[..i]),
+                _ => format!("{base}/{name}"),
+            };
+            return Ok(PgServer { url, child: None, _dir: None });
+        }
+        let bin = find_pg_bin().ok_or_else(|| {
+            format!("PostgreSQL server binaries (initdb, postgres) not found: {INSTALL_HINT}")
+        })?;
+        let dir = tempfile::Builder::new()
+            .prefix("arbiter-pg-")
+            .tempdir()
+            .map_err(|e| format!("temp dir: {e}"))?;
+        let data = dir.path().join("data");
+        std::fs::create_dir(&data).map_err(|e| format!("{}: {e}", data.display()))?;
+        // initdb refuses to run as root: run the server as the `postgres` user.
+        let ids = if unsafe { libc::geteuid() } == 0 {
+            let ids = postgres_user_ids().ok_or_else(|| {
+                format!("running as root and there is no `postgres` user: {INSTALL_HINT}")
+            })?;
+            for p in [dir.path(), data.as_path()] {
+                std::os::unix::fs::chown(p, Some(ids.0), Some(ids.1))
+                    .map_err(|e| format!("chown {}: {e}", p.display()))?;
+            }
+            Some(ids)
+        } else {
+            None
+        };
+        let as_pg = |cmd: &mut Command| {
+            if let Some((uid, gid)) = ids {
+                cmd.uid(uid).gid(gid);
+            }
+        };
+        let mut initdb = Command::new(bin.join("initdb"));
+        initdb
+            .args(["-D"])
+            .arg(&data)
+            .args(["-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--no-locale"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        as_pg(&mut initdb);
+        let out = initdb.output().map_err(|e| format!("initdb: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "initdb failed: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        let port = free_port();
+        let mut postgres = Command::new(bin.join("postgres"));
+        postgres
+            .arg("-D")
+            .arg(&data)
+            .args(["-c", "listen_addresses=127.0.0.1", "-c", &format!("port={port}")])
+            .arg("-c")
+            .arg(format!("unix_socket_directories={}", data.display()))
+            .args(["-c", "fsync=off", "-c", "full_page_writes=off", "-c", "max_connections=200"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        as_pg(&mut postgres);
+        let mut child = postgres.spawn().map_err(|e| format!("postgres: {e}"))?;
+        wait_for_port(port, Duration::from_secs(30), &mut child, "postgres")?;
+        let server = PgServer {
+            url: format!("postgres://postgres@127.0.0.1:{port}/postgres"),
+            child: Some(child),
+            _dir: Some(dir),
+        };
+        // The server accepts TCP slightly before it accepts queries.
+        std::thread::sleep(Duration::from_millis(300));
+        Ok(server)
+    }
+
+    /// Connection URL of the test database.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+impl Drop for PgServer {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.child {
+            // SIGQUIT: immediate shutdown of the postmaster itself (no orphans).
+            unsafe {
+                libc::kill(child.id() as i32, libc::SIGQUIT);
+            }
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_secs(10) {
+                if let Ok(Some(_)) = child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+// ---------------------------------------------------------------- NATS
+
+/// A `nats-server -js` on a free loopback port with its store in a temp dir
+/// (or `TEST_NATS_URL`).
+pub struct NatsServer {
+    url: String,
+    child: Option<Child>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// Where a nats-server >= 2.10 is: `$NATS_SERVER`, `.tools/bin`, `PATH`, `/usr/sbin`.
+pub fn find_nats_server() -> Result<PathBuf> {
+    let mut candidates = Vec::new();
+    if let Some(p) = std::env::var_os("NATS_SERVER") {
+        candidates.push(PathBuf::from(p));
+    }
+    candidates.push(workspace_root().join(".tools/bin/nats-server"));
+    if let Some(path) = std::env::var_os("PATH") {
+        candidates.extend(std::env::split_paths(&path).map(|d| d.join("nats-server")));
+    }
+    candidates.push(PathBuf::from("/usr/sbin/nats-server"));
+    let mut too_old = Vec::new();
+    for c in candidates.into_iter().filter(|c| c.is_file()) {
+        let Ok(out) = Command::new(&c).arg("--version").output() else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        // "nats-server: v2.15.1"
+        let version: Vec<u32> = text
+            .trim()
+            .rsplit('v')
+            .next()
+            .unwrap_or("")
+            .split('.')
+            .filter_map(|p| p.parse().ok())
+            .collect();
+        if version.len() >= 2 && (version[0], version[1]) >= (2, 10) {
+            return Ok(c);
+        }
+        too_old.push(format!("{} ({})", c.display(), text.trim()));
+    }
+    Err(format!(
+        "no nats-server >= 2.10 found{}: {INSTALL_HINT}",
+        if too_old.is_empty() {
+            String::new()
+        } else {
+            format!(" (too old: {})", too_old.join(", "))
+        }
+    ))
+}
+
+impl NatsServer {
+    /// Starts `nats-server -js` on a free loopback port (or uses `TEST_NATS_URL`).
+    pub fn start() -> Result<NatsServer> {
+        if let Ok(url) = std::env::var("TEST_NATS_URL") {
+            return Ok(NatsServer { url, child: None, _dir: None });
+        }
+        let bin = find_nats_server()?;
+        let dir = tempfile::Builder::new()
+            .prefix("arbiter-nats-")
+            .tempdir()
+            .map_err(|e| format!("temp dir: {e}"))?;
+        let port = free_port();
+        let mut child = Command::new(bin)
+            .args(["-a", "127.0.0.1", "-p", &port.to_string(), "-js", "-sd"])
+            .arg(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("nats-server: {e}"))?;
+        wait_for_port(port, Duration::from_secs(20), &mut child, "nats-server")?;
+        Ok(NatsServer {
+            url: format!("nats://127.0.0.1:{port}"),
+            child: Some(child),
+            _dir: Some(dir),
+        })
+    }
+
+    /// Client URL.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+impl Drop for NatsServer {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Kills a child process with SIGKILL and reaps it.
+pub fn kill9(child: &mut Child) {
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGKILL);
+    }
+    let _ = child.wait();
+}

