@@ -413,6 +413,12 @@ impl EventStore {
         Ok(())
     }
 
+    /// A receiver that changes whenever this process commits an append (value: the
+    /// new head position). Other processes' appends are not signalled: poll as well.
+    pub fn head_watch(&self) -> watch::Receiver<i64> {
+        self.inner.head.subscribe()
+    }
+
     pub(crate) fn pool(&self) -> &AnyPool {
         &self.inner.pool
     }

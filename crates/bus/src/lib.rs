@@ -1,0 +1,320 @@
+//! # Event delivery
+//!
+//! The event log is the truth; the bus carries it to other services.
+//! - [`relay::run_relay`]: the transactional-outbox relay. It reads outbox rows in log
+//!   order, publishes each event, and only then deletes the rows. A crash between the
+//!   two republishes the event: NATS drops it by `Nats-Msg-Id` (= event id) inside the
+//!   stream's duplicate window, and consumers drop what is left by (stream, version).
+//! - [`Bus::Nats`]: JetStream stream `ARBITER`, subjects
+//!   `arbiter.v1.<service>.<event-type>`; consumers are durable pull consumers that ack
+//!   after the caller's projection has committed ([`Delivery::ack`]).
+//! - [`Bus::InProcess`]: the embedded mode. The log itself is the queue: a consumer is a
+//!   subscription on the log from its saved checkpoint, and its ack saves the
+//!   checkpoint. Same API, same at-least-once + dedupe semantics, no server.
+use std::collections::HashMap;
+use std::time::Duration;
+
+use arbiter_eventlog::{EventStore, RecordedEvent};
+use arbiter_proto::v1::EventEnvelope;
+use async_nats::jetstream::{self, consumer::pull, stream};
+use futures::StreamExt;
+use prost::Message as _;
+
+pub mod relay;
+
+/// Name of the JetStream stream that carries every event.
+pub const STREAM_NAME: &str = "ARBITER";
+/// Subjects it holds.
+pub const STREAM_SUBJECTS: &str = "arbiter.v1.>";
+/// Header carrying the W3C trace context.
+pub const TRACEPARENT_HEADER: &str = "traceparent";
+/// JetStream dedupe window for `Nats-Msg-Id` (a relay restarting later than this after a
+/// crash still cannot double-deliver: consumers dedupe by stream version too).
+pub const DUPLICATE_WINDOW: Duration = Duration::from_secs(3600);
+
+/// Default redelivery delay for unacknowledged NATS deliveries.
+pub const DEFAULT_ACK_WAIT: Duration = Duration::from_secs(10);
+
+/// Delivery errors.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// NATS failed (connect, publish, consume).
+    #[error("nats: {0}")]
+    Nats(String),
+    /// The event log failed.
+    #[error(transparent)]
+    Log(#[from] arbiter_eventlog::Error),
+    /// A message on the bus is not an event envelope.
+    #[error("message on {subject} is not an arbiter.v1.EventEnvelope: {message}")]
+    Decode {
+        /// Where it came from.
+        subject: String,
+        /// Why it failed.
+        message: String,
+    },
+}
+
+fn nats<E: std::fmt::Display>(e: E) -> Error {
+    Error::Nats(e.to_string())
+}
+
+/// Where events go.
+#[derive(Clone)]
+pub enum Bus {
+    /// Embedded mode: the log is the queue.
+    InProcess(EventStore),
+    /// Distributed mode: NATS JetStream.
+    Nats(NatsBus),
+}
+
+/// A JetStream connection with the `ARBITER` stream ensured.
+#[derive(Clone)]
+pub struct NatsBus {
+    client: async_nats::Client,
+    js: jetstream::Context,
+}
+
+impl NatsBus {
+    /// Connects and creates the `ARBITER` stream if missing (file storage).
+    pub async fn connect(url: &str) -> Result<Self, Error> {
+        let client = async_nats::connect(url).await.map_err(nats)?;
+        let js = jetstream::new(client.clone());
+        js.get_or_create_stream(stream::Config {
+            name: STREAM_NAME.to_owned(),
+            subjects: vec![STREAM_SUBJECTS.to_owned()],
+            storage: stream::StorageType::File,
+            duplicate_window: DUPLICATE_WINDOW,
+            ..Default::default()
+        })
+        .await
+        .map_err(nats)?;
+        Ok(NatsBus { client, js })
+    }
+
+    /// The underlying client (for request/reply telemetry subjects).
+    pub fn client(&self) -> &async_nats::Client {
+        &self.client
+    }
+}
+
+impl Bus {
+    /// Publishes one event (idempotent by event id). Returns true when the server saw
+    /// it as a duplicate.
+    pub async fn publish(&self, event: &RecordedEvent) -> Result<bool, Error> {
+        match self {
+            Bus::InProcess(_) => Ok(false),
+            Bus::Nats(n) => {
+                let mut headers = async_nats::HeaderMap::new();
+                headers.insert("Nats-Msg-Id", event.event_id.as_str());
+                if !event.trace_parent.is_empty() {
+                    headers.insert(TRACEPARENT_HEADER, event.trace_parent.as_str());
+                }
+                let body = event.to_envelope().encode_to_vec();
+                let ack = n
+                    .js
+                    .publish_with_headers(event.subject(), headers, body.into())
+                    .await
+                    .map_err(nats)?
+                    .await
+                    .map_err(nats)?;
+                Ok(ack.duplicate)
+            }
+        }
+    }
+
+    /// A durable consumer named `durable` of the subjects matching `filter`
+    /// (e.g. `arbiter.v1.registry.>`). It resumes where its last ack left off.
+    pub async fn consumer(&self, durable: &str, filter: &str) -> Result<Consumer, Error> {
+        self.consumer_with_ack_wait(durable, filter, DEFAULT_ACK_WAIT)
+            .await
+    }
+
+    /// As [`Bus::consumer`], with the time after which an unacknowledged delivery is
+    /// redelivered (NATS only: e.g. after the consuming process died mid-batch).
+    pub async fn consumer_with_ack_wait(
+        &self,
+        durable: &str,
+        filter: &str,
+        ack_wait: Duration,
+    ) -> Result<Consumer, Error> {
+        let inner = match self {
+            Bus::InProcess(store) => {
+                let from = store.checkpoint(&checkpoint_name(durable)).await? + 1;
+                ConsumerInner::InProcess {
+                    store: store.clone(),
+                    sub: store.subscribe(from),
+                    filter: filter.to_owned(),
+                    durable: durable.to_owned(),
+                }
+            }
+            Bus::Nats(n) => {
+                let stream = n.js.get_stream(STREAM_NAME).await.map_err(nats)?;
+                let consumer = stream
+                    .get_or_create_consumer(
+                        durable,
+                        pull::Config {
+                            durable_name: Some(durable.to_owned()),
+                            filter_subject: filter.to_owned(),
+                            ack_policy: jetstream::consumer::AckPolicy::Explicit,
+                            ack_wait,
+                            ..Default::default()
+                        },
+                    )
+                    .await
+                    .map_err(nats)?;
+                let messages = consumer.messages().await.map_err(nats)?;
+                ConsumerInner::Nats { messages }
+            }
+        };
+        Ok(Consumer {
+            inner,
+            seen: HashMap::new(),
+        })
+    }
+}
+
+fn checkpoint_name(durable: &str) -> String {
+    format!("consumer:{durable}")
+}
+
+/// A durable consumer. Duplicates (an event whose stream version was already
+/// delivered and acked by this consumer) are acked and skipped.
+pub struct Consumer {
+    inner: ConsumerInner,
+    seen: HashMap<String, i64>,
+}
+
+enum ConsumerInner {
+    InProcess {
+        store: EventStore,
+        sub: arbiter_eventlog::Subscription,
+        filter: String,
+        durable: String,
+    },
+    Nats {
+        messages: pull::Stream,
+    },
+}
+
+/// One delivered event; call [`Delivery::ack`] once its effects are committed.
+pub struct Delivery {
+    /// The event (its `trace_parent` comes from the message headers).
+    pub event: RecordedEvent,
+    ack: AckHandle,
+}
+
+enum AckHandle {
+    InProcess { store: EventStore, name: String },
+    Nats(Box<jetstream::Message>),
+}
+
+impl Delivery {
+    /// Acknowledges the event: it will not be delivered to this consumer again.
+    pub async fn ack(self) -> Result<(), Error> {
+        match self.ack {
+            AckHandle::InProcess { store, name } => {
+                store
+                    .save_checkpoint(&name, self.event.global_position)
+                    .await?;
+                Ok(())
+            }
+            AckHandle::Nats(m) => m.ack().await.map_err(nats),
+        }
+    }
+}
+
+/// NATS-style subject match: `*` one token, `>` the rest.
+pub fn subject_matches(filter: &str, subject: &str) -> bool {
+    let mut f = filter.split('.');
+    let mut s = subject.split('.');
+    loop {
+        match (f.next(), s.next()) {
+            (Some(">"), Some(_)) => return true,
+            (Some("*"), Some(_)) => {}
+            (Some(a), Some(b)) if a == b => {}
+            (None, None) => return true,
+            _ => return false,
+        }
+    }
+}
+
+impl Consumer {
+    /// The next event not yet delivered, waiting for one.
+    pub async fn next(&mut self) -> Result<Delivery, Error> {
+        loop {
+            let delivery = match &mut self.inner {
+                ConsumerInner::InProcess {
+                    store,
+                    sub,
+                    filter,
+                    durable,
+                } => {
+                    let event = sub.next().await?;
+                    let ack = AckHandle::InProcess {
+                        store: store.clone(),
+                        name: checkpoint_name(durable),
+                    };
+                    if !subject_matches(filter, &event.subject()) {
+                        continue;
+                    }
+                    Delivery { event, ack }
+                }
+                ConsumerInner::Nats { messages } => {
+                    let msg = messages
+                        .next()
+                        .await
+                        .ok_or_else(|| Error::Nats("consumer closed".into()))?
+                        .map_err(nats)?;
+                    let trace_parent = msg
+                        .headers
+                        .as_ref()
+                        .and_then(|h| h.get(TRACEPARENT_HEADER))
+                        .map(|v| v.as_str().to_owned())
+                        .unwrap_or_default();
+                    let envelope = EventEnvelope::decode(msg.payload.as_ref()).map_err(|e| {
+                        Error::Decode {
+                            subject: msg.subject.to_string(),
+                            message: e.to_string(),
+                        }
+                    });
+                    let envelope = match envelope {
+                        Ok(e) => e,
+                        Err(err) => {
+                            // Poison message: terminate it so it is not redelivered forever.
+                            tracing::error!(%err, "dropping undecodable message");
+                            let _ = msg.ack_with(jetstream::AckKind::Term).await;
+                            continue;
+                        }
+                    };
+                    Delivery {
+                        event: RecordedEvent::from_envelope(envelope, trace_parent),
+                        ack: AckHandle::Nats(Box::new(msg)),
+                    }
+                }
+            };
+            let last = self.seen.get(&delivery.event.stream).copied().unwrap_or(0);
+            if delivery.event.stream_version <= last {
+                tracing::debug!(event_id = %delivery.event.event_id, "duplicate delivery skipped");
+                delivery.ack().await?;
+                continue;
+            }
+            self.seen
+                .insert(delivery.event.stream.clone(), delivery.event.stream_version);
+            return Ok(delivery);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::subject_matches;
+
+    #[test]
+    fn subjects() {
+        assert!(subject_matches("arbiter.v1.>", "arbiter.v1.registry.TournamentCreated"));
+        assert!(subject_matches("arbiter.v1.*.TournamentCreated", "arbiter.v1.registry.TournamentCreated"));
+        assert!(!subject_matches("arbiter.v1.results.>", "arbiter.v1.registry.TournamentCreated"));
+        assert!(!subject_matches("arbiter.v1.registry", "arbiter.v1.registry.X"));
+        assert!(subject_matches("a.b", "a.b"));
+    }
+}
