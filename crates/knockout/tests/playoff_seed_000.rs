@@ -48,7 +48,7 @@ fn plan(n: usize) -> knockout::playoff::PlayoffPlan<u32> {
     first_place_playoff(&players(n), PlayoffOptions::default()).unwrap()
 }
 
-/// 1. two players: (a) two-game blitz 3+3 mini-match, then (b) Armageddon; 12: directly
+/// Paragraph 1: two players: (a) two-game blitz 3+3 mini-match, then (b) Armageddon; 12: directly
 /// Armageddon when the original games end very late.
 #[test]
 fn seed_000_playoff_1_two_players() {
@@ -86,7 +86,7 @@ fn seed_000_playoff_1_two_players() {
     ));
 }
 
-/// 2. three players: round robin of blitz games; "Le numéro d'appariement 1 sera le joueur avec
+/// Paragraph 2: three players: round robin of blitz games; "Le numéro d'appariement 1 sera le joueur avec
 /// le meilleur départage … Le numéro d'appariement 3 sera le joueur avec deuxième meilleur".
 #[test]
 fn seed_000_playoff_2_three_players_round_robin_pairing_numbers() {
@@ -146,7 +146,7 @@ fn seed_000_playoff_2_continuations() {
     assert!(after_round_robin(RoundRobinScheme::ThreeBlitz, &[1, 2, 3, 4]).is_err());
 }
 
-/// 3. four players: knockout "1 contre 4 et 2 contre 3"; mini-matches as 1 (a) if time permits,
+/// Paragraph 3: four players: knockout "1 contre 4 et 2 contre 3"; mini-matches as 1 (a) if time permits,
 /// "Sinon, Armageddon sera utilisé".
 #[test]
 fn seed_000_playoff_3_four_players_knockout() {
@@ -167,7 +167,7 @@ fn seed_000_playoff_3_four_players_knockout() {
     assert_eq!(ko(&p.event).1, TwoPlayerFormat::ArmageddonOnly);
 }
 
-/// 4. five players: round robin, "Les numéros d'appariement seront dans l'ordre du meilleur
+/// Paragraph 4: five players: round robin, "Les numéros d'appariement seront dans l'ordre du meilleur
 /// départage : 1, 4, 2, 5, 3"; (α)–(δ) continuations.
 #[test]
 fn seed_000_playoff_4_five_players() {
@@ -207,7 +207,7 @@ fn seed_000_playoff_4_five_players() {
     );
 }
 
-/// 5. six players: "Les joueurs 1, 4, 5 seront placés dans une section et 2, 3, 6 dans l'autre";
+/// Paragraph 5: six players: "Les joueurs 1, 4, 5 seront placés dans une section et 2, 3, 6 dans l'autre";
 /// "Ils joueront comme en 2"; "Les deux vainqueurs de section joueront alors un playoff comme en
 /// 1 (b)".
 #[test]
@@ -229,7 +229,7 @@ fn seed_000_playoff_5_six_players_two_sections() {
     );
 }
 
-/// 6. seven players: Armageddon round robin, pairing numbers "1, 5, 2, 6, 3, 7, 4"; a tie →
+/// Paragraph 6: seven players: Armageddon round robin, pairing numbers "1, 5, 2, 6, 3, 7, 4"; a tie →
 /// "le joueur qui a marqué un point en jouant le moins de coups".
 #[test]
 fn seed_000_playoff_6_seven_players() {
@@ -246,7 +246,7 @@ fn seed_000_playoff_6_seven_players() {
     );
 }
 
-/// 7. eight players: "1 contre 8, 2 contre 7, 3 contre 6 et 4 contre 5, comme en 1 (b)".
+/// Paragraph 7: eight players: "1 contre 8, 2 contre 7, 3 contre 6 et 4 contre 5, comme en 1 (b)".
 #[test]
 fn seed_000_playoff_7_eight_players_knockout() {
     let p = plan(8);
@@ -256,7 +256,7 @@ fn seed_000_playoff_7_eight_players_knockout() {
     assert_eq!(format, TwoPlayerFormat::ArmageddonOnly);
 }
 
-/// 8. nine players: "Groupe A : 1, 5, 9. Groupe B : 2, 6, 7. Groupe C : 3, 4, 8", as 2 (b).
+/// Paragraph 8: nine players: "Groupe A : 1, 5, 9. Groupe B : 2, 6, 7. Groupe C : 3, 4, 8", as 2 (b).
 #[test]
 fn seed_000_playoff_8_nine_players_three_sections() {
     let p = plan(9);
@@ -282,7 +282,7 @@ fn seed_000_playoff_8_nine_players_three_sections() {
     );
 }
 
-/// 9. ten players: "deux sections comme en 4. Les deux vainqueurs jouent comme en 1 (b)".
+/// Paragraph 9: ten players: "deux sections comme en 4. Les deux vainqueurs jouent comme en 1 (b)".
 #[test]
 fn seed_000_playoff_9_ten_players_two_sections_of_five() {
     let p = plan(10);
@@ -301,7 +301,7 @@ fn seed_000_playoff_9_ten_players_two_sections_of_five() {
     assert!(secs.iter().all(|s| rr(s).0 == RoundRobinScheme::FiveBlitz));
 }
 
-/// 10. eleven or more: "ceux qui sont classés neuvièmes ou plus bas … seront éliminés"; the
+/// Paragraph 10: eleven or more: "ceux qui sont classés neuvièmes ou plus bas … seront éliminés"; the
 /// other 8 play as in 7.
 #[test]
 fn seed_000_playoff_10_eleven_or_more() {
