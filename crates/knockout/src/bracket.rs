@@ -251,3 +251,93 @@ pub fn bracket(players: u32, format: BracketFormat) -> Result<Bracket, KnockoutE
         rounds,
     })
 }
+
+/// A bracket being played: the winners recorded so far, resolving who meets whom.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BracketProgress {
+    bracket: Bracket,
+    /// Winner's seed per `(round, index)`.
+    winners: std::collections::BTreeMap<(u32, u32), u32>,
+}
+
+impl BracketProgress {
+    /// A bracket with no result yet.
+    #[must_use]
+    pub fn new(bracket: Bracket) -> Self {
+        BracketProgress {
+            bracket,
+            winners: std::collections::BTreeMap::new(),
+        }
+    }
+
+    /// The bracket.
+    #[must_use]
+    pub fn bracket(&self) -> &Bracket {
+        &self.bracket
+    }
+
+    /// The seed occupying `entrant`, once known.
+    #[must_use]
+    pub fn resolve(&self, entrant: Entrant) -> Option<u32> {
+        match entrant {
+            Entrant::Seed(s) => Some(s),
+            Entrant::WinnerOf { round, index } => self.winners.get(&(round, index)).copied(),
+        }
+    }
+
+    /// Seeds of both sides of match `index` of round `round`, when known.
+    #[must_use]
+    pub fn sides(&self, round: u32, index: u32) -> Option<(Option<u32>, Option<u32>)> {
+        let m = self.find(round, index)?;
+        Some((self.resolve(m.a), self.resolve(m.b)))
+    }
+
+    fn find(&self, round: u32, index: u32) -> Option<BracketMatch> {
+        let r = self
+            .bracket
+            .rounds
+            .get(usize::try_from(round).ok()?.checked_sub(1)?)?;
+        r.matches.get(usize::try_from(index).ok()?).copied()
+    }
+
+    /// Records that `winner` (side `a` or `b` of the bracket match) won match `index` of round
+    /// `round` (e.g. from [`crate::match_play::KnockoutMatch`]'s decision).
+    ///
+    /// # Errors
+    /// [`KnockoutError::BracketResult`] if the match does not exist, one side is not known yet,
+    /// or a winner was already recorded.
+    pub fn record_winner(
+        &mut self,
+        round: u32,
+        index: u32,
+        winner: crate::match_play::Side,
+    ) -> Result<u32, KnockoutError> {
+        let err = |problem| KnockoutError::BracketResult {
+            round,
+            index,
+            problem,
+        };
+        let m = self
+            .find(round, index)
+            .ok_or_else(|| err("no such match"))?;
+        if self.winners.contains_key(&(round, index)) {
+            return Err(err("winner already recorded"));
+        }
+        let (Some(a), Some(b)) = (self.resolve(m.a), self.resolve(m.b)) else {
+            return Err(err("an earlier match feeding this one is not decided yet"));
+        };
+        let seed = match winner {
+            crate::match_play::Side::A => a,
+            crate::match_play::Side::B => b,
+        };
+        self.winners.insert((round, index), seed);
+        Ok(seed)
+    }
+
+    /// The winner of the final, once recorded.
+    #[must_use]
+    pub fn champion(&self) -> Option<u32> {
+        let last = self.bracket.rounds.last()?;
+        self.winners.get(&(last.number, 0)).copied()
+    }
+}

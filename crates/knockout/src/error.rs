@@ -48,4 +48,14 @@ pub enum KnockoutError {
     /// Belgrade variant: the event is over, no more rounds can be paired.
     #[error("Belgrade event is over: {0}")]
     BelgradeOver(String),
+    /// A bracket result refers to a match that does not exist, is not ready, or is already done.
+    #[error("bracket round {round}, match {index}: {problem}")]
+    BracketResult {
+        /// Round number, 1-based.
+        round: u32,
+        /// Match index in the round, 0-based.
+        index: u32,
+        /// What is wrong.
+        problem: &'static str,
+    },
 }

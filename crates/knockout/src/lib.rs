@@ -15,6 +15,8 @@ pub mod match_play;
 pub mod playoff;
 pub mod seeding;
 
-pub use bracket::{Bracket, BracketFormat, BracketMatch, Entrant, KnockoutRound, bracket};
+pub use bracket::{
+    Bracket, BracketFormat, BracketMatch, BracketProgress, Entrant, KnockoutRound, bracket,
+};
 pub use error::KnockoutError;
 pub use seeding::bracket_order;

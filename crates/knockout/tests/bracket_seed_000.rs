@@ -199,3 +199,29 @@ proptest! {
         }
     }
 }
+
+/// Playing the 47-player bracket (seed 000 preliminary round): results propagate to the next
+/// rounds; an upset in the preliminary round puts seed 33 against seed 1.
+#[test]
+fn seed_000_systemes_ko_47_players_played_through() {
+    use knockout::BracketProgress;
+    use knockout::match_play::Side;
+    let mut p = BracketProgress::new(bracket(47, BracketFormat::PreliminaryRound).unwrap());
+    // Second-round match 0 (seed 1 v winner of 32–33) is not ready yet.
+    assert!(p.record_winner(2, 0, Side::A).is_err());
+    assert_eq!(p.sides(2, 0), Some((Some(1), None)));
+    for index in 0..15 {
+        let upset = if index == 14 { Side::B } else { Side::A };
+        p.record_winner(1, index, upset).unwrap();
+    }
+    assert!(p.record_winner(1, 0, Side::A).is_err(), "already recorded");
+    assert!(p.record_winner(9, 0, Side::A).is_err(), "no such round");
+    assert_eq!(p.sides(2, 0), Some((Some(1), Some(33))));
+    let rounds = p.bracket().rounds.clone();
+    for r in rounds.iter().skip(1) {
+        for index in 0..r.matches.len() as u32 {
+            p.record_winner(r.number, index, Side::A).unwrap();
+        }
+    }
+    assert_eq!(p.champion(), Some(1));
+}
