@@ -144,6 +144,71 @@ pub fn given_pairing_numbers<T: Clone>(
     })
 }
 
+/// A game with the entrants in place of pairing numbers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntrantGame<T> {
+    /// Board number, 1-based.
+    pub board: u32,
+    /// Entrant with White.
+    pub white: T,
+    /// Entrant with Black.
+    pub black: T,
+}
+
+/// A round with the entrants in place of pairing numbers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntrantRound<T> {
+    /// Round number in playing order.
+    pub number: u32,
+    /// Games in board order.
+    pub games: Vec<EntrantGame<T>>,
+    /// Entrant with the bye, if any.
+    pub bye: Option<T>,
+}
+
+/// Puts the drawn entrants into a schedule of pairing numbers (from
+/// [`crate::berger_table`] or [`crate::double_round_robin`]).
+///
+/// # Errors
+/// [`RoundRobinError::NumberNotDrawn`] when the schedule uses a number the drawing lacks.
+pub fn assign_entrants<T: Clone>(
+    rounds: &[crate::Round],
+    drawing: &Drawing<T>,
+) -> Result<Vec<EntrantRound<T>>, RoundRobinError> {
+    rounds
+        .iter()
+        .map(|r| {
+            let get = |number: PairingNumber| {
+                drawing
+                    .entrant(number)
+                    .cloned()
+                    .ok_or(RoundRobinError::NumberNotDrawn {
+                        round: r.number,
+                        number,
+                        entrants: drawing.by_pairing_number.len(),
+                    })
+            };
+            let games = r
+                .games
+                .iter()
+                .map(|g| {
+                    Ok(EntrantGame {
+                        board: g.board,
+                        white: get(g.white)?,
+                        black: get(g.black)?,
+                    })
+                })
+                .collect::<Result<Vec<_>, RoundRobinError>>()?;
+            let bye = r.bye.map(get).transpose()?;
+            Ok(EntrantRound {
+                number: r.number,
+                games,
+                bye,
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,6 +246,28 @@ mod tests {
         assert!(given_pairing_numbers(&e, &[1, 2, 4]).is_err());
         assert!(given_pairing_numbers(&e, &[0, 1, 2]).is_err());
         assert!(given_pairing_numbers(&e, &[1, 2]).is_err());
+    }
+
+    #[test]
+    fn entrants_replace_pairing_numbers() {
+        let d = given_pairing_numbers(&["Ann", "Bob", "Cy"], &[2, 3, 1]).unwrap();
+        let rounds = crate::berger_table(3).unwrap();
+        let named = assign_entrants(&rounds, &d).unwrap();
+        // 3 players use the 4-table: round 1 is 1-4 (bye for no. 1 = Cy), 2-3 = Ann-Bob.
+        assert_eq!(named[0].bye, Some("Cy"));
+        assert_eq!(
+            named[0].games,
+            vec![EntrantGame {
+                board: 1,
+                white: "Ann",
+                black: "Bob"
+            }]
+        );
+        let too_small = given_pairing_numbers(&["Ann", "Bob"], &[1, 2]).unwrap();
+        assert!(matches!(
+            assign_entrants(&rounds, &too_small),
+            Err(RoundRobinError::NumberNotDrawn { .. })
+        ));
     }
 
     #[test]

@@ -37,4 +37,16 @@ pub enum RoundRobinError {
         /// What is wrong (duplicate, out of range, wrong count).
         problem: String,
     },
+    /// A schedule refers to a pairing number that the drawing did not give out.
+    #[error(
+        "round {round} uses pairing number {number}, but the drawing has only {entrants} entrants"
+    )]
+    NumberNotDrawn {
+        /// Round concerned.
+        round: u32,
+        /// Pairing number without an entrant.
+        number: u32,
+        /// Entrants in the drawing.
+        entrants: usize,
+    },
 }

@@ -12,6 +12,11 @@
 //! | Seed 000, "Chaque joueur reçoit par tirage au sort un numéro" (drawing of lots for pairing numbers) | [`drawing_of_lots`] |
 //!
 //! Pairing numbers are 1-based, as in the tables.
+//!
+//! Editions: the Berger tables in seed 000 (FEFB 2018) and in FIDE C.05 Annex 1 as in force in
+//! 2026 are the same tables, apart from one misprint in the seed (ADR
+//! `docs/decisions/roundrobin-003-seed-berger-misprint.md`), so there is a single edition and no
+//! edition selector. Varma tables (C.05 restricted drawing of lots) are not implemented.
 
 pub mod berger_table;
 pub mod double_round_robin;
@@ -21,7 +26,10 @@ pub mod seed_procedure;
 
 pub use berger_table::{Game, Round, berger_round, berger_table, rounds_in_cycle};
 pub use double_round_robin::{SecondCycle, double_round_robin};
-pub use drawing_of_lots::{DrawSeed, Drawing, draw_pairing_numbers, given_pairing_numbers};
+pub use drawing_of_lots::{
+    DrawSeed, Drawing, EntrantGame, EntrantRound, assign_entrants, draw_pairing_numbers,
+    given_pairing_numbers,
+};
 pub use error::RoundRobinError;
 
 /// A player's pairing number in a round robin, 1-based (`1..=players`).
