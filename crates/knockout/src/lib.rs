@@ -2,7 +2,7 @@
 //!
 //! | rule | module |
 //! |---|---|
-//! | Seed 000 "Systèmes K.O.": power-of-two brackets, preliminary round (47-player example), bye in each odd round | [`bracket`] |
+//! | Seed 000 "Systèmes K.O.": power-of-two brackets, preliminary round (47-player example), bye in each odd round | [`mod@bracket`] |
 //! | Standard seeding 1 v N (seed 000 "Playoff" 3 and 7) | [`seeding`] |
 //! | Seed 000 "Systèmes K.O.": "joué en une seule partie ou un nombre fixé d'avance de parties, avec système de départage en cas d'égalité" — match of N games, colour alternation, rapid/blitz/Armageddon tie-breaks | [`match_play`] |
 //! | Seed 000 "Systèmes K.O.": "système de Belgrade" (eliminated after losing 2 or 3 points) | [`belgrade`] |

@@ -167,7 +167,7 @@ pub struct EntrantRound<T> {
 }
 
 /// Puts the drawn entrants into a schedule of pairing numbers (from
-/// [`crate::berger_table`] or [`crate::double_round_robin`]).
+/// [`mod@crate::berger_table`] or [`mod@crate::double_round_robin`]).
 ///
 /// # Errors
 /// [`RoundRobinError::NumberNotDrawn`] when the schedule uses a number the drawing lacks.

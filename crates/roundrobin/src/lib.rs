@@ -6,8 +6,8 @@
 //!
 //! | rule | module |
 //! |---|---|
-//! | FIDE C.05 Annex 1, "Berger Tables for Round-Robin Tournaments" (any number of players; odd: highest number is the bye) | [`berger_table`] |
-//! | C.05 Annex 1, double round robin, "reverse the order of the last two rounds of the first cycle" | [`double_round_robin`] |
+//! | FIDE C.05 Annex 1, "Berger Tables for Round-Robin Tournaments" (any number of players; odd: highest number is the bye) | [`mod@berger_table`] |
+//! | C.05 Annex 1, double round robin, "reverse the order of the last two rounds of the first cycle" | [`mod@double_round_robin`] |
 //! | Seed 000 (FEFB Vade-mecum 2018), "Tournoi toutes rondes", "Procédé d'établissement des rondes" (x = ronde + 1, y = joueurs + ronde) and the colour "lois" | [`seed_procedure`] |
 //! | Seed 000, "Chaque joueur reçoit par tirage au sort un numéro" (drawing of lots for pairing numbers) | [`drawing_of_lots`] |
 //!

@@ -1,6 +1,6 @@
 //! Seed 000 (FEFB Vade-mecum 2018), "Tournoi toutes rondes": the colour laws and the
 //! "Procédé d'établissement des rondes", implemented independently of the closed-form generator
-//! in [`crate::berger_table`] so that each checks the other (see `tests/seed_procedure_check.rs`).
+//! in [`mod@crate::berger_table`] so that each checks the other (see `tests/seed_procedure_check.rs`).
 //!
 //! The seed's laws (translated):
 //! 1. If both numbers are even or both odd, the higher number has White; otherwise Black.
