@@ -1,0 +1,17 @@
+//! # What every service shell shares
+//!
+//! - [`telemetry`]: `tracing` everywhere; OTLP export of traces and metrics when
+//!   `OTEL_EXPORTER_OTLP_ENDPOINT` is set, silent otherwise; W3C trace context in and
+//!   out of gRPC metadata and NATS headers.
+//! - [`auth`]: bearer tokens. Every mutating RPC calls [`auth::Auth::actor`]; the
+//!   actor it returns is recorded on every event.
+//! - [`status`]: event-log errors → gRPC statuses whose message names the field.
+//! - [`host`]: the process around services: open the log, connect the bus, run the
+//!   outbox relay, serve gRPC (with health and reflection) on one port, shut down
+//!   cleanly on SIGTERM/Ctrl-C with the relay drained.
+pub mod auth;
+pub mod host;
+pub mod status;
+pub mod telemetry;
+
+pub use host::{Platform, ServiceModule};
