@@ -139,21 +139,49 @@ pub fn percentage_hundredths(half_points: u64, games: u64) -> Option<Hundredths>
     Some(Hundredths(crate::numbers::div_round_half_up(num, den)))
 }
 
+/// Largest |D| with PD(H) below 1.00 (the last row of table 8.1.2 ends at 735).
+const LAST_ROW_END: usize = 735;
+
+/// PD(H) in hundredths for |D| = 0..=735, expanded at compile time from the 2024 row bounds.
+const PD_HIGH_2024: [u8; LAST_ROW_END + 1] = {
+    let mut t = [0u8; LAST_ROW_END + 1];
+    let mut row = 0;
+    let mut d = 0;
+    while d <= LAST_ROW_END {
+        while D_UPPER_BOUNDS_2024[row] < d as u32 {
+            row += 1;
+        }
+        t[d] = 50 + row as u8;
+        d += 1;
+    }
+    t
+};
+
+/// The same, expanded from the 2014 rows as printed in the seed.
+const PD_HIGH_2014: [u8; LAST_ROW_END + 1] = {
+    let mut t = [0u8; LAST_ROW_END + 1];
+    let mut row = 0;
+    let mut d = 0;
+    while d <= LAST_ROW_END {
+        while D_ROWS_2014[row].1 < d as u32 {
+            row += 1;
+        }
+        t[d] = D_ROWS_2014[row].2;
+        d += 1;
+    }
+    t
+};
+
 /// Table 8.1.2: the scoring probability PD for a player whose rating minus the opponent's
 /// rating is `d` (already capped where the 400-point rule applies). Positive `d`: the player
 /// is the higher-rated (H) and gets the H column; negative `d`: the L column.
 pub fn pd_from_d(edition: Edition, d: i32) -> Hundredths {
-    let abs = d.unsigned_abs();
-    let high = match edition {
-        Edition::Fide2014 => D_ROWS_2014
-            .iter()
-            .find(|&&(_, hi, _)| abs <= hi)
-            .map_or(100, |&(_, _, pd)| pd as i64),
-        Edition::Fide2024 | Edition::Fide2026 => D_UPPER_BOUNDS_2024
-            .iter()
-            .position(|&hi| abs <= hi)
-            .map_or(100, |i| 50 + i as i64),
+    let abs = d.unsigned_abs() as usize;
+    let table = match edition {
+        Edition::Fide2014 => &PD_HIGH_2014,
+        Edition::Fide2024 | Edition::Fide2026 => &PD_HIGH_2024,
     };
+    let high = table.get(abs).map_or(100, |&pd| pd as i64);
     if d >= 0 {
         Hundredths(high)
     } else {
