@@ -36,13 +36,54 @@ pub const MIN_GAMES_FOR_PUBLICATION: u32 = 5;
 /// Pooling window, in months (§7.1.4; 2014 §7.14.c).
 pub const POOLING_MONTHS: i64 = 26;
 
-/// One event of an unrated player: only the games against rated opponents.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// An unrated player's results against rated opponents in one event (or, from the batch,
+/// in the later events of one period): all the initial rating needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct UnratedTally {
+    /// Games against rated opponents.
+    pub games: u32,
+    /// Σ of those opponents' ratings.
+    pub opponents_rating_sum: i64,
+    /// Half points scored in those games.
+    pub half_points: u64,
+}
+
+impl UnratedTally {
+    /// Tally a list of (opponent's rating, score) games.
+    pub fn from_games(games: &[(Rating, GameScore)]) -> Self {
+        games
+            .iter()
+            .fold(UnratedTally::default(), |mut t, &(r, s)| {
+                t.add(r, s);
+                t
+            })
+    }
+
+    /// Add one game.
+    pub fn add(&mut self, opponent: Rating, score: GameScore) {
+        self.games = self.games.saturating_add(1);
+        self.opponents_rating_sum += opponent as i64;
+        self.half_points += score.half_points() as u64;
+    }
+}
+
+/// One event of an unrated player: only the games against rated opponents count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct UnratedEvent {
     /// The rating period (list) in which the event was rated.
     pub period: ListMonth,
-    /// (opponent's rating, the unrated player's score) for each game against a rated opponent.
-    pub games: Vec<(Rating, GameScore)>,
+    /// The results against rated opponents.
+    pub tally: UnratedTally,
+}
+
+impl UnratedEvent {
+    /// An event from its games against rated opponents.
+    pub fn from_games(period: ListMonth, games: &[(Rating, GameScore)]) -> Self {
+        UnratedEvent {
+            period,
+            tally: UnratedTally::from_games(games),
+        }
+    }
 }
 
 /// Why no rating is published.
@@ -114,7 +155,7 @@ pub fn publication_floor(edition: Edition) -> i64 {
 pub fn initial_rating(rules: Rules, current: ListMonth, events: &[UnratedEvent]) -> InitialRating {
     let first_zero = events
         .first()
-        .is_some_and(|e| !e.games.is_empty() && e.games.iter().all(|&(_, s)| s == GameScore::Loss));
+        .is_some_and(|e| e.tally.games > 0 && e.tally.half_points == 0);
     let mut used = Vec::new();
     let mut outside = Vec::new();
     let (mut n, mut sum, mut hp) = (0u32, 0i64, 0u64);
@@ -128,11 +169,9 @@ pub fn initial_rating(rules: Rules, current: ListMonth, events: &[UnratedEvent])
             continue;
         }
         used.push(i);
-        for &(r, s) in &e.games {
-            n = n.saturating_add(1);
-            sum += r as i64;
-            hp += s.half_points() as u64;
-        }
+        n = n.saturating_add(e.tally.games);
+        sum += e.tally.opponents_rating_sum;
+        hp += e.tally.half_points;
     }
     let mut working = InitialRatingWorking {
         rules,

@@ -9,11 +9,15 @@
 //! the games by event end date does it).
 //!
 //! Unrated players are not rated here; their games against rated opponents are tallied
-//! (games, Σ opponents' ratings, half points) to feed [`crate::initial_rating_8_2`].
+//! (games, Σ opponents' ratings, half points), the first event they play in this period
+//! separately from the others, so that the caller can build the
+//! [`crate::initial_rating_8_2::UnratedEvent`]s (the first event matters for §8.2.1 when the
+//! player has no earlier history).
 
 use crate::calendar::ListMonth;
 use crate::edition::Rules;
 use crate::error::EloError;
+use crate::initial_rating_8_2::UnratedTally;
 use crate::k_factor_8_3_3::{KProfile, k_for_event};
 use crate::numbers::{GameScore, Hundredths, Rating};
 use crate::rating_difference_8_3_1::{expected_score, game_exclusion};
@@ -71,17 +75,19 @@ pub struct BatchOutcome {
     pub change_unrounded: Hundredths,
     /// The change rounded, .5 away from zero (§8.3.4).
     pub change: i64,
-    /// Unrated players: games against rated opponents in this period.
-    pub unrated_games_vs_rated: u32,
-    /// Unrated players: Σ of those opponents' ratings.
-    pub unrated_opponents_rating_sum: i64,
-    /// Unrated players: half points scored in those games.
-    pub unrated_half_points: u32,
+    /// Rated players: rating + change (before the floor, see [`crate::rating_list_7`]).
+    pub rating_after: Option<i64>,
+    /// Unrated players: results against rated opponents in the first event they play in this
+    /// period.
+    pub unrated_first_event: UnratedTally,
+    /// Unrated players: results against rated opponents in their other events of the period.
+    pub unrated_later_events: UnratedTally,
 }
 
 #[derive(Clone, Copy, Default)]
 struct Scratch {
     event: Option<u32>,
+    first_event: Option<u32>,
     completed_in_period: u32,
     in_event: u32,
     k: u32,
@@ -103,6 +109,7 @@ fn check_order(
         Some(prev) if event == prev => Ok(false),
         _ => {
             scratch.event = Some(event);
+            scratch.first_event.get_or_insert(event);
             Ok(true)
         }
     }
@@ -152,8 +159,18 @@ pub fn rate_period(
                     out[b].rated_games = out[b].rated_games.saturating_add(1);
                 }
             }
-            (None, Some(rb)) => tally_unrated(&mut out[w], rb, g.result.white_score()),
-            (Some(rw), None) => tally_unrated(&mut out[b], rw, g.result.white_score().reversed()),
+            (None, Some(rb)) => tally_unrated(
+                &mut out[w],
+                scratch[w].first_event == Some(g.event),
+                rb,
+                g.result.white_score(),
+            ),
+            (Some(rw), None) => tally_unrated(
+                &mut out[b],
+                scratch[b].first_event == Some(g.event),
+                rw,
+                g.result.white_score().reversed(),
+            ),
             (None, None) => {}
         }
     }
@@ -192,14 +209,17 @@ pub fn rate_period(
             out[idx].change_unrounded.0 += s.k as i64 * delta;
         }
     }
-    for o in &mut out {
+    for (o, p) in out.iter_mut().zip(players) {
         o.change = o.change_unrounded.round_half_away_from_zero();
+        o.rating_after = p.rating.map(|r| r as i64 + o.change);
     }
     Ok(out)
 }
 
-fn tally_unrated(o: &mut BatchOutcome, opponent: Rating, score: GameScore) {
-    o.unrated_games_vs_rated = o.unrated_games_vs_rated.saturating_add(1);
-    o.unrated_opponents_rating_sum += opponent as i64;
-    o.unrated_half_points = o.unrated_half_points.saturating_add(score.half_points());
+fn tally_unrated(o: &mut BatchOutcome, first: bool, opponent: Rating, score: GameScore) {
+    if first {
+        o.unrated_first_event.add(opponent, score);
+    } else {
+        o.unrated_later_events.add(opponent, score);
+    }
 }

@@ -105,7 +105,7 @@ proptest! {
     #[test]
     fn initial_rating_bounds(games in proptest::collection::vec((1000u16..2800, any_score()), 0..15)) {
         let now = ListMonth::new(2026, 5).unwrap();
-        let r = initial_rating(Rules::standard(), now, &[UnratedEvent { period: now, games }]);
+        let r = initial_rating(Rules::standard(), now, &[UnratedEvent::from_games(now, &games)]);
         prop_assert!(r.working.ru <= 2200);
         if let Some(p) = r.published {
             prop_assert!(p >= 1400);

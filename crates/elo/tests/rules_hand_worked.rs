@@ -246,10 +246,7 @@ fn floor_after_a_period_7_2_1() {
 }
 
 fn unrated(period: ListMonth, games: &[(u16, GameScore)]) -> UnratedEvent {
-    UnratedEvent {
-        period,
-        games: games.to_vec(),
-    }
+    UnratedEvent::from_games(period, games)
 }
 
 /// §8.2 worked example (reference notes, fixture F-N01): 5 games, 3 points, opponents summing
