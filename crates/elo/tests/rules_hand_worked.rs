@@ -284,14 +284,14 @@ fn initial_rating_pooled_across_periods_7_1_4() {
         r.not_published,
         Some(NotPublishedReason::TooFewGames { games: 3 })
     );
-    let r = initial_rating(Rules::standard(), lm(2026, 3), &[jan.clone(), mar.clone()]);
+    let r = initial_rating(Rules::standard(), lm(2026, 3), &[jan, mar]);
     // Σ = 8000 + 3600 = 11600 over 7 → 1657.14; score 3.5 + 1 = 4.5/7 = .643 → .64 → 102
     assert_eq!(r.working.games, 5);
     assert_eq!(r.working.p, Hundredths(64));
     assert_eq!(r.working.dp, 102);
     assert_eq!(r.published, Some(1759)); // (11600 + 714)/7 = 1759.14
     // 26 months later January 2026 is out of the window: only March's 2 games remain
-    let r = initial_rating(Rules::standard(), lm(2028, 3), &[jan.clone(), mar.clone()]);
+    let r = initial_rating(Rules::standard(), lm(2028, 3), &[jan, mar]);
     assert_eq!(r.working.events_outside_window, vec![0]);
     assert_eq!(r.working.games, 2);
     // 25 months after January it is still in
@@ -304,11 +304,7 @@ fn initial_rating_pooled_across_periods_7_1_4() {
 fn zero_score_first_event_disregarded_8_2_1() {
     let first = unrated(lm(2026, 1), &[(1900, Loss), (1800, Loss)]);
     let second = unrated(lm(2026, 2), &[(1500, Draw); 5]);
-    let r = initial_rating(
-        Rules::standard(),
-        lm(2026, 2),
-        &[first.clone(), second.clone()],
-    );
+    let r = initial_rating(Rules::standard(), lm(2026, 2), &[first, second]);
     assert!(r.working.first_event_zero_disregarded);
     assert_eq!(r.working.events_used, vec![1]);
     // (7500 + 3600)/7 = 1585.7, p = 3.5/7 = .50 → 0 → 1586
