@@ -17,7 +17,8 @@
 //!
 //! 2014 (seed §8.21–8.3, §7.14, Swiss/team events): Rc = average rating of the rated
 //! opponents; at 50 % Ru = Ra; above 50 % Ru = Ra + 20 per half point above 50 %; below 50 %
-//! Ru = Rc + dp; rounded, .5 up; published from 5 games, floor 1000, no maximum.
+//! Ru = Rc + dp; rounded, .5 up; published from 5 games, floor 1000, no maximum. Round
+//! robins (§8.21 b, §8.25) use Ra = Rar − dpa × n/(n + 1): [`round_robin_ru_2014`].
 //!
 //! Rounding of p and of Ru: ADR elo-003.
 
@@ -283,4 +284,59 @@ pub fn rapid_blitz_starting_rating(
     standard: Option<Rating>,
 ) -> Option<Rating> {
     own_rapid_or_blitz.or(standard)
+}
+
+/// A rated player of a round robin, for the 2014 round-robin method: their rating and their
+/// score against all their opponents in the event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RoundRobinRatedPlayer {
+    /// Published rating.
+    pub rating: Rating,
+    /// Half points scored against all opponents (rated and unrated).
+    pub half_points: u64,
+    /// Games played.
+    pub games: u64,
+}
+
+/// 2014 §8.21 (b) with §8.22, 8.23 and 8.25: the performance Ru of an unrated player in a
+/// round robin, from the event alone (pooling and publication as in [`initial_rating`]).
+///
+/// (i) Rar = average rating of the rated players; (ii) dpa = average of the rated players'
+/// dp (table 8.1.1 on each one's p against all opponents); (iii) Ra = Rar − dpa × n/(n + 1),
+/// n = the unrated player's number of opponents. Then Ru = Ra at 50 %, Ra + 20 per half point
+/// above 50 %, Ra + dp × n/(n + 1) below 50 %. Exact until the final rounding (half up).
+/// `None` without a rated player, with no game, or with an inconsistent score.
+///
+/// Not done: §8.58's iteration when several unrated players meet in the same round robin.
+pub fn round_robin_ru_2014(
+    rated: &[RoundRobinRatedPlayer],
+    unrated_half_points: u64,
+    opponents: u32,
+) -> Option<i64> {
+    let m = rated.len() as i64;
+    let n = opponents as i64;
+    if m == 0 || n == 0 || unrated_half_points > 2 * n as u64 {
+        return None;
+    }
+    let mut sum_r = 0i64;
+    let mut sum_dp = 0i64;
+    for p in rated {
+        let pct = percentage_hundredths(p.half_points, p.games)?;
+        sum_dp += dp_from_p(Edition::Fide2014, pct).ok()? as i64;
+        sum_r += p.rating as i64;
+    }
+    // Ra = (ΣR·(n+1) − Σdp·n) / (m·(n+1))
+    let den = m * (n + 1);
+    let ra_num = sum_r * (n + 1) - sum_dp * n;
+    let above = unrated_half_points as i64 - n; // half points above 50 %
+    let extra = if above >= 0 {
+        // + 20 per half point above: × den to stay exact
+        20 * above * den
+    } else {
+        let p = percentage_hundredths(unrated_half_points, n as u64)?;
+        let dp = dp_from_p(Edition::Fide2014, p).ok()? as i64;
+        // dp × n/(n+1), over den = m(n+1): dp·n·m
+        dp * n * m
+    };
+    Some(round_fraction_half_up(ra_num + extra, den))
 }

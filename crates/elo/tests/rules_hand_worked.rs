@@ -369,3 +369,36 @@ fn initial_rating_2014_method() {
     let r = initial_rating(rules, now, &[unrated(now, &[(2300, Win); 5])]);
     assert_eq!(r.published, Some(2400));
 }
+
+/// 2014 §8.21 (b): a 6-player round robin with one unrated player (n = 5 opponents).
+/// Rated players 2000, 1900, 1800, 1700, 1600: Rar = 1800. Their scores against all opponents
+/// 3.5, 3, 2.5, 2, 1.5 out of 5 → p .70 .60 .50 .40 .30 → dp 149, 72, 0, −72, −149 → dpa = 0,
+/// so Ra = 1800. The unrated player scores 2.5 → Ru = 1800; 3.5 → 1800 + 2 × 20 = 1840;
+/// 1.5 → p .30 → dp −149 × 5/6 = −124.17 → 1675.83 → 1676.
+#[test]
+fn round_robin_initial_rating_2014() {
+    use elo::initial_rating_8_2::{RoundRobinRatedPlayer, round_robin_ru_2014};
+    let rated: Vec<RoundRobinRatedPlayer> = [(2000, 7), (1900, 6), (1800, 5), (1700, 4), (1600, 3)]
+        .iter()
+        .map(|&(rating, half_points)| RoundRobinRatedPlayer {
+            rating,
+            half_points,
+            games: 5,
+        })
+        .collect();
+    assert_eq!(round_robin_ru_2014(&rated, 5, 5), Some(1800));
+    assert_eq!(round_robin_ru_2014(&rated, 7, 5), Some(1840));
+    assert_eq!(round_robin_ru_2014(&rated, 3, 5), Some(1676));
+    // dpa ≠ 0: the rated players scored better overall (the unrated lost points to them):
+    // all five at p .60 → dp 72 → Ra = 1800 − 72 × 5/6 = 1740
+    let strong: Vec<RoundRobinRatedPlayer> = rated
+        .iter()
+        .map(|p| RoundRobinRatedPlayer {
+            half_points: 6,
+            ..*p
+        })
+        .collect();
+    assert_eq!(round_robin_ru_2014(&strong, 5, 5), Some(1740));
+    assert_eq!(round_robin_ru_2014(&[], 5, 5), None);
+    assert_eq!(round_robin_ru_2014(&rated, 11, 5), None);
+}
