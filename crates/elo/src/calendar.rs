@@ -51,7 +51,7 @@ impl CalendarDate {
                 d.month -= 1;
                 d.day = days_in_month(d.year, d.month);
             } else {
-                d.year -= 1;
+                d.year = d.year.saturating_sub(1);
                 d.month = 12;
                 d.day = 31;
             }
@@ -91,9 +91,9 @@ impl ListMonth {
 
     /// The next list.
     pub fn next(self) -> ListMonth {
-        if self.month == 12 {
+        if self.month >= 12 {
             ListMonth {
-                year: self.year + 1,
+                year: self.year.saturating_add(1),
                 month: 1,
             }
         } else {

@@ -130,13 +130,13 @@ pub fn dp_from_p(edition: Edition, p: Hundredths) -> Result<i32, EloError> {
 /// A score of `half_points` half points out of `games` games as a percentage to two decimals,
 /// rounded half up (ADR elo-003). `games == 0` gives `None`.
 pub fn percentage_hundredths(half_points: u64, games: u64) -> Option<Hundredths> {
-    if games == 0 || half_points > 2 * games {
+    let (hp, g) = (half_points as u128, games as u128);
+    if g == 0 || hp > 2 * g {
         return None;
     }
-    // p = half_points / (2·games); 100·p rounded half up.
-    let num = 100 * half_points as i64;
-    let den = 2 * games as i64;
-    Some(Hundredths(crate::numbers::div_round_half_up(num, den)))
+    // p = half_points / (2·games); 100·p rounded half up, in 0..=100.
+    let q = (200 * hp + 2 * g) / (4 * g);
+    Some(Hundredths(q as i64))
 }
 
 /// Largest |D| with PD(H) below 1.00 (the last row of table 8.1.2 ends at 735).

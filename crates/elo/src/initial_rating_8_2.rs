@@ -63,8 +63,8 @@ impl UnratedTally {
     /// Add one game.
     pub fn add(&mut self, opponent: Rating, score: GameScore) {
         self.games = self.games.saturating_add(1);
-        self.opponents_rating_sum += opponent as i64;
-        self.half_points += score.half_points() as u64;
+        self.opponents_rating_sum = self.opponents_rating_sum.saturating_add(opponent as i64);
+        self.half_points = self.half_points.saturating_add(score.half_points() as u64);
     }
 }
 
@@ -171,8 +171,8 @@ pub fn initial_rating(rules: Rules, current: ListMonth, events: &[UnratedEvent])
         }
         used.push(i);
         n = n.saturating_add(e.tally.games);
-        sum += e.tally.opponents_rating_sum;
-        hp += e.tally.half_points;
+        sum = sum.saturating_add(e.tally.opponents_rating_sum);
+        hp = hp.saturating_add(e.tally.half_points);
     }
     let mut working = InitialRatingWorking {
         rules,
@@ -215,11 +215,14 @@ pub fn initial_rating(rules: Rules, current: ListMonth, events: &[UnratedEvent])
 /// 2024: Ra = (ΣR + 2·1800)/(n + 2), p = (W + 1)/(n + 2), Ru = Ra + dp, max 2200.
 fn ru_2024(w: &mut InitialRatingWorking) {
     let n2 = w.games as i64 + 2;
-    let ra_num = w.opponents_rating_sum + 2 * HYPOTHETICAL_OPPONENT as i64;
+    let ra_num = w
+        .opponents_rating_sum
+        .saturating_add(2 * HYPOTHETICAL_OPPONENT as i64);
     // two draws add two half points
-    let p = percentage_hundredths(w.half_points + 2, n2 as u64).unwrap_or(Hundredths(50));
+    let p =
+        percentage_hundredths(w.half_points.saturating_add(2), n2 as u64).unwrap_or(Hundredths(50));
     let dp = dp_from_p(w.rules.edition, p).unwrap_or(0) as i64;
-    let num = ra_num + dp * n2;
+    let num = ra_num.saturating_add(dp * n2);
     let rounded = round_fraction_half_up(num, n2);
     w.ra = (ra_num, n2);
     w.p = p;
@@ -232,19 +235,19 @@ fn ru_2024(w: &mut InitialRatingWorking) {
 /// below: Rc + dp.
 fn ru_2014(w: &mut InitialRatingWorking) {
     let n = w.games as i64;
-    let hp = w.half_points as i64;
+    let hp = i64::try_from(w.half_points).unwrap_or(i64::MAX);
     // half points above 50 %: hp − n
-    let above = hp - n;
+    let above = hp.saturating_sub(n);
     let (p, dp) = if above >= 0 {
         (
             percentage_hundredths(w.half_points, n as u64).unwrap_or(Hundredths(50)),
-            20 * above,
+            above.saturating_mul(20),
         )
     } else {
         let p = percentage_hundredths(w.half_points, n as u64).unwrap_or(Hundredths(50));
         (p, dp_from_p(Edition::Fide2014, p).unwrap_or(0) as i64)
     };
-    let num = w.opponents_rating_sum + dp * n;
+    let num = w.opponents_rating_sum.saturating_add(dp.saturating_mul(n));
     let rounded = round_fraction_half_up(num, n);
     w.ra = (w.opponents_rating_sum, n);
     w.p = p;
@@ -322,21 +325,23 @@ pub fn round_robin_ru_2014(
     let mut sum_dp = 0i64;
     for p in rated {
         let pct = percentage_hundredths(p.half_points, p.games)?;
-        sum_dp += dp_from_p(Edition::Fide2014, pct).ok()? as i64;
-        sum_r += p.rating as i64;
+        sum_dp = sum_dp.saturating_add(dp_from_p(Edition::Fide2014, pct).ok()? as i64);
+        sum_r = sum_r.saturating_add(p.rating as i64);
     }
-    // Ra = (ΣR·(n+1) − Σdp·n) / (m·(n+1))
-    let den = m * (n + 1);
-    let ra_num = sum_r * (n + 1) - sum_dp * n;
+    // Ra = (ΣR·(n+1) − Σdp·n) / (m·(n+1)); saturating only for absurd sizes
+    let den = m.saturating_mul(n + 1);
+    let ra_num = sum_r
+        .saturating_mul(n + 1)
+        .saturating_sub(sum_dp.saturating_mul(n));
     let above = unrated_half_points as i64 - n; // half points above 50 %
     let extra = if above >= 0 {
         // + 20 per half point above: × den to stay exact
-        20 * above * den
+        (20 * above).saturating_mul(den)
     } else {
         let p = percentage_hundredths(unrated_half_points, n as u64)?;
         let dp = dp_from_p(Edition::Fide2014, p).ok()? as i64;
         // dp × n/(n+1), over den = m(n+1): dp·n·m
-        dp * n * m
+        (dp * n).saturating_mul(m)
     };
-    Some(round_fraction_half_up(ra_num + extra, den))
+    Some(round_fraction_half_up(ra_num.saturating_add(extra), den))
 }

@@ -22,9 +22,8 @@ impl Hundredths {
     /// Round to the nearest whole number, .5 away from zero (B.02 §8.3.4; 2014 §8.57).
     pub fn round_half_away_from_zero(self) -> i64 {
         let v = self.0;
-        let q = v.abs() / 100;
-        let r = v.abs() % 100;
-        let m = if r >= 50 { q + 1 } else { q };
+        let a = v.unsigned_abs();
+        let m = (a / 100 + u64::from(a % 100 >= 50)) as i64;
         if v < 0 { -m } else { m }
     }
 }
@@ -40,14 +39,14 @@ impl fmt::Display for Hundredths {
 impl std::ops::Add for Hundredths {
     type Output = Hundredths;
     fn add(self, o: Hundredths) -> Hundredths {
-        Hundredths(self.0 + o.0)
+        Hundredths(self.0.saturating_add(o.0))
     }
 }
 
 impl std::ops::Sub for Hundredths {
     type Output = Hundredths;
     fn sub(self, o: Hundredths) -> Hundredths {
-        Hundredths(self.0 - o.0)
+        Hundredths(self.0.saturating_sub(o.0))
     }
 }
 
@@ -95,5 +94,7 @@ impl GameScore {
 
 /// `num / den` rounded to the nearest integer, halves towards +∞ (`den > 0`).
 pub(crate) fn div_round_half_up(num: i64, den: i64) -> i64 {
-    (2 * num + den).div_euclid(2 * den)
+    let (num, den) = (num as i128, den.max(1) as i128);
+    let q = (2 * num + den).div_euclid(2 * den);
+    q.clamp(i64::MIN as i128, i64::MAX as i128) as i64
 }

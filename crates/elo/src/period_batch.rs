@@ -204,7 +204,7 @@ pub fn rate_period(
                 )
                 .k;
             }
-            s.in_event += 1;
+            s.in_event = s.in_event.saturating_add(1);
             let delta = score.hundredths().0 - expected_score(rules, own, opp).0;
             out[idx].change_unrounded.0 += s.k as i64 * delta;
         }

@@ -133,3 +133,28 @@ mod tests {
         assert!(is_inactive(lm(2026, 6), None));
     }
 }
+
+#[cfg(test)]
+mod extreme_tests {
+    use super::*;
+
+    #[test]
+    fn extreme_years_do_not_panic() {
+        for year in [i32::MIN, i32::MAX] {
+            for month in [0u8, 1, 12, 13, 255] {
+                let l = ListMonth { year, month };
+                let _ = closing_date(l);
+                let _ = l.next();
+                let _ = is_inactive(l, Some(l));
+                let _ = first_list_for_event(
+                    CalendarDate {
+                        year,
+                        month,
+                        day: 31,
+                    },
+                    false,
+                );
+            }
+        }
+    }
+}

@@ -156,3 +156,56 @@ proptest! {
         }
     }
 }
+
+fn any_period() -> impl Strategy<Value = elo::rate_of_play_1::TimeControlPeriod> {
+    (
+        proptest::option::of(any::<u32>()),
+        any::<u32>(),
+        any::<u32>(),
+    )
+        .prop_map(|(moves, b, i)| elo::rate_of_play_1::TimeControlPeriod {
+            moves,
+            base_seconds: b,
+            increment_seconds: i,
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// No panic on any input: arbitrary time controls, tallies, percentages, dates.
+    #[test]
+    fn no_panic_on_arbitrary_input(
+        w in proptest::collection::vec(any_period(), 0..4),
+        b in proptest::collection::vec(any_period(), 0..4),
+        r in proptest::option::of(any::<u16>()),
+        hp in any::<u64>(), g in any::<u64>(),
+        tally in (any::<u32>(), any::<i64>(), any::<u64>()),
+        y in any::<i32>(), m in any::<u8>(), d in any::<u8>(),
+        h in any::<i64>(),
+        e in 0usize..3,
+    ) {
+        use elo::initial_rating_8_2::UnratedTally;
+        use elo::rate_of_play_1::{TimeControl, classify_rate_of_play};
+        let ed = EDITIONS[e];
+        let _ = classify_rate_of_play(ed, &TimeControl { periods: w }, &TimeControl { periods: b }, r);
+        let _ = elo::conversion_tables_8_1::percentage_hundredths(hp, g);
+        let _ = dp_from_p(ed, Hundredths(h));
+        let _ = Hundredths(h).round_half_away_from_zero();
+        let _ = Hundredths(h).to_string();
+        let lm = ListMonth { year: y, month: m };
+        let _ = elo::rating_list_7::closing_date(lm);
+        let _ = elo::rating_list_7::is_inactive(lm, Some(ListMonth { year: y.wrapping_add(1), month: d }));
+        let _ = elo::calendar::CalendarDate::new(y, m, d);
+        let ev = UnratedEvent { period: lm, tally: UnratedTally { games: tally.0, opponents_rating_sum: tally.1, half_points: tally.2 } };
+        for ed in EDITIONS {
+            let _ = initial_rating(Rules::new(ed, RatingKind::Standard), lm, &[ev, ev]);
+        }
+        let _ = elo::initial_rating_8_2::round_robin_ru_2014(
+            &[elo::initial_rating_8_2::RoundRobinRatedPlayer { rating: r.unwrap_or(0), half_points: hp, games: g }],
+            hp, tally.0,
+        );
+        let _ = elo::march_2024_adjustment::march_2024_adjustment(r.unwrap_or(0));
+        let _ = elo::Edition::in_force_on(RatingKind::Rapid, elo::calendar::CalendarDate { year: y, month: m, day: d });
+    }
+}
