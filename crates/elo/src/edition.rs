@@ -100,3 +100,43 @@ impl Rules {
         Rules::new(Edition::Fide2026, RatingKind::Blitz)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(y: i32, m: u8, dd: u8) -> CalendarDate {
+        CalendarDate::new(y, m, dd).unwrap()
+    }
+
+    #[test]
+    fn editions_by_date() {
+        use RatingKind::*;
+        assert_eq!(
+            Edition::in_force_on(Standard, d(2024, 2, 29)),
+            Edition::Fide2014
+        );
+        assert_eq!(
+            Edition::in_force_on(Standard, d(2024, 3, 1)),
+            Edition::Fide2024
+        );
+        assert_eq!(
+            Edition::in_force_on(Standard, d(2025, 9, 30)),
+            Edition::Fide2024
+        );
+        assert_eq!(
+            Edition::in_force_on(Standard, d(2025, 10, 1)),
+            Edition::Fide2026
+        );
+        assert_eq!(
+            Edition::in_force_on(Rapid, d(2024, 11, 30)),
+            Edition::Fide2024
+        );
+        assert_eq!(
+            Edition::in_force_on(Blitz, d(2024, 12, 1)),
+            Edition::Fide2026
+        );
+        assert_eq!(Rules::default(), Rules::standard());
+        assert_eq!(Edition::default(), Edition::Fide2026);
+    }
+}

@@ -402,3 +402,23 @@ fn round_robin_initial_rating_2014() {
     assert_eq!(round_robin_ru_2014(&[], 5, 5), None);
     assert_eq!(round_robin_ru_2014(&rated, 11, 5), None);
 }
+
+/// The working serialises (for the service's "individual calculation" view) and round-trips.
+#[test]
+fn period_working_serialises() {
+    use elo::rating_change_8_3::PeriodWorking;
+    let w = period_change(
+        Rules::standard(),
+        lm(2026, 5),
+        1922,
+        &profile(10),
+        &[event("Open", &[(1798, Win), (1801, Loss), (1897, Win)])],
+    );
+    // the June 2017 fixture's figures, now with K = 40 from the new-player rule
+    assert_eq!(w.events[0].k, 40);
+    assert_eq!(w.change_unrounded, Hundredths(560));
+    assert_eq!(w.change, 6);
+    let json = serde_json::to_string(&w).unwrap();
+    let back: PeriodWorking = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, w);
+}
