@@ -110,13 +110,12 @@ impl Bus {
                     headers.insert(TRACEPARENT_HEADER, event.trace_parent.as_str());
                 }
                 let body = event.to_envelope().encode_to_vec();
-                let ack = n
-                    .js
-                    .publish_with_headers(event.subject(), headers, body.into())
-                    .await
-                    .map_err(nats)?
-                    .await
-                    .map_err(nats)?;
+                let ack =
+                    n.js.publish_with_headers(event.subject(), headers, body.into())
+                        .await
+                        .map_err(nats)?
+                        .await
+                        .map_err(nats)?;
                 Ok(ack.duplicate)
             }
         }
@@ -271,12 +270,11 @@ impl Consumer {
                         .and_then(|h| h.get(TRACEPARENT_HEADER))
                         .map(|v| v.as_str().to_owned())
                         .unwrap_or_default();
-                    let envelope = EventEnvelope::decode(msg.payload.as_ref()).map_err(|e| {
-                        Error::Decode {
+                    let envelope =
+                        EventEnvelope::decode(msg.payload.as_ref()).map_err(|e| Error::Decode {
                             subject: msg.subject.to_string(),
                             message: e.to_string(),
-                        }
-                    });
+                        });
                     let envelope = match envelope {
                         Ok(e) => e,
                         Err(err) => {
@@ -311,10 +309,22 @@ mod tests {
 
     #[test]
     fn subjects() {
-        assert!(subject_matches("arbiter.v1.>", "arbiter.v1.registry.TournamentCreated"));
-        assert!(subject_matches("arbiter.v1.*.TournamentCreated", "arbiter.v1.registry.TournamentCreated"));
-        assert!(!subject_matches("arbiter.v1.results.>", "arbiter.v1.registry.TournamentCreated"));
-        assert!(!subject_matches("arbiter.v1.registry", "arbiter.v1.registry.X"));
+        assert!(subject_matches(
+            "arbiter.v1.>",
+            "arbiter.v1.registry.TournamentCreated"
+        ));
+        assert!(subject_matches(
+            "arbiter.v1.*.TournamentCreated",
+            "arbiter.v1.registry.TournamentCreated"
+        ));
+        assert!(!subject_matches(
+            "arbiter.v1.results.>",
+            "arbiter.v1.registry.TournamentCreated"
+        ));
+        assert!(!subject_matches(
+            "arbiter.v1.registry",
+            "arbiter.v1.registry.X"
+        ));
         assert!(subject_matches("a.b", "a.b"));
     }
 }

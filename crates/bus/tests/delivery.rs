@@ -16,7 +16,11 @@ async fn append(s: &EventStore, stream: &str, cmd: &str, t: &str) {
     s.append(AppendRequest {
         stream: stream.into(),
         expected_version: None,
-        events: vec![NewEvent { event_type: t.into(), schema_version: 1, payload: vec![1, 2, 3] }],
+        events: vec![NewEvent {
+            event_type: t.into(),
+            schema_version: 1,
+            payload: vec![1, 2, 3],
+        }],
         context: CommandContext {
             command_id: cmd.into(),
             actor: "tester".into(),
@@ -30,12 +34,17 @@ async fn append(s: &EventStore, stream: &str, cmd: &str, t: &str) {
 }
 
 fn opts() -> RelayOptions {
-    RelayOptions { abort_after_publish: false, ..Default::default() }
+    RelayOptions {
+        abort_after_publish: false,
+        ..Default::default()
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nats_relay_publishes_in_order_and_consumer_resumes_after_ack() {
-    let server = tokio::task::spawn_blocking(arbiter_testkit::NatsServer::start).await.unwrap()
+    let server = tokio::task::spawn_blocking(arbiter_testkit::NatsServer::start)
+        .await
+        .unwrap()
         .unwrap_or_else(|e| panic!("cannot start nats-server: {e}"));
     let (s, _dir) = store().await;
     let bus = Bus::Nats(NatsBus::connect(server.url()).await.unwrap());
@@ -44,16 +53,31 @@ async fn nats_relay_publishes_in_order_and_consumer_resumes_after_ack() {
     }
     append(&s, "other", "x", "Other").await;
     let (stop, stopped) = watch::channel(true); // drain then stop
-    let n = run_relay(s.clone(), bus.clone(), opts(), stopped).await.unwrap();
+    let n = run_relay(s.clone(), bus.clone(), opts(), stopped)
+        .await
+        .unwrap();
     drop(stop);
     assert_eq!(n, 6);
     assert_eq!(s.outbox_len().await.unwrap(), 0);
 
-    let mut c = bus.consumer_with_ack_wait("test-consumer", "arbiter.v1.registry.TournamentUpdated", Duration::from_secs(1)).await.unwrap();
+    let mut c = bus
+        .consumer_with_ack_wait(
+            "test-consumer",
+            "arbiter.v1.registry.TournamentUpdated",
+            Duration::from_secs(1),
+        )
+        .await
+        .unwrap();
     for v in 1..=3 {
-        let d = tokio::time::timeout(Duration::from_secs(5), c.next()).await.unwrap().unwrap();
+        let d = tokio::time::timeout(Duration::from_secs(5), c.next())
+            .await
+            .unwrap()
+            .unwrap();
         assert_eq!(d.event.stream_version, v);
-        assert_eq!(d.event.trace_parent, "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "trace context travels in headers");
+        assert_eq!(
+            d.event.trace_parent, "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+            "trace context travels in headers"
+        );
         assert_eq!(d.event.payload, vec![1, 2, 3]);
         d.ack().await.unwrap();
     }
@@ -63,8 +87,18 @@ async fn nats_relay_publishes_in_order_and_consumer_resumes_after_ack() {
     assert!(bus.publish(&again).await.unwrap(), "Nats-Msg-Id dedupe");
     // A new consumer instance with the same durable name resumes at version 4
     // (what the dropped instance had fetched but not acked is redelivered after ack_wait).
-    let mut c = bus.consumer_with_ack_wait("test-consumer", "arbiter.v1.registry.TournamentUpdated", Duration::from_secs(1)).await.unwrap();
-    let d = tokio::time::timeout(Duration::from_secs(5), c.next()).await.unwrap().unwrap();
+    let mut c = bus
+        .consumer_with_ack_wait(
+            "test-consumer",
+            "arbiter.v1.registry.TournamentUpdated",
+            Duration::from_secs(1),
+        )
+        .await
+        .unwrap();
+    let d = tokio::time::timeout(Duration::from_secs(5), c.next())
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(d.event.stream_version, 4);
 }
 
@@ -75,17 +109,29 @@ async fn in_process_bus_delivers_from_checkpoint_and_filters() {
     append(&s, "a", "c1", "TournamentCreated").await;
     append(&s, "a", "c2", "Ignored").await;
     append(&s, "a", "c3", "TournamentCreated").await;
-    let mut c = bus.consumer("p", "arbiter.v1.registry.TournamentCreated").await.unwrap();
+    let mut c = bus
+        .consumer("p", "arbiter.v1.registry.TournamentCreated")
+        .await
+        .unwrap();
     let d = c.next().await.unwrap();
     assert_eq!(d.event.global_position, 1);
     d.ack().await.unwrap();
     drop(c);
-    let mut c = bus.consumer("p", "arbiter.v1.registry.TournamentCreated").await.unwrap();
+    let mut c = bus
+        .consumer("p", "arbiter.v1.registry.TournamentCreated")
+        .await
+        .unwrap();
     let d = c.next().await.unwrap();
-    assert_eq!(d.event.global_position, 3, "resumes after the acked event, skips other subjects");
+    assert_eq!(
+        d.event.global_position, 3,
+        "resumes after the acked event, skips other subjects"
+    );
     // live
     let s2 = s.clone();
     tokio::spawn(async move { append(&s2, "b", "c4", "TournamentCreated").await });
-    let d = tokio::time::timeout(Duration::from_secs(5), c.next()).await.unwrap().unwrap();
+    let d = tokio::time::timeout(Duration::from_secs(5), c.next())
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(d.event.stream, "b");
 }

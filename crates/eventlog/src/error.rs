@@ -2,7 +2,9 @@
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Optimistic concurrency failure: the stream is not at the expected version.
-    #[error("expected_version: stream {stream} is at version {actual}, the command expected {expected}")]
+    #[error(
+        "expected_version: stream {stream} is at version {actual}, the command expected {expected}"
+    )]
     Conflict {
         /// The stream appended to.
         stream: String,

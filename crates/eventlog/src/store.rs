@@ -92,7 +92,10 @@ impl EventStore {
                 (pool, writer)
             }
             Backend::Postgres => {
-                let pool = AnyPoolOptions::new().max_connections(8).connect(url).await?;
+                let pool = AnyPoolOptions::new()
+                    .max_connections(8)
+                    .connect(url)
+                    .await?;
                 (pool.clone(), pool)
             }
         };

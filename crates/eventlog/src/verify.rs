@@ -155,8 +155,7 @@ impl EventStore {
                     position: 0,
                     stream: stream.clone(),
                     version,
-                    message: "stream head exists but the stream has no events (deleted)"
-                        .to_owned(),
+                    message: "stream head exists but the stream has no events (deleted)".to_owned(),
                 }),
             }
         }

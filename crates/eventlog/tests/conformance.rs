@@ -16,7 +16,12 @@ async fn sqlite() -> Fixture {
     let dir = tempfile::tempdir().expect("temp dir");
     let url = format!("sqlite://{}", dir.path().join("log.db").display());
     let store = EventStore::open(&url).await.expect("open sqlite");
-    Fixture { store, url, _pg: None, _dir: Some(dir) }
+    Fixture {
+        store,
+        url,
+        _pg: None,
+        _dir: Some(dir),
+    }
 }
 
 async fn postgres() -> Fixture {
@@ -26,22 +31,38 @@ async fn postgres() -> Fixture {
         .unwrap_or_else(|e| panic!("cannot start PostgreSQL for the conformance suite: {e}"));
     let url = pg.url().to_owned();
     let store = EventStore::open(&url).await.expect("open postgres");
-    Fixture { store, url, _pg: Some(pg), _dir: None }
+    Fixture {
+        store,
+        url,
+        _pg: Some(pg),
+        _dir: None,
+    }
 }
 
 impl Fixture {
     /// Raw SQL on the same database, to tamper with it.
     async fn raw(&self, sql: &str) {
         sqlx::any::install_default_drivers();
-        let url = if self.url.starts_with("sqlite:") { format!("{}?mode=rw", self.url) } else { self.url.clone() };
+        let url = if self.url.starts_with("sqlite:") {
+            format!("{}?mode=rw", self.url)
+        } else {
+            self.url.clone()
+        };
         let pool = sqlx::AnyPool::connect(&url).await.expect("raw connect");
-        sqlx::query(AssertSqlSafe(sql.to_owned())).execute(&pool).await.expect("raw sql");
+        sqlx::query(AssertSqlSafe(sql.to_owned()))
+            .execute(&pool)
+            .await
+            .expect("raw sql");
         pool.close().await;
     }
 }
 
 fn ev(t: &str, payload: &str) -> NewEvent {
-    NewEvent { event_type: t.into(), schema_version: 1, payload: payload.as_bytes().to_vec() }
+    NewEvent {
+        event_type: t.into(),
+        schema_version: 1,
+        payload: payload.as_bytes().to_vec(),
+    }
 }
 
 fn req(stream: &str, expected: Option<i64>, command: &str, events: Vec<NewEvent>) -> AppendRequest {
@@ -61,20 +82,49 @@ fn req(stream: &str, expected: Option<i64>, command: &str, events: Vec<NewEvent>
 
 async fn append_and_read(f: Fixture) {
     let s = &f.store;
-    let a = s.append(req("s-1", Some(0), "c1", vec![ev("A", "1"), ev("B", "2")])).await.unwrap();
-    assert_eq!((a.first_position, a.last_position, a.stream_version, a.replayed), (1, 2, 2, false));
-    let b = s.append(req("s-2", None, "c2", vec![ev("A", "3")])).await.unwrap();
+    let a = s
+        .append(req("s-1", Some(0), "c1", vec![ev("A", "1"), ev("B", "2")]))
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            a.first_position,
+            a.last_position,
+            a.stream_version,
+            a.replayed
+        ),
+        (1, 2, 2, false)
+    );
+    let b = s
+        .append(req("s-2", None, "c2", vec![ev("A", "3")]))
+        .await
+        .unwrap();
     assert_eq!((b.first_position, b.stream_version), (3, 1));
-    let c = s.append(req("s-1", Some(2), "c3", vec![ev("C", "4")])).await.unwrap();
+    let c = s
+        .append(req("s-1", Some(2), "c3", vec![ev("C", "4")]))
+        .await
+        .unwrap();
     assert_eq!((c.first_position, c.stream_version), (4, 3));
     let stream = s.read_stream("s-1", 1).await.unwrap();
-    assert_eq!(stream.iter().map(|e| e.stream_version).collect::<Vec<_>>(), [1, 2, 3]);
-    assert_eq!(stream.iter().map(|e| e.global_position).collect::<Vec<_>>(), [1, 2, 4]);
+    assert_eq!(
+        stream.iter().map(|e| e.stream_version).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+    assert_eq!(
+        stream.iter().map(|e| e.global_position).collect::<Vec<_>>(),
+        [1, 2, 4]
+    );
     assert_eq!(stream[0].actor, "tester");
     assert_eq!(stream[0].command_id, "c1");
-    assert_eq!(stream[0].correlation_id, "c1", "correlation defaults to the command id");
+    assert_eq!(
+        stream[0].correlation_id, "c1",
+        "correlation defaults to the command id"
+    );
     assert_eq!(stream[0].rule_edition, "test-edition");
-    assert_eq!(stream[1].prev_hash, stream[0].hash, "hash chain links the stream");
+    assert_eq!(
+        stream[1].prev_hash, stream[0].hash,
+        "hash chain links the stream"
+    );
     assert_eq!(stream[2].prev_hash, stream[1].hash);
     assert_eq!(s.read_stream("s-1", 3).await.unwrap().len(), 1);
     assert_eq!(s.head_position().await.unwrap(), 4);
@@ -85,31 +135,85 @@ async fn append_and_read(f: Fixture) {
 
 async fn conflict_names_stream_and_versions(f: Fixture) {
     let s = &f.store;
-    s.append(req("t-1", Some(0), "c1", vec![ev("A", "1")])).await.unwrap();
-    let err = s.append(req("t-1", Some(0), "c2", vec![ev("B", "2")])).await.unwrap_err();
+    s.append(req("t-1", Some(0), "c1", vec![ev("A", "1")]))
+        .await
+        .unwrap();
+    let err = s
+        .append(req("t-1", Some(0), "c2", vec![ev("B", "2")]))
+        .await
+        .unwrap_err();
     match &err {
-        Error::Conflict { stream, expected, actual } => {
+        Error::Conflict {
+            stream,
+            expected,
+            actual,
+        } => {
             assert_eq!((stream.as_str(), *expected, *actual), ("t-1", 0, 1));
         }
         other => panic!("expected a conflict, got {other:?}"),
     }
     let msg = err.to_string();
-    assert!(msg.contains("expected_version") && msg.contains("t-1") && msg.contains('0') && msg.contains('1'), "{msg}");
+    assert!(
+        msg.contains("expected_version")
+            && msg.contains("t-1")
+            && msg.contains('0')
+            && msg.contains('1'),
+        "{msg}"
+    );
     assert_eq!(s.head_position().await.unwrap(), 1, "nothing written");
     // The losing command id was not consumed: it can be retried with the right version.
-    let ok = s.append(req("t-1", Some(1), "c2", vec![ev("B", "2")])).await.unwrap();
+    let ok = s
+        .append(req("t-1", Some(1), "c2", vec![ev("B", "2")]))
+        .await
+        .unwrap();
     assert_eq!(ok.stream_version, 2);
 }
 
 async fn retried_command_id_writes_nothing(f: Fixture) {
     let s = &f.store;
-    let first = s.append(req("u-1", Some(0), "same", vec![ev("A", "1"), ev("A", "2")])).await.unwrap();
-    s.append(req("u-2", None, "other", vec![ev("A", "x")])).await.unwrap();
-    let again = s.append(req("u-1", Some(0), "same", vec![ev("A", "1"), ev("A", "2")])).await.unwrap();
+    let first = s
+        .append(req(
+            "u-1",
+            Some(0),
+            "same",
+            vec![ev("A", "1"), ev("A", "2")],
+        ))
+        .await
+        .unwrap();
+    s.append(req("u-2", None, "other", vec![ev("A", "x")]))
+        .await
+        .unwrap();
+    let again = s
+        .append(req(
+            "u-1",
+            Some(0),
+            "same",
+            vec![ev("A", "1"), ev("A", "2")],
+        ))
+        .await
+        .unwrap();
     assert!(again.replayed);
-    assert_eq!((again.first_position, again.last_position, again.stream_version), (first.first_position, first.last_position, first.stream_version));
-    assert_eq!(s.head_position().await.unwrap(), 3, "the retry wrote nothing");
-    let err = s.append(req("u-9", None, "same", vec![ev("A", "1")])).await.unwrap_err();
+    assert_eq!(
+        (
+            again.first_position,
+            again.last_position,
+            again.stream_version
+        ),
+        (
+            first.first_position,
+            first.last_position,
+            first.stream_version
+        )
+    );
+    assert_eq!(
+        s.head_position().await.unwrap(),
+        3,
+        "the retry wrote nothing"
+    );
+    let err = s
+        .append(req("u-9", None, "same", vec![ev("A", "1")]))
+        .await
+        .unwrap_err();
     assert!(matches!(err, Error::CommandIdReused { .. }), "{err}");
     assert!(err.to_string().contains("u-1"));
 }
@@ -120,11 +224,17 @@ async fn invalid_requests_write_nothing(f: Fixture) {
         (req("", None, "c", vec![ev("A", "1")]), "stream"),
         (req("s", None, "", vec![ev("A", "1")]), "command_id"),
         (req("s", None, "c", vec![]), "events"),
-        (req("s", Some(-1), "c", vec![ev("A", "1")]), "expected_version"),
+        (
+            req("s", Some(-1), "c", vec![ev("A", "1")]),
+            "expected_version",
+        ),
         (req("s", None, "c", vec![ev("", "1")]), "event_type"),
     ] {
         let err = s.append(r).await.unwrap_err();
-        assert!(err.to_string().starts_with(field), "{err} should name {field}");
+        assert!(
+            err.to_string().starts_with(field),
+            "{err} should name {field}"
+        );
     }
     assert_eq!(s.head_position().await.unwrap(), 0);
 }
@@ -137,10 +247,19 @@ async fn concurrent_appends_are_ordered_and_gap_free(f: Fixture) {
         tasks.push(tokio::spawn(async move {
             for i in 0..30 {
                 // Half to a private stream, half to a shared one (without version checks).
-                let stream = if i % 2 == 0 { format!("w-{w}") } else { "shared".to_owned() };
-                s.append(req(&stream, None, &format!("w{w}-{i}"), vec![ev("E", &format!("{w}:{i}"))]))
-                    .await
-                    .unwrap();
+                let stream = if i % 2 == 0 {
+                    format!("w-{w}")
+                } else {
+                    "shared".to_owned()
+                };
+                s.append(req(
+                    &stream,
+                    None,
+                    &format!("w{w}-{i}"),
+                    vec![ev("E", &format!("{w}:{i}"))],
+                ))
+                .await
+                .unwrap();
             }
         }));
     }
@@ -154,18 +273,31 @@ async fn concurrent_appends_are_ordered_and_gap_free(f: Fixture) {
     }
     let shared = s.read_stream("shared", 1).await.unwrap();
     assert_eq!(shared.len(), 90);
-    assert!(shared.windows(2).all(|w| w[1].stream_version == w[0].stream_version + 1 && w[1].global_position > w[0].global_position));
+    assert!(
+        shared
+            .windows(2)
+            .all(|w| w[1].stream_version == w[0].stream_version + 1
+                && w[1].global_position > w[0].global_position)
+    );
     assert!(s.verify().await.unwrap().is_ok());
 }
 
 async fn racing_writers_with_expected_version_one_wins(f: Fixture) {
     let s = f.store.clone();
-    s.append(req("board-7", Some(0), "init", vec![ev("Paired", "")])).await.unwrap();
+    s.append(req("board-7", Some(0), "init", vec![ev("Paired", "")]))
+        .await
+        .unwrap();
     let mut tasks = Vec::new();
     for w in 0..4 {
         let s = s.clone();
         tasks.push(tokio::spawn(async move {
-            s.append(req("board-7", Some(1), &format!("fix-{w}"), vec![ev("Corrected", &w.to_string())])).await
+            s.append(req(
+                "board-7",
+                Some(1),
+                &format!("fix-{w}"),
+                vec![ev("Corrected", &w.to_string())],
+            ))
+            .await
         }));
     }
     let mut wins = 0;
@@ -183,46 +315,109 @@ async fn racing_writers_with_expected_version_one_wins(f: Fixture) {
 async fn verify_detects_edit_delete_reorder(f: Fixture) {
     let s = &f.store;
     for i in 0..5 {
-        s.append(req("v-1", None, &format!("a{i}"), vec![ev("E", &i.to_string())])).await.unwrap();
-        s.append(req("v-2", None, &format!("b{i}"), vec![ev("E", &i.to_string())])).await.unwrap();
+        s.append(req(
+            "v-1",
+            None,
+            &format!("a{i}"),
+            vec![ev("E", &i.to_string())],
+        ))
+        .await
+        .unwrap();
+        s.append(req(
+            "v-2",
+            None,
+            &format!("b{i}"),
+            vec![ev("E", &i.to_string())],
+        ))
+        .await
+        .unwrap();
     }
     assert!(s.verify().await.unwrap().is_ok());
 
     // Edited payload of position 3 (v-1 version 2).
-    f.raw("UPDATE events SET reason = 'edited' WHERE global_position = 3").await;
+    f.raw("UPDATE events SET reason = 'edited' WHERE global_position = 3")
+        .await;
     let r = s.verify().await.unwrap();
-    assert!(r.problems.iter().any(|p| p.position == 3 && p.message.contains("edited")), "{:?}", r.problems);
-    f.raw("UPDATE events SET reason = '' WHERE global_position = 3").await;
-    assert!(s.verify().await.unwrap().is_ok(), "restoring the field restores the chain");
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.position == 3 && p.message.contains("edited")),
+        "{:?}",
+        r.problems
+    );
+    f.raw("UPDATE events SET reason = '' WHERE global_position = 3")
+        .await;
+    assert!(
+        s.verify().await.unwrap().is_ok(),
+        "restoring the field restores the chain"
+    );
 
     // Reordered: swap the versions of v-2's events 2 and 3 (positions 4 and 6).
-    f.raw("UPDATE events SET stream_version = 100 WHERE global_position = 4").await;
-    f.raw("UPDATE events SET stream_version = 2 WHERE global_position = 6").await;
-    f.raw("UPDATE events SET stream_version = 3 WHERE global_position = 4").await;
+    f.raw("UPDATE events SET stream_version = 100 WHERE global_position = 4")
+        .await;
+    f.raw("UPDATE events SET stream_version = 2 WHERE global_position = 6")
+        .await;
+    f.raw("UPDATE events SET stream_version = 3 WHERE global_position = 4")
+        .await;
     let r = s.verify().await.unwrap();
-    assert!(r.problems.iter().any(|p| p.stream == "v-2" && p.position == 4), "{:?}", r.problems);
-    f.raw("UPDATE events SET stream_version = 100 WHERE global_position = 4").await;
-    f.raw("UPDATE events SET stream_version = 3 WHERE global_position = 6").await;
-    f.raw("UPDATE events SET stream_version = 2 WHERE global_position = 4").await;
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.stream == "v-2" && p.position == 4),
+        "{:?}",
+        r.problems
+    );
+    f.raw("UPDATE events SET stream_version = 100 WHERE global_position = 4")
+        .await;
+    f.raw("UPDATE events SET stream_version = 3 WHERE global_position = 6")
+        .await;
+    f.raw("UPDATE events SET stream_version = 2 WHERE global_position = 4")
+        .await;
     assert!(s.verify().await.unwrap().is_ok());
 
     // Deleted in the middle (position 5 = v-1 version 3).
     f.raw("DELETE FROM events WHERE global_position = 5").await;
     let r = s.verify().await.unwrap();
-    assert!(r.problems.iter().any(|p| p.position == 6 && p.message.contains("5..5")), "{:?}", r.problems);
-    assert!(r.problems.iter().any(|p| p.stream == "v-1" && p.message.contains("deleted")), "{:?}", r.problems);
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.position == 6 && p.message.contains("5..5")),
+        "{:?}",
+        r.problems
+    );
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.stream == "v-1" && p.message.contains("deleted")),
+        "{:?}",
+        r.problems
+    );
 
     // Deleted at the end (last event of v-2 and the log).
     f.raw("DELETE FROM events WHERE global_position = 10").await;
     let r = s.verify().await.unwrap();
-    assert!(r.problems.iter().any(|p| p.message.contains("log head says 10")), "{:?}", r.problems);
-    assert!(r.problems.iter().any(|p| p.stream == "v-2" && p.message.contains("stream head")), "{:?}", r.problems);
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.message.contains("log head says 10")),
+        "{:?}",
+        r.problems
+    );
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.stream == "v-2" && p.message.contains("stream head")),
+        "{:?}",
+        r.problems
+    );
 }
 
 async fn subscribe_catches_up_then_goes_live(f: Fixture) {
     let s = f.store.clone();
     for i in 0..3 {
-        s.append(req("sub", None, &format!("c{i}"), vec![ev("E", "")])).await.unwrap();
+        s.append(req("sub", None, &format!("c{i}"), vec![ev("E", "")]))
+            .await
+            .unwrap();
     }
     let mut sub = s.subscribe(2);
     assert_eq!(sub.next().await.unwrap().global_position, 2);
@@ -230,18 +425,37 @@ async fn subscribe_catches_up_then_goes_live(f: Fixture) {
     let writer = s.clone();
     tokio::spawn(async move {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        writer.append(req("sub", None, "live", vec![ev("E", "")])).await.unwrap();
+        writer
+            .append(req("sub", None, "live", vec![ev("E", "")]))
+            .await
+            .unwrap();
     });
-    let live = tokio::time::timeout(std::time::Duration::from_secs(5), sub.next()).await.expect("live event").unwrap();
-    assert_eq!((live.global_position, live.command_id.as_str()), (4, "live"));
+    let live = tokio::time::timeout(std::time::Duration::from_secs(5), sub.next())
+        .await
+        .expect("live event")
+        .unwrap();
+    assert_eq!(
+        (live.global_position, live.command_id.as_str()),
+        (4, "live")
+    );
 }
 
 async fn outbox_holds_every_event_until_acked(f: Fixture) {
     let s = &f.store;
-    s.append(req("o", None, "c1", vec![ev("A", ""), ev("B", "")])).await.unwrap();
-    s.append(req("o", None, "c2", vec![ev("C", "")])).await.unwrap();
+    s.append(req("o", None, "c1", vec![ev("A", ""), ev("B", "")]))
+        .await
+        .unwrap();
+    s.append(req("o", None, "c2", vec![ev("C", "")]))
+        .await
+        .unwrap();
     let pending = s.outbox_pending(10).await.unwrap();
-    assert_eq!(pending.iter().map(|e| e.global_position).collect::<Vec<_>>(), [1, 2, 3]);
+    assert_eq!(
+        pending
+            .iter()
+            .map(|e| e.global_position)
+            .collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
     assert_eq!(pending[0].subject(), "arbiter.v1.test.A");
     s.outbox_ack(&[1, 2]).await.unwrap();
     assert_eq!(s.outbox_len().await.unwrap(), 1);
@@ -262,9 +476,17 @@ async fn old_schema_versions_are_upcast_on_read(f: Fixture) {
     }
     let up = Upcasters::new().register("Renamed", 1, v1_to_v2);
     assert_eq!(up.current_version("Renamed"), 2);
-    let e = up.upcast(s.read_stream("up", 1).await.unwrap().remove(0)).unwrap();
-    assert_eq!((e.schema_version, e.payload.as_slice()), (2, b"v2:old-name".as_slice()));
-    assert!(s.verify().await.unwrap().is_ok(), "upcasting never rewrites the stored event");
+    let e = up
+        .upcast(s.read_stream("up", 1).await.unwrap().remove(0))
+        .unwrap();
+    assert_eq!(
+        (e.schema_version, e.payload.as_slice()),
+        (2, b"v2:old-name".as_slice())
+    );
+    assert!(
+        s.verify().await.unwrap().is_ok(),
+        "upcasting never rewrites the stored event"
+    );
 }
 
 macro_rules! conformance {

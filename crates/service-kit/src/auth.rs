@@ -122,9 +122,7 @@ impl Auth {
         let token = header
             .strip_prefix("Bearer ")
             .or_else(|| header.strip_prefix("bearer "))
-            .ok_or_else(|| {
-                Status::unauthenticated("authorization: expected `Bearer <token>`")
-            })?;
+            .ok_or_else(|| Status::unauthenticated("authorization: expected `Bearer <token>`"))?;
         self.tokens
             .get(&digest(token))
             .cloned()
@@ -163,7 +161,9 @@ mod tests {
     #[test]
     fn missing_or_wrong_tokens_are_unauthenticated() {
         let auth = Auth::from_pairs([("arbiter-1", "secret")]);
-        let err = auth.actor(&Request::new(()), "CreateTournament").unwrap_err();
+        let err = auth
+            .actor(&Request::new(()), "CreateTournament")
+            .unwrap_err();
         assert_eq!(err.code(), tonic::Code::Unauthenticated);
         assert!(err.message().contains("CreateTournament"));
         let mut req = Request::new(());

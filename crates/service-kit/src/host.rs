@@ -171,18 +171,19 @@ pub async fn serve(
     tonic::transport::Server::builder()
         .layer(GrpcTraceLayer)
         .add_routes(routes.routes())
-        .serve_with_incoming_shutdown(
-            tokio_stream_from(listener),
-            signal,
-        )
+        .serve_with_incoming_shutdown(tokio_stream_from(listener), signal)
         .await?;
     let _ = platform.shutdown_tx.send(true);
     if let Some(relay) = relay {
         match tokio::time::timeout(Duration::from_secs(30), relay).await {
             Ok(Ok(Ok(n))) => tracing::info!(published = n, "relay drained"),
-            Ok(Ok(Err(e))) => tracing::warn!(error = %e, "relay stopped; pending events stay in the outbox"),
+            Ok(Ok(Err(e))) => {
+                tracing::warn!(error = %e, "relay stopped; pending events stay in the outbox")
+            }
             Ok(Err(e)) => tracing::warn!(error = %e, "relay task failed"),
-            Err(_) => tracing::warn!("relay did not drain within 30 s; pending events stay in the outbox"),
+            Err(_) => {
+                tracing::warn!("relay did not drain within 30 s; pending events stay in the outbox")
+            }
         }
     }
     platform.store.close().await;
@@ -199,5 +200,23 @@ fn tokio_stream_from(
             s
         });
         Some((r, l))
+    })
+}
+
+/// `GetServiceInfo` answer for a service whose projections follow the whole log.
+pub async fn service_info(
+    platform: &Platform,
+    service: &str,
+    rule_editions: &[&str],
+) -> Result<arbiter_proto::v1::ServiceInfo, tonic::Status> {
+    Ok(arbiter_proto::v1::ServiceInfo {
+        service: service.to_owned(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        rule_editions: rule_editions.iter().map(|s| (*s).to_owned()).collect(),
+        projected_position: platform
+            .store
+            .head_position()
+            .await
+            .map_err(crate::status::from_log)?,
     })
 }

@@ -36,7 +36,13 @@ pub fn workspace_binary(name: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap_or_default();
     let profile_dir = exe
         .parent()
-        .and_then(|p| if p.ends_with("deps") { p.parent() } else { Some(p) })
+        .and_then(|p| {
+            if p.ends_with("deps") {
+                p.parent()
+            } else {
+                Some(p)
+            }
+        })
         .map(Path::to_path_buf)
         .unwrap_or_default();
     profile_dir.join(name)
@@ -52,7 +58,9 @@ fn wait_for_port(port: u16, timeout: Duration, child: &mut Child, what: &str) ->
             return Err(format!("{what} exited early with {status}"));
         }
         if start.elapsed() > timeout {
-            return Err(format!("{what} did not listen on 127.0.0.1:{port} within {timeout:?}"));
+            return Err(format!(
+                "{what} did not listen on 127.0.0.1:{port} within {timeout:?}"
+            ));
         }
         std::thread::sleep(Duration::from_millis(25));
     }
@@ -72,7 +80,11 @@ pub struct PgServer {
 
 fn find_pg_bin() -> Option<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
-        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path().join("bin")).collect())
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.path().join("bin"))
+                .collect()
+        })
         .unwrap_or_default();
     dirs.sort();
     dirs.reverse();
@@ -104,13 +116,19 @@ impl PgServer {
                 .status()
                 .map_err(|e| format!("psql (for TEST_DATABASE_URL): {e}"))?;
             if !status.success() {
-                return Err(format!("could not create database {name} on TEST_DATABASE_URL"));
+                return Err(format!(
+                    "could not create database {name} on TEST_DATABASE_URL"
+                ));
             }
             let url = match base.rfind('/') {
                 Some(i) if i > "postgres://".len() => format!("{}/{name}", &base[..i]),
                 _ => format!("{base}/{name}"),
             };
-            return Ok(PgServer { url, child: None, _dir: None });
+            return Ok(PgServer {
+                url,
+                child: None,
+                _dir: None,
+            });
         }
         let bin = find_pg_bin().ok_or_else(|| {
             format!("PostgreSQL server binaries (initdb, postgres) not found: {INSTALL_HINT}")
@@ -143,7 +161,15 @@ impl PgServer {
         initdb
             .args(["-D"])
             .arg(&data)
-            .args(["-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--no-locale"])
+            .args([
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "--no-sync",
+                "-E",
+                "UTF8",
+                "--no-locale",
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
         as_pg(&mut initdb);
@@ -159,10 +185,22 @@ impl PgServer {
         postgres
             .arg("-D")
             .arg(&data)
-            .args(["-c", "listen_addresses=127.0.0.1", "-c", &format!("port={port}")])
+            .args([
+                "-c",
+                "listen_addresses=127.0.0.1",
+                "-c",
+                &format!("port={port}"),
+            ])
             .arg("-c")
             .arg(format!("unix_socket_directories={}", data.display()))
-            .args(["-c", "fsync=off", "-c", "full_page_writes=off", "-c", "max_connections=200"])
+            .args([
+                "-c",
+                "fsync=off",
+                "-c",
+                "full_page_writes=off",
+                "-c",
+                "max_connections=200",
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::null());
         as_pg(&mut postgres);
@@ -259,7 +297,11 @@ impl NatsServer {
     /// Starts `nats-server -js` on a free loopback port (or uses `TEST_NATS_URL`).
     pub fn start() -> Result<NatsServer> {
         if let Ok(url) = std::env::var("TEST_NATS_URL") {
-            return Ok(NatsServer { url, child: None, _dir: None });
+            return Ok(NatsServer {
+                url,
+                child: None,
+                _dir: None,
+            });
         }
         let bin = find_nats_server()?;
         let dir = tempfile::Builder::new()

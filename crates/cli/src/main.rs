@@ -1,0 +1,99 @@
+//! `arbiter`: the command line. Talks gRPC to `arbiterd` (or a service) at `--server`;
+//! mutating commands send the bearer token from `ARBITER_TOKEN` or
+//! `<data-dir>/admin.token`. Human tables by default, `--json` for scripts.
+//!
+//! Exit codes: 0 ok; 1 the server answered with an error (or a service is not
+//! SERVING); 2 bad usage; 3 the server cannot be reached.
+mod client;
+mod output;
+mod tournament;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Arbiter command line.
+#[derive(Parser)]
+#[command(
+    name = "arbiter",
+    version,
+    about = "Arbiter: FIDE tournaments from the command line"
+)]
+pub struct Cli {
+    /// gRPC address of arbiterd (or of the service to talk to).
+    #[arg(
+        long,
+        global = true,
+        env = "ARBITER_SERVER",
+        default_value = "http://127.0.0.1:50051"
+    )]
+    pub server: String,
+    /// Data directory of the local arbiterd (where admin.token is read from).
+    #[arg(
+        long,
+        global = true,
+        env = "ARBITER_DATA_DIR",
+        default_value = "arbiter-data"
+    )]
+    pub data_dir: PathBuf,
+    /// Machine-readable JSON output.
+    #[arg(long, global = true)]
+    pub json: bool,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Exit 0 only when every service answers SERVING.
+    Health,
+    /// Tournaments.
+    #[command(subcommand)]
+    Tournament(tournament::TournamentCommand),
+}
+
+/// An error with the exit code it maps to.
+pub struct Failure {
+    pub code: u8,
+    pub message: String,
+}
+
+impl From<tonic::Status> for Failure {
+    fn from(s: tonic::Status) -> Self {
+        let code = if s.code() == tonic::Code::Unavailable {
+            3
+        } else {
+            1
+        };
+        Failure {
+            code,
+            message: format!("{:?}: {}", s.code(), s.message()),
+        }
+    }
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(e: anyhow::Error) -> Self {
+        Failure {
+            code: 1,
+            message: format!("{e:#}"),
+        }
+    }
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Health => client::health(&cli).await,
+        Command::Tournament(t) => tournament::run(&cli, t).await,
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("error: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}

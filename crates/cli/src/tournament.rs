@@ -1,0 +1,243 @@
+//! `arbiter tournament create|list|show|update`.
+use arbiter_proto::v1::registry_service_client::RegistryServiceClient;
+use arbiter_proto::v1::{
+    CommandMeta, CreateTournamentRequest, GetTournamentRequest, ListTournamentsRequest, Tournament,
+    UpdateTournamentRequest,
+};
+use clap::{Args, Subcommand};
+
+use crate::client::{authed, connect, token};
+use crate::{Cli, Failure, output};
+
+#[derive(Subcommand)]
+pub enum TournamentCommand {
+    /// Create a tournament.
+    Create(CreateArgs),
+    /// List tournaments.
+    List,
+    /// Show one tournament.
+    Show {
+        /// Tournament id.
+        id: String,
+    },
+    /// Change a tournament's details.
+    Update(UpdateArgs),
+}
+
+#[derive(Args)]
+pub struct CommandArgs {
+    /// Idempotency key: retrying with the same id is safe (default: a new id).
+    #[arg(long)]
+    command_id: Option<String>,
+    /// Why (recorded on the event).
+    #[arg(long, default_value = "")]
+    reason: String,
+}
+
+#[derive(Args)]
+pub struct CreateArgs {
+    /// Name (required).
+    #[arg(long)]
+    name: String,
+    #[arg(long, default_value = "")]
+    place: String,
+    /// FIDE federation code, e.g. IRL.
+    #[arg(long, default_value = "")]
+    federation: String,
+    /// YYYY-MM-DD.
+    #[arg(long, default_value = "")]
+    start: String,
+    /// YYYY-MM-DD.
+    #[arg(long, default_value = "")]
+    end: String,
+    #[arg(long, default_value_t = 0)]
+    rounds: u32,
+    /// PGN TimeControl notation, e.g. 40/7200:1800+30.
+    #[arg(long, default_value = "")]
+    time_control: String,
+    /// dutch (default), round-robin, double-round-robin, knockout, lim, italo-swiss, draughts-swiss.
+    #[arg(long, default_value = "")]
+    system: String,
+    /// Rule edition (default: the one in force), e.g. dutch-2026, dutch-2017.
+    #[arg(long, default_value = "")]
+    edition: String,
+    #[command(flatten)]
+    command: CommandArgs,
+}
+
+#[derive(Args)]
+pub struct UpdateArgs {
+    /// Tournament id.
+    id: String,
+    #[arg(long)]
+    name: Option<String>,
+    #[arg(long)]
+    place: Option<String>,
+    #[arg(long)]
+    federation: Option<String>,
+    #[arg(long)]
+    start: Option<String>,
+    #[arg(long)]
+    end: Option<String>,
+    #[arg(long)]
+    rounds: Option<u32>,
+    #[arg(long)]
+    time_control: Option<String>,
+    /// Fail unless the tournament is at this version (optimistic concurrency).
+    #[arg(long)]
+    expected_version: Option<i64>,
+    #[command(flatten)]
+    command: CommandArgs,
+}
+
+fn meta(c: &CommandArgs, expected_version: Option<i64>) -> Option<CommandMeta> {
+    Some(CommandMeta {
+        command_id: c
+            .command_id
+            .clone()
+            .unwrap_or_else(|| uuid::Uuid::now_v7().to_string()),
+        expected_version,
+        reason: c.reason.clone(),
+    })
+}
+
+fn to_json(t: &Tournament) -> serde_json::Value {
+    serde_json::json!({
+        "tournament_id": t.tournament_id, "name": t.name, "place": t.place,
+        "federation": t.federation, "start_date": t.start_date, "end_date": t.end_date,
+        "rounds": t.rounds, "time_control": t.time_control, "pairing_system": t.pairing_system,
+        "rule_edition": t.rule_edition, "version": t.version,
+        "created_at": created_at(t), "created_by": t.created_by,
+    })
+}
+
+fn created_at(t: &Tournament) -> String {
+    chrono::DateTime::from_timestamp_micros(t.created_at_micros)
+        .map(|d| d.format("%Y-%m-%d %H:%M:%S UTC").to_string())
+        .unwrap_or_default()
+}
+
+fn print_one(cli: &Cli, t: &Tournament) {
+    if cli.json {
+        output::json(&to_json(t));
+        return;
+    }
+    let rows = [
+        ("id", t.tournament_id.clone()),
+        ("name", t.name.clone()),
+        ("place", t.place.clone()),
+        ("federation", t.federation.clone()),
+        ("dates", format!("{} – {}", t.start_date, t.end_date)),
+        ("rounds", t.rounds.to_string()),
+        ("time control", t.time_control.clone()),
+        (
+            "system",
+            format!("{} ({})", t.pairing_system, t.rule_edition),
+        ),
+        ("version", t.version.to_string()),
+        ("created", format!("{} by {}", created_at(t), t.created_by)),
+    ];
+    output::table(
+        &["FIELD", "VALUE"],
+        &rows
+            .iter()
+            .map(|(k, v)| vec![(*k).to_owned(), v.clone()])
+            .collect::<Vec<_>>(),
+    );
+}
+
+pub async fn run(cli: &Cli, cmd: &TournamentCommand) -> Result<(), Failure> {
+    let mut client = RegistryServiceClient::new(connect(cli).await?);
+    match cmd {
+        TournamentCommand::Create(a) => {
+            let token = token(cli)?;
+            let r = client
+                .create_tournament(authed(
+                    &token,
+                    CreateTournamentRequest {
+                        meta: meta(&a.command, None),
+                        name: a.name.clone(),
+                        place: a.place.clone(),
+                        federation: a.federation.clone(),
+                        start_date: a.start.clone(),
+                        end_date: a.end.clone(),
+                        rounds: a.rounds,
+                        time_control: a.time_control.clone(),
+                        pairing_system: a.system.clone(),
+                        rule_edition: a.edition.clone(),
+                    },
+                )?)
+                .await?
+                .into_inner();
+            let t = r.tournament.unwrap_or_default();
+            if cli.json {
+                output::json(&to_json(&t));
+            } else {
+                println!("created tournament {}", t.tournament_id);
+            }
+        }
+        TournamentCommand::List => {
+            let list = client
+                .list_tournaments(ListTournamentsRequest {})
+                .await?
+                .into_inner()
+                .tournaments;
+            if cli.json {
+                output::json(&serde_json::Value::Array(
+                    list.iter().map(to_json).collect(),
+                ));
+            } else {
+                let rows: Vec<Vec<String>> = list
+                    .iter()
+                    .map(|t| {
+                        vec![
+                            t.tournament_id.clone(),
+                            t.name.clone(),
+                            t.start_date.clone(),
+                            t.rounds.to_string(),
+                            format!("{} ({})", t.pairing_system, t.rule_edition),
+                        ]
+                    })
+                    .collect();
+                output::table(&["ID", "NAME", "START", "ROUNDS", "SYSTEM"], &rows);
+            }
+        }
+        TournamentCommand::Show { id } => {
+            let t = client
+                .get_tournament(GetTournamentRequest {
+                    tournament_id: id.clone(),
+                })
+                .await?
+                .into_inner();
+            print_one(cli, &t);
+        }
+        TournamentCommand::Update(a) => {
+            let token = token(cli)?;
+            let ack = client
+                .update_tournament(authed(
+                    &token,
+                    UpdateTournamentRequest {
+                        meta: meta(&a.command, a.expected_version),
+                        tournament_id: a.id.clone(),
+                        name: a.name.clone(),
+                        place: a.place.clone(),
+                        federation: a.federation.clone(),
+                        start_date: a.start.clone(),
+                        end_date: a.end.clone(),
+                        rounds: a.rounds,
+                        time_control: a.time_control.clone(),
+                    },
+                )?)
+                .await?
+                .into_inner();
+            if cli.json {
+                output::json(
+                    &serde_json::json!({"stream": ack.stream, "version": ack.stream_version, "replayed": ack.replayed}),
+                );
+            } else {
+                println!("updated {} (version {})", a.id, ack.stream_version);
+            }
+        }
+    }
+    Ok(())
+}

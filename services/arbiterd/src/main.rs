@@ -1,0 +1,54 @@
+//! `arbiterd`: the embedded default. All five services in one process on one gRPC
+//! port, the event log in one SQLite file under `--data-dir`, events delivered in
+//! process (or also to NATS JetStream with `--nats-url`). The admin token is created
+//! on first start, printed once and stored in `<data-dir>/admin.token`.
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use arbiter_service_kit::host::{self, ServiceModule};
+use arbiter_service_kit::{Platform, telemetry};
+use clap::Parser;
+
+#[derive(Parser)]
+#[command(
+    name = "arbiterd",
+    version,
+    about = "Arbiter: all services in one process (embedded mode)"
+)]
+struct Args {
+    /// Data directory: the SQLite event log (arbiter.db) and the token file (admin.token).
+    #[arg(long, env = "ARBITER_DATA_DIR", default_value = "arbiter-data")]
+    data_dir: PathBuf,
+    /// gRPC listen address (every service on this one port).
+    #[arg(long, env = "ARBITER_LISTEN", default_value = "127.0.0.1:50051")]
+    listen: SocketAddr,
+    /// Also publish events to this NATS JetStream server.
+    #[arg(long, env = "ARBITER_NATS_URL")]
+    nats_url: Option<String>,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let _telemetry = telemetry::init("arbiterd");
+    std::fs::create_dir_all(&args.data_dir)
+        .with_context(|| format!("--data-dir {}", args.data_dir.display()))?;
+    let db = args.data_dir.join("arbiter.db");
+    let url = format!("sqlite://{}", db.display());
+    let platform = Platform::open(
+        &url,
+        args.nats_url.as_deref(),
+        &args.data_dir.join("admin.token"),
+        true,
+    )
+    .await?;
+    let modules: Vec<Box<dyn ServiceModule>> = vec![
+        Box::new(arbiter_registry::Registry::start(&platform)),
+        Box::new(arbiter_pairing::Pairing::start(&platform)),
+        Box::new(arbiter_results::Results::start(&platform)),
+        Box::new(arbiter_rating::Rating::start(&platform)),
+        Box::new(arbiter_clock_telemetry::ClockTelemetry::start(&platform)),
+    ];
+    host::serve(platform, modules, args.listen).await
+}

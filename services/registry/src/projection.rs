@@ -1,0 +1,132 @@
+//! The tournaments read model: a fold of the registry's events, rebuilt from the log
+//! at start and kept live by a subscription. Queries wait until it has reached the
+//! position of the command they follow (read-your-writes).
+use std::collections::BTreeMap;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use arbiter_eventlog::upcast::Upcasters;
+use arbiter_eventlog::{EventStore, RecordedEvent};
+use arbiter_proto::v1::{Tournament, TournamentCreated, TournamentUpdated};
+use prost::Message;
+use tokio::sync::watch;
+
+use crate::tournament;
+
+/// Event types of this service.
+pub const TOURNAMENT_CREATED: &str = "TournamentCreated";
+/// Event types of this service.
+pub const TOURNAMENT_UPDATED: &str = "TournamentUpdated";
+
+/// The registry's upcasters.
+pub fn upcasters() -> Upcasters {
+    Upcasters::new().register(
+        TOURNAMENT_CREATED,
+        1,
+        tournament::upcast_tournament_created_v1,
+    )
+}
+
+#[derive(Default)]
+struct State {
+    /// By creation order (global position of TournamentCreated).
+    by_position: BTreeMap<i64, String>,
+    tournaments: std::collections::HashMap<String, Tournament>,
+}
+
+/// Shared handle to the read model.
+#[derive(Clone)]
+pub struct Tournaments {
+    state: Arc<RwLock<State>>,
+    position: watch::Receiver<i64>,
+}
+
+impl Tournaments {
+    /// Rebuilds from the start of the log and follows it (spawns a task).
+    pub fn start(store: EventStore) -> Tournaments {
+        let state = Arc::new(RwLock::new(State::default()));
+        let (tx, position) = watch::channel(0);
+        let s = state.clone();
+        tokio::spawn(async move {
+            let up = upcasters();
+            let mut sub = store.subscribe(1);
+            loop {
+                match sub.next().await {
+                    Ok(e) => {
+                        let pos = e.global_position;
+                        if e.service == "registry" {
+                            match up.upcast(e) {
+                                Ok(e) => apply(&s, e),
+                                Err(err) => tracing::error!(%err, "registry projection"),
+                            }
+                        }
+                        let _ = tx.send(pos);
+                    }
+                    Err(err) => {
+                        tracing::warn!(%err, "registry projection: log read failed; retrying");
+                        tokio::time::sleep(Duration::from_millis(500)).await;
+                    }
+                }
+            }
+        });
+        Tournaments { state, position }
+    }
+
+    /// Waits until the projection has applied `position` (at most 10 s).
+    pub async fn caught_up(&self, position: i64) -> bool {
+        let mut rx = self.position.clone();
+        tokio::time::timeout(Duration::from_secs(10), rx.wait_for(|p| *p >= position))
+            .await
+            .is_ok_and(|r| r.is_ok())
+    }
+
+    /// Global position applied so far.
+    pub fn position(&self) -> i64 {
+        *self.position.borrow()
+    }
+
+    /// One tournament.
+    pub fn get(&self, id: &str) -> Option<Tournament> {
+        self.state.read().ok()?.tournaments.get(id).cloned()
+    }
+
+    /// All tournaments, oldest first.
+    pub fn list(&self) -> Vec<Tournament> {
+        let Ok(s) = self.state.read() else {
+            return Vec::new();
+        };
+        s.by_position
+            .values()
+            .filter_map(|id| s.tournaments.get(id).cloned())
+            .collect()
+    }
+}
+
+fn apply(state: &RwLock<State>, e: RecordedEvent) {
+    let Ok(mut s) = state.write() else { return };
+    match e.event_type.as_str() {
+        TOURNAMENT_CREATED => match TournamentCreated::decode(e.payload.as_slice()) {
+            Ok(c) => {
+                let t = tournament::created(c, e.stream_version, e.recorded_at_micros, &e.actor);
+                s.by_position
+                    .insert(e.global_position, t.tournament_id.clone());
+                s.tournaments.insert(t.tournament_id.clone(), t);
+            }
+            Err(err) => {
+                tracing::error!(%err, position = e.global_position, "bad TournamentCreated")
+            }
+        },
+        TOURNAMENT_UPDATED => match TournamentUpdated::decode(e.payload.as_slice()) {
+            Ok(u) => {
+                let id = e.stream.trim_start_matches("tournament-");
+                if let Some(t) = s.tournaments.get_mut(id) {
+                    tournament::updated(t, u, e.stream_version);
+                }
+            }
+            Err(err) => {
+                tracing::error!(%err, position = e.global_position, "bad TournamentUpdated")
+            }
+        },
+        _ => {}
+    }
+}
