@@ -71,6 +71,8 @@ pub struct PressReport {
     pub used: Millis,
     /// Bonus credited by this press (increment, Bronstein give-back).
     pub bonus: Millis,
+    /// Everything this press credited: bonus plus the time of a period that starts.
+    pub credited: Millis,
     /// If this move completed a period: the index of the period that starts and its time added.
     pub period_started: Option<(usize, Millis)>,
     /// The presser's remaining time after the press.
@@ -229,6 +231,11 @@ impl ChessClock {
             .is_final_period_for_move(self.moves_done[idx(side)] + 1)
     }
 
+    /// Time used so far on the current move by the side to move, up to the last event.
+    pub fn used_on_current_move(&self) -> Millis {
+        self.used_this_move
+    }
+
     /// The instant of the last event the clock saw.
     pub fn last_instant(&self) -> Instant {
         self.last_instant
@@ -343,6 +350,7 @@ impl ChessClock {
             move_number: n,
             used,
             bonus: bonus + next_inc,
+            credited: add.saturating_add(next_inc),
             period_started,
             remaining_after,
         })
@@ -414,41 +422,31 @@ impl ChessClock {
         Ok(f)
     }
 
-    /// Undoes the clock side of a completed illegal move that was pressed (Laws 7.5.1 and the
-    /// Arbiters' Manual: the bonus gained by the illegal press is removed): the clock runs again
-    /// for `offender`, whose move counter is decremented, with `bonus_to_remove` taken back.
-    pub fn hand_back(
+    /// Law 7.5.1 reinstatement of an earlier position: `undone[i]` presses of each side (White
+    /// first) are taken back: their move counters are decremented and the time those presses
+    /// credited (`credited[i]`: bonuses and period times) is withdrawn; time actually used stays
+    /// used (ADR `clock-002`). The clock then runs (or stays paused) for `to_move`.
+    pub fn undo_presses(
         &mut self,
-        offender: Side,
-        bonus_to_remove: Millis,
+        undone: [u32; 2],
+        credited: [Millis; 2],
+        to_move: Side,
         at: Instant,
     ) -> Result<(), ClockError> {
         if let Some((s, t)) = self.advance_to(at)? {
             return Err(ClockError::FlagFallen { side: s, at: t });
         }
-        let i = idx(offender);
-        self.moves_done[i] = self.moves_done[i].saturating_sub(1);
-        self.remaining[i] = self.remaining[i].saturating_sub(bonus_to_remove);
+        for i in 0..2 {
+            self.moves_done[i] = self.moves_done[i].saturating_sub(undone[i]);
+            self.remaining[i] = self.remaining[i].saturating_sub(credited[i]);
+        }
         let paused = self.is_paused();
-        self.begin_move(offender, at);
+        self.begin_move(to_move, at);
         if paused {
-            self.run = Run::Paused { side: offender };
+            self.run = Run::Paused { side: to_move };
         }
-        Ok(())
-    }
-
-    /// Gives the move to `side` (used when the position is reinstated to one where `side` is to
-    /// move, Law 7.5.1). Does not change move counters or times.
-    pub fn set_side_to_move(&mut self, side: Side, at: Instant) -> Result<(), ClockError> {
-        if let Some((s, t)) = self.advance_to(at)? {
-            return Err(ClockError::FlagFallen { side: s, at: t });
-        }
-        match self.run {
-            Run::Running { side: s, .. } if s != side => self.begin_move(side, at),
-            Run::Paused { .. } => self.run = Run::Paused { side },
-            _ => {}
-        }
-        Ok(())
+        // withdrawing credit may have exhausted the time of the side to move
+        self.advance_to(at).map(|_| ())
     }
 
     /// For replaying recorded clocks: the time `side` used on its next move so that, after the

@@ -12,6 +12,7 @@
 //! | [`pgn_replay`] | replay PGN games with recorded `[%clk]`/`[%emt]` against the computed clock; export |
 
 pub mod chess_clock;
+pub mod laws;
 pub mod rate_of_play;
 pub mod side;
 pub mod time_control;
