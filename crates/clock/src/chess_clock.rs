@@ -316,10 +316,35 @@ impl ChessClock {
             return Err(ClockError::FlagFallen { side: s, at: t });
         }
         let i = idx(side);
+        let used = self.used_this_move;
+        let (bonus, period_started, credited) = self.press_credit(side, used);
         self.moves_done[i] += 1;
         let n = self.moves_done[i];
-        let used = self.used_this_move;
-        let bonus = match self.bonus_for_move(side, n) {
+        self.remaining[i] = self.remaining[i].saturating_add(credited);
+        let remaining_after = self.remaining[i];
+        self.begin_move(side.other(), at);
+        Ok(PressReport {
+            side,
+            move_number: n,
+            used,
+            bonus,
+            credited,
+            period_started,
+            remaining_after,
+        })
+    }
+
+    /// What a press by `side` after using `used` ms on its next move would credit:
+    /// (bonus, period that starts with its time, total credited). The bonus is the Fischer
+    /// increment (at press, or the next move's when credited at the start of a move) or the
+    /// Bronstein give-back; a period completed by this move adds the next period's time.
+    pub fn press_credit(
+        &self,
+        side: Side,
+        used: Millis,
+    ) -> (Millis, Option<(usize, Millis)>, Millis) {
+        let n = self.moves_done[idx(side)] + 1;
+        let mut bonus = match self.bonus_for_move(side, n) {
             MoveBonus::Increment(x) => match self.credit {
                 IncrementCredit::AtPress => x,
                 IncrementCredit::AtStartOfMove => 0,
@@ -327,33 +352,15 @@ impl ChessClock {
             MoveBonus::Bronstein(d) => used.min(d),
             MoveBonus::SimpleDelay(_) | MoveBonus::None => 0,
         };
+        if self.credit == IncrementCredit::AtStartOfMove {
+            bonus = bonus.saturating_add(self.increment_of(side, n + 1));
+        }
         let pc = self.control.of(side);
         let period_started = pc
             .period_starting_after(n)
             .map(|p| (p, pc.periods()[p].time));
-        let mut add = bonus;
-        if let Some((_, t)) = period_started {
-            add = add.saturating_add(t);
-        }
-        let next_inc = if self.credit == IncrementCredit::AtStartOfMove {
-            self.increment_of(side, n + 1)
-        } else {
-            0
-        };
-        self.remaining[i] = self.remaining[i]
-            .saturating_add(add)
-            .saturating_add(next_inc);
-        let remaining_after = self.remaining[i];
-        self.begin_move(side.other(), at);
-        Ok(PressReport {
-            side,
-            move_number: n,
-            used,
-            bonus: bonus + next_inc,
-            credited: add.saturating_add(next_inc),
-            period_started,
-            remaining_after,
-        })
+        let credited = bonus.saturating_add(period_started.map_or(0, |(_, t)| t));
+        (bonus, period_started, credited)
     }
 
     /// Arbiter pause (Law 6.12.1).

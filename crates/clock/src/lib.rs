@@ -13,6 +13,7 @@
 
 pub mod chess_clock;
 pub mod laws;
+pub mod pgn_replay;
 pub mod rate_of_play;
 pub mod side;
 pub mod time_control;

@@ -236,6 +236,14 @@ impl TimeControl {
         ])?))
     }
 
+    /// A control that never runs out in practice (10^12 ms, about 31 years), for replaying
+    /// games whose control is unknown.
+    pub fn unlimited() -> Self {
+        Self::symmetric(PlayerControl {
+            periods: vec![Period::sudden_death(1_000_000_000_000, MoveBonus::None)],
+        })
+    }
+
     /// Armageddon-style: different single periods per colour.
     pub fn per_colour(white: PlayerControl, black: PlayerControl) -> Self {
         TimeControl { white, black }

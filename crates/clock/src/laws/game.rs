@@ -429,8 +429,18 @@ impl Game {
                 .into_position(CastlingMode::Standard)
                 .map_err(|e| Rejection::BadStartPosition { why: e.to_string() })?,
         };
+        Ok(Self::build(config, position))
+    }
+
+    /// A game from the initial position whatever `config.start_fen` says (cannot fail).
+    pub fn new_from_initial_position(mut config: GameConfig) -> Self {
+        config.start_fen = None;
+        Self::build(config, Chess::default())
+    }
+
+    fn build(config: GameConfig, position: Chess) -> Self {
         let clock = ChessClock::new(config.control.clone(), config.credit);
-        Ok(Game {
+        Game {
             keys: vec![position_key(&position)],
             positions: vec![position.clone()],
             position,
@@ -441,7 +451,7 @@ impl Game {
             end: None,
             last_instant: 0,
             config,
-        })
+        }
     }
 
     /// The configuration.
