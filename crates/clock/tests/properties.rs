@@ -54,7 +54,7 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 fn side(choice: u16) -> Side {
-    if choice % 2 == 0 {
+    if choice.is_multiple_of(2) {
         Side::White
     } else {
         Side::Black
@@ -87,7 +87,7 @@ fn event(g: &Game, op: &Op, t: u64) -> GameEvent {
         12 => GameEvent::IllegalMoveCompleted {
             at,
             by: side(c),
-            completed_at_ply: if c % 3 == 0 {
+            completed_at_ply: if c.is_multiple_of(3) {
                 None
             } else {
                 Some(u32::from(c % 64))
@@ -96,7 +96,7 @@ fn event(g: &Game, op: &Op, t: u64) -> GameEvent {
         13 => GameEvent::DrawClaim {
             at,
             by: side(c),
-            rule: if c % 2 == 0 {
+            rule: if c.is_multiple_of(2) {
                 ClaimRule::Threefold
             } else {
                 ClaimRule::FiftyMoves
@@ -108,7 +108,7 @@ fn event(g: &Game, op: &Op, t: u64) -> GameEvent {
         },
         15 => GameEvent::BothFlagsFallen {
             at,
-            first: (c % 3 != 0).then(|| side(c)),
+            first: (!c.is_multiple_of(3)).then(|| side(c)),
         },
         16 => GameEvent::QuickplayFinishClaim {
             at,
