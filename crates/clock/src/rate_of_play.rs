@@ -28,26 +28,30 @@ pub fn time_for_sixty_moves(pc: &PlayerControl) -> Millis {
 
 /// Classifies a time control by Laws A.1 / B.1.
 ///
-/// Blitz if T ≤ 10 min for *each* player; rapid if T < 60 min for each player (and not blitz);
-/// standard otherwise. With different times per colour (Armageddon) the longer time decides the
-/// upper classes, e.g. White 11 min / Black 9 min is rapid (B.1 requires "each player").
+/// Blitz if T ≤ 10 min for *each* player (B.1); standard if T ≥ 60 min for each player;
+/// rapid otherwise. With different times per colour that straddle a limit (e.g. White 70 min /
+/// Black 50 min, or 11 / 9 min) the game is rapid: neither "each player" condition of the
+/// longer or shorter class holds, and rapid is the class between them. This matches the rating
+/// crate's reading (ADR `elo-009`) that a game is in the standard range only when both players
+/// have at least 60 minutes.
 pub fn classify(tc: &TimeControl) -> RateOfPlay {
     let w = time_for_sixty_moves(&tc.white);
     let b = time_for_sixty_moves(&tc.black);
-    let longest = w.max(b);
-    if longest <= 10 * MIN {
+    if w.max(b) <= 10 * MIN {
         RateOfPlay::Blitz
-    } else if longest < 60 * MIN {
-        RateOfPlay::Rapid
-    } else {
+    } else if w.min(b) >= 60 * MIN {
         RateOfPlay::Standard
+    } else {
+        RateOfPlay::Rapid
     }
 }
 
 /// Why a game at this control cannot be rated on the list of its rate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum NotRatableReason {
-    /// R&B §1.2: games where players have different playing times are not rated (Armageddon).
+    /// R&B §1.2: rapid/blitz games where players have different playing times are not rated
+    /// (Armageddon). In standard, unequal times are rated if each player has the minimum
+    /// (ADR `elo-009`).
     DifferentTimesPerColour,
     /// R&B §1.1: blitz needs T > 3 min.
     BlitzTooShort { t_ms: Millis },
@@ -79,7 +83,7 @@ impl Ratability {
 pub fn fide_ratability(tc: &TimeControl, ratings: [Option<u16>; 2]) -> Ratability {
     let rate = classify(tc);
     let mut reasons = Vec::new();
-    if !tc.is_symmetric() {
+    if !tc.is_symmetric() && rate != RateOfPlay::Standard {
         reasons.push(NotRatableReason::DifferentTimesPerColour);
     }
     let t = time_for_sixty_moves(&tc.white).min(time_for_sixty_moves(&tc.black));
@@ -185,6 +189,19 @@ mod tests {
         let r = fide_ratability(&arm, [Some(2700), Some(2700)]);
         assert_eq!(r.rate, RateOfPlay::Blitz);
         assert_eq!(r.reasons, vec![NotRatableReason::DifferentTimesPerColour]);
+    }
+
+    #[test]
+    fn unequal_times_straddling_a_limit_are_rapid() {
+        let t = TimeControl::parse_trf222("W4200-B3000").unwrap();
+        assert_eq!(classify(&t), RateOfPlay::Rapid);
+        let t = TimeControl::parse_trf222("W660-B540").unwrap();
+        assert_eq!(classify(&t), RateOfPlay::Rapid);
+        // standard with unequal times: rated if each has the minimum (elo-009)
+        let t = TimeControl::parse_trf222("W7200+30-B4500+30").unwrap();
+        assert_eq!(classify(&t), RateOfPlay::Standard);
+        assert!(fide_ratability(&t, [Some(2000), Some(2100)]).is_ratable());
+        assert!(!fide_ratability(&t, [Some(2500), Some(2100)]).is_ratable());
     }
 
     #[test]
