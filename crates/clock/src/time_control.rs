@@ -266,7 +266,10 @@ impl TimeControl {
     /// The value may be given with or without the leading `222 `.
     pub fn parse_trf222(text: &str) -> Result<Self, TimeControlError> {
         let t = text.trim();
-        let t = t.strip_prefix("222").map(str::trim_start).unwrap_or(t);
+        let t = match t.strip_prefix("222") {
+            Some(rest) if rest.starts_with(char::is_whitespace) => rest.trim_start(),
+            _ => t,
+        };
         if let Some(rest) = t.strip_prefix('W') {
             let dash = rest.find("-B").ok_or_else(|| TimeControlError::Syntax {
                 text: text.to_string(),
@@ -518,6 +521,11 @@ mod tests {
         let a = TimeControl::parse_trf222("5400+30").unwrap();
         assert_eq!(a, TimeControl::fischer(5_400_000, 30_000).unwrap());
         assert_eq!(a.to_trf222().unwrap(), "5400+30");
+        // a value starting with 222 is not the record number
+        assert_eq!(
+            TimeControl::parse_trf222("2220+5").unwrap(),
+            TimeControl::fischer(2_220_000, 5_000).unwrap()
+        );
         let b = TimeControl::parse_trf222("222 40/6000+30:900+30").unwrap();
         assert_eq!(
             b.white.periods()[0],
