@@ -465,36 +465,21 @@ impl ChessClock {
         let i = idx(side);
         let n = self.moves_done[i] + 1;
         let rem = self.remaining[i] as i64;
-        let pc = self.control.of(side);
-        let mut add: i64 = pc
-            .period_starting_after(n)
-            .map(|p| pc.periods()[p].time as i64)
-            .unwrap_or(0);
         let reading = reading as i64;
         match self.bonus_for_move(side, n) {
-            MoveBonus::Increment(x) => {
-                add += match self.credit {
-                    IncrementCredit::AtPress => x as i64,
-                    IncrementCredit::AtStartOfMove => self.increment_of(side, n + 1) as i64,
-                };
-                rem + add - reading
-            }
-            MoveBonus::None => {
-                if self.credit == IncrementCredit::AtStartOfMove {
-                    add += self.increment_of(side, n + 1) as i64;
-                }
-                rem + add - reading
+            MoveBonus::Increment(_) | MoveBonus::None => {
+                // the credit of these modes does not depend on the time used
+                let (_, _, credited) = self.press_credit(side, 0);
+                rem + credited as i64 - reading
             }
             MoveBonus::SimpleDelay(d) | MoveBonus::Bronstein(d) => {
-                let d = d as i64;
-                if reading >= rem + add {
-                    if reading == rem + add {
-                        0
-                    } else {
-                        rem + add - reading
-                    }
+                // reading = rem + add − max(0, used − d) for both modes
+                let (_, _, add) = self.press_credit(side, 0);
+                let full = rem + add as i64;
+                if reading >= full {
+                    full - reading
                 } else {
-                    rem + add + d - reading
+                    full + d as i64 - reading
                 }
             }
         }
@@ -655,5 +640,21 @@ mod tests {
         assert_eq!(e, 4_000);
         c.press(Side::White, 4_000).unwrap();
         assert_eq!(c.remaining_at(Side::White, 4_000), 7_196_000);
+    }
+
+    #[test]
+    fn elapsed_for_reading_with_delays() {
+        for bonus in [MoveBonus::SimpleDelay(5_000), MoveBonus::Bronstein(5_000)] {
+            let pc = PlayerControl::new(vec![Period::sudden_death(60_000, bonus)]).unwrap();
+            let mut c = ChessClock::new(TimeControl::symmetric(pc), IncrementCredit::AtPress);
+            c.start(Side::White, 0).unwrap();
+            // within the delay: no main time lost, elapsed unknown -> 0
+            assert_eq!(c.elapsed_for_reading(Side::White, 60_000), 0);
+            // 3 s of main time lost = 8 s used
+            assert_eq!(c.elapsed_for_reading(Side::White, 57_000), 8_000);
+            assert_eq!(c.press(Side::White, 8_000).unwrap().remaining_after, 57_000);
+            // a reading above the allowance is negative (device glitch)
+            assert!(c.elapsed_for_reading(Side::Black, 61_000) < 0);
+        }
     }
 }

@@ -276,11 +276,11 @@ impl TimeControl {
                 at: 0,
                 why: "per-colour form needs W...-B...",
             })?;
-            let white = parse_descriptors(&rest[..dash], text, true)?;
-            let black = parse_descriptors(&rest[dash + 2..], text, true)?;
+            let white = parse_descriptors(&rest[..dash], text)?;
+            let black = parse_descriptors(&rest[dash + 2..], text)?;
             return Ok(TimeControl { white, black });
         }
-        Ok(Self::symmetric(parse_descriptors(t, text, true)?))
+        Ok(Self::symmetric(parse_descriptors(t, text)?))
     }
 
     /// Writes TRF26 record 222's value (without the `222 ` prefix).
@@ -361,7 +361,7 @@ impl TimeControlTag {
                 format: "this crate",
             }),
             _ => Ok(TimeControlTag::Timed(TimeControl::symmetric(
-                parse_descriptors(t, text, false)?,
+                parse_descriptors(t, text)?,
             ))),
         }
     }
@@ -382,11 +382,7 @@ impl TimeControlTag {
     }
 }
 
-fn parse_descriptors(
-    part: &str,
-    whole: &str,
-    _trf: bool,
-) -> Result<PlayerControl, TimeControlError> {
+fn parse_descriptors(part: &str, whole: &str) -> Result<PlayerControl, TimeControlError> {
     let syntax = |at: usize, why: &'static str| TimeControlError::Syntax {
         text: whole.to_string(),
         at,
