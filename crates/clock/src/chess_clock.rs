@@ -363,6 +363,25 @@ impl ChessClock {
         (bonus, period_started, credited)
     }
 
+    /// Guidelines III.4: from now on both players receive `increment` with every move (the
+    /// control's periods keep their times). Credited from the next press on.
+    pub fn introduce_increment(
+        &mut self,
+        increment: Millis,
+        at: Instant,
+    ) -> Result<(), ClockError> {
+        self.check_time(at)?;
+        if self.run == Run::Stopped {
+            return Err(ClockError::Stopped);
+        }
+        let bonus = MoveBonus::Increment(increment);
+        self.control = TimeControl {
+            white: self.control.white.with_bonus(bonus),
+            black: self.control.black.with_bonus(bonus),
+        };
+        Ok(())
+    }
+
     /// Arbiter pause (Law 6.12.1).
     pub fn pause(&mut self, at: Instant) -> Result<Option<(Side, Instant)>, ClockError> {
         self.check_time(at)?;

@@ -186,6 +186,18 @@ impl PlayerControl {
         self.periods[i].moves.is_none()
     }
 
+    /// The same periods with every period's bonus replaced by `bonus` (Guidelines III.4: an
+    /// increment introduced during the game).
+    pub fn with_bonus(&self, bonus: MoveBonus) -> PlayerControl {
+        PlayerControl {
+            periods: self
+                .periods
+                .iter()
+                .map(|p| Period { bonus, ..*p })
+                .collect(),
+        }
+    }
+
     /// Whether any period has a bonus (increment or delay).
     pub fn has_bonus(&self) -> bool {
         self.periods.iter().any(|p| p.bonus != MoveBonus::None)

@@ -533,6 +533,41 @@ fn guidelines_iii_5_quickplay_claim() {
 }
 
 #[test]
+fn guidelines_iii_4_five_second_increment_and_two_minutes() {
+    let mut cfg = GameConfig::new(tc("900"));
+    cfg.quickplay_guidelines = true;
+    let mut g = Game::new(cfg).unwrap();
+    g.apply(&GameEvent::Start { at: 0 }).unwrap();
+    let fx = g
+        .apply(&GameEvent::QuickplayIncrementRequest {
+            at: 850_000,
+            by: Side::White,
+            arbiter_grants: true,
+        })
+        .unwrap();
+    assert!(fx.contains(&Effect::IncrementIntroduced { ms: 5_000 }));
+    assert_eq!(g.clock().remaining_at(Side::Black, 850_000), 1_020_000);
+    // White moves with 50 s left, then has 50 − 1 + 5 s
+    let fx = g.apply(&san(851_000, "e4")).unwrap();
+    assert!(fx.iter().any(|e| matches!(
+        e,
+        Effect::MovePlayed {
+            remaining_ms: 54_000,
+            ..
+        }
+    )));
+    // now the game has an increment: Guidelines III no longer apply
+    assert!(matches!(
+        g.apply(&GameEvent::QuickplayFinishClaim {
+            at: 852_000,
+            by: Side::Black,
+            decision: QuickplayDecision::Draw
+        }),
+        Err(Rejection::GuidelinesIIINotApplicable { .. })
+    ));
+}
+
+#[test]
 fn pause_adjust_resign_and_pgn_export() {
     let mut g = game("300+2", None);
     let mut t = 0;

@@ -127,6 +127,11 @@ fn event(g: &Game, op: &Op, t: u64) -> GameEvent {
             at: at.saturating_sub(u64::from(op.dt) + 1),
             mv: MoveText::Uci("e2e4".into()),
         },
+        19 => GameEvent::QuickplayIncrementRequest {
+            at,
+            by: side(c),
+            arbiter_grants: !c.is_multiple_of(4),
+        },
         _ => GameEvent::Start { at },
     }
 }

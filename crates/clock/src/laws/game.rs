@@ -150,6 +150,14 @@ pub enum GameEvent {
     /// A device or the arbiter reports both flags fallen; `first` if the flag indicator shows
     /// which fell first (A.5.3), `None` if it cannot be established (Guidelines III.3).
     BothFlagsFallen { at: Instant, first: Option<Side> },
+    /// Guidelines III.4: the player having the move, with less than two minutes, asks for a
+    /// five-second increment for both players; the opponent has declined the implied draw offer
+    /// (if accepted, send [`GameEvent::DrawAgreed`]) and the arbiter grants the request or not.
+    QuickplayIncrementRequest {
+        at: Instant,
+        by: Side,
+        arbiter_grants: bool,
+    },
     /// Guidelines III.5 claim by the player having the move, with the arbiter's decision.
     QuickplayFinishClaim {
         at: Instant,
@@ -173,6 +181,7 @@ impl GameEvent {
             | GameEvent::Resign { at, .. }
             | GameEvent::DrawAgreed { at }
             | GameEvent::BothFlagsFallen { at, .. }
+            | GameEvent::QuickplayIncrementRequest { at, .. }
             | GameEvent::QuickplayFinishClaim { at, .. } => *at,
         }
     }
@@ -326,6 +335,10 @@ pub enum Effect {
         by: Side,
         rule: ClaimRule,
         must_play: Option<String>,
+    },
+    /// Guidelines III.4: an increment was introduced for both players.
+    IncrementIntroduced {
+        ms: Millis,
     },
     /// Guidelines III.3.1.1: both flags fell in a non-final period: play continues.
     PlayContinues,
@@ -665,6 +678,11 @@ impl Game {
             GameEvent::QuickplayFinishClaim { at, by, decision } => {
                 self.quickplay_claim(*at, *by, *decision, fx)
             }
+            GameEvent::QuickplayIncrementRequest {
+                at,
+                by,
+                arbiter_grants,
+            } => self.quickplay_increment(*at, *by, *arbiter_grants, fx),
         }
     }
 
@@ -1010,13 +1028,9 @@ impl Game {
         }
     }
 
-    fn quickplay_claim(
-        &mut self,
-        at: Instant,
-        by: Side,
-        decision: QuickplayDecision,
-        fx: &mut Vec<Effect>,
-    ) -> Result<(), Rejection> {
+    /// Checks III.4 / III.5's common conditions: announced, no increment, not blitz, the
+    /// claimant has the move and less than two minutes.
+    fn quickplay_claimant(&self, at: Instant, by: Side) -> Result<(), Rejection> {
         self.quickplay_applicable()?;
         let to_move = self.side_to_move();
         if to_move != by {
@@ -1025,14 +1039,52 @@ impl Game {
                 got: by,
             });
         }
+        if self.clock.remaining_at(by, at) >= 120_000 {
+            return Err(Rejection::GuidelinesIIINotApplicable {
+                why: "the player must have less than two minutes left (III.4 / III.5)",
+            });
+        }
+        Ok(())
+    }
+
+    fn quickplay_increment(
+        &mut self,
+        at: Instant,
+        by: Side,
+        arbiter_grants: bool,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), Rejection> {
+        self.quickplay_claimant(at, by)?;
+        if !arbiter_grants {
+            return Ok(());
+        }
+        const FIVE_SECONDS: Millis = 5_000;
+        self.clock
+            .introduce_increment(FIVE_SECONDS, at)
+            .map_err(rej)?;
+        fx.push(Effect::IncrementIntroduced { ms: FIVE_SECONDS });
+        self.clock
+            .adjust(by.other(), QUICKPLAY_EXTRA_TIME as i64, at)
+            .map_err(rej)?;
+        fx.push(Effect::TimeAdded {
+            side: by.other(),
+            ms: QUICKPLAY_EXTRA_TIME,
+            article: "Guidelines III.4",
+        });
+        Ok(())
+    }
+
+    fn quickplay_claim(
+        &mut self,
+        at: Instant,
+        by: Side,
+        decision: QuickplayDecision,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), Rejection> {
+        self.quickplay_claimant(at, by)?;
         if !self.clock.in_final_period(by) {
             return Err(Rejection::GuidelinesIIINotApplicable {
                 why: "only in the final period, where all remaining moves must be completed (III.1)",
-            });
-        }
-        if self.clock.remaining_at(by, at) >= 120_000 {
-            return Err(Rejection::GuidelinesIIINotApplicable {
-                why: "the claimant must have less than two minutes left (III.5)",
             });
         }
         match decision {
