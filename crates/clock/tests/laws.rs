@@ -589,6 +589,7 @@ fn pause_adjust_resign_and_pgn_export() {
     .unwrap();
     let pgn = g.to_pgn(&[("White".into(), "A".into()), ("Result".into(), "*".into())]);
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    assert!(pgn.contains("[TimeControl \"300+2\"]"), "{pgn}");
     assert!(
         pgn.contains("1. e4 {[%clk 0:05:03]} c5 {[%clk 0:05:03]} 1-0"),
         "{pgn}"

@@ -21,7 +21,7 @@ use crate::laws::penalties::{LawsEdition, QUICKPLAY_EXTRA_TIME, penalty_time};
 use crate::laws::repetition::{occurrences, position_key};
 use crate::rate_of_play::{RateOfPlay, classify};
 use crate::side::Side;
-use crate::time_control::{Millis, TimeControl};
+use crate::time_control::{Millis, TimeControl, TimeControlTag};
 use serde::{Deserialize, Serialize};
 use shakmaty::{
     CastlingMode, Chess, EnPassantMode, Move, Position,
@@ -1137,6 +1137,11 @@ impl Game {
         }
         if !wrote_result {
             let _ = writeln!(out, "[Result \"{result}\"]");
+        }
+        if !tags.iter().any(|(k, _)| k == "TimeControl")
+            && let Ok(tc) = TimeControlTag::Timed(self.config.control.clone()).to_pgn()
+        {
+            let _ = writeln!(out, "[TimeControl \"{tc}\"]");
         }
         if let Some(f) = &self.config.start_fen {
             let _ = writeln!(out, "[SetUp \"1\"]\n[FEN \"{f}\"]");
