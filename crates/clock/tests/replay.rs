@@ -241,7 +241,7 @@ fn dgt_livechess_glitches_flagged_without_crash() {
     assert_eq!(g.laws_end.map(|e| e.result), Some(GameResult::WhiteWins));
     assert_eq!(g.result_tag, "1/2-1/2");
     assert_eq!(g.result_agrees(), Some(false));
-    // four games end in mate on the board
+    // five games end in mate on the board
     assert_eq!(
         games
             .iter()
