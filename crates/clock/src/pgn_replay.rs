@@ -14,7 +14,7 @@
 //! [`ChessClock::elapsed_for_reading`]: crate::chess_clock::ChessClock::elapsed_for_reading
 
 use crate::chess_clock::{IncrementCredit, Instant};
-use crate::laws::{Game, GameConfig, GameEnd, GameEvent, MoveText, Rejection};
+use crate::laws::{Game, GameConfig, GameEnd, GameEvent, MoveText};
 use crate::side::Side;
 use crate::time_control::{Millis, TimeControl, TimeControlTag};
 use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
@@ -452,7 +452,7 @@ pub fn replay_game(rec: &RecordedGame, opts: &ReplayOptions) -> GameReplay {
                 anomalies.push(DeviceAnomaly::IllegalMove {
                     ply,
                     san: m.san.clone(),
-                    why: describe(&e),
+                    why: e.to_string(),
                 });
                 break;
             }
@@ -496,10 +496,6 @@ pub fn replay_game(rec: &RecordedGame, opts: &ReplayOptions) -> GameReplay {
         anomalies,
         game,
     }
-}
-
-fn describe(e: &Rejection) -> String {
-    e.to_string()
 }
 
 /// Reads and replays every game of a PGN text.
