@@ -595,3 +595,54 @@ fn pause_adjust_resign_and_pgn_export() {
         "{pgn}"
     );
 }
+
+#[test]
+fn armageddon_black_flag_at_four_minutes() {
+    let mut cfg = GameConfig::new(TimeControl::parse_trf222("W300-B240").unwrap());
+    cfg.start_fen = Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".into());
+    let mut g = Game::new(cfg).unwrap();
+    g.apply(&GameEvent::Start { at: 0 }).unwrap();
+    assert_eq!(g.flag_instant(), Some(240_000));
+    g.apply(&GameEvent::FlagCheck { at: 240_000 }).unwrap();
+    assert_eq!(ended(&g), (GameResult::WhiteWins, Termination::FlagFall));
+}
+
+#[test]
+fn simple_delay_flag_comes_after_the_delay() {
+    use clock::{MoveBonus, Period, PlayerControl};
+    let pc = PlayerControl::new(vec![Period::sudden_death(
+        60_000,
+        MoveBonus::SimpleDelay(5_000),
+    )])
+    .unwrap();
+    let mut g = Game::new(GameConfig::new(TimeControl::symmetric(pc))).unwrap();
+    g.apply(&GameEvent::Start { at: 0 }).unwrap();
+    assert_eq!(g.flag_instant(), Some(65_000));
+    // a move within the delay costs no main time
+    g.apply(&san(4_000, "e4")).unwrap();
+    assert_eq!(g.clock().remaining_at(Side::White, 4_000), 60_000);
+    assert_eq!(g.flag_instant(), Some(4_000 + 65_000));
+}
+
+#[test]
+fn laws_2018_and_2023_blitz_penalty_is_one_minute() {
+    for edition in [LawsEdition::Laws2018, LawsEdition::Laws2023] {
+        let mut cfg = GameConfig::new(tc("180+2"));
+        cfg.edition = edition;
+        let mut g = Game::new(cfg).unwrap();
+        g.apply(&GameEvent::Start { at: 0 }).unwrap();
+        let fx = g
+            .apply(&GameEvent::DrawClaim {
+                at: 1,
+                by: Side::White,
+                rule: ClaimRule::FiftyMoves,
+                intended: None,
+            })
+            .unwrap();
+        assert!(fx.contains(&Effect::TimeAdded {
+            side: Side::Black,
+            ms: 60_000,
+            article: "9.5.3"
+        }));
+    }
+}
