@@ -1,1 +1,102 @@
-//! Cross-service integration tests and the test harness (filled in by the platform work).
+//! Cross-process integration tests. The helper binaries here are driven by the tests
+//! in `tests/tests/`: `arbiter-test-consumer` (a second process consuming from NATS)
+//! and `arbiter-test-writer` (appends in a loop until killed).
+//!
+//! The tests also run the workspace's own binaries (`arbiterd`, `arbiter`,
+//! `arbiter-registry`), which must be built first: `make test` does
+//! `cargo build --workspace --bins` before `cargo test`.
+use std::path::PathBuf;
+
+/// A workspace binary, or a panic that says how to build it.
+pub fn binary(name: &str) -> PathBuf {
+    let path = arbiter_testkit::workspace_binary(name);
+    assert!(
+        path.is_file(),
+        "{} is not built: run `cargo build --workspace --bins` first (make test does)",
+        path.display()
+    );
+    path
+}
+
+/// A child process killed (SIGKILL) and reaped on drop; its stdout lines are
+/// collected in the background.
+pub struct Proc {
+    /// The process.
+    pub child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+    /// Every stdout line seen so far.
+    pub seen: Vec<String>,
+}
+
+impl Proc {
+    /// Spawns `cmd` with stdout piped (stderr inherited, for test logs).
+    pub fn spawn(cmd: &mut std::process::Command) -> Proc {
+        let mut child = cmd
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("spawn {cmd:?}: {e}"));
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Proc {
+            child,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Waits (up to `secs`) for a stdout line starting with `prefix`; returns it.
+    pub fn wait_line(&mut self, prefix: &str, secs: u64) -> String {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    self.seen.push(l.clone());
+                    if l.starts_with(prefix) {
+                        return l;
+                    }
+                }
+                Err(_) => panic!(
+                    "no line starting with {prefix:?} within {secs} s; saw {:?}",
+                    self.seen
+                ),
+            }
+        }
+    }
+
+    /// Everything printed so far (non-blocking), appended to `seen`.
+    pub fn drain(&mut self) -> &[String] {
+        while let Ok(l) = self.lines.try_recv() {
+            self.seen.push(l);
+        }
+        &self.seen
+    }
+
+    /// SIGKILL now, then collect the remaining output.
+    pub fn kill9(&mut self) {
+        arbiter_testkit::kill9(&mut self.child);
+        // Give the reader thread a moment to deliver the last lines.
+        while let Ok(l) = self
+            .lines
+            .recv_timeout(std::time::Duration::from_millis(200))
+        {
+            self.seen.push(l);
+        }
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

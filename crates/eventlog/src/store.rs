@@ -282,6 +282,31 @@ impl EventStore {
         })
     }
 
+    /// What a command id wrote, if it was applied: its stream and positions (as a
+    /// replayed ack). Lets a handler answer a retry before deciding anything, e.g.
+    /// when the command would create a new stream under a fresh id.
+    pub async fn find_command(&self, command_id: &str) -> Result<Option<(String, AppendAck)>> {
+        let row = sqlx::query(
+            "SELECT stream, first_position, last_position, stream_version FROM commands \
+             WHERE command_id = $1",
+        )
+        .bind(command_id)
+        .fetch_optional(&self.inner.pool)
+        .await?;
+        row.map(|row| {
+            Ok((
+                row.try_get(0)?,
+                AppendAck {
+                    first_position: row.try_get(1)?,
+                    last_position: row.try_get(2)?,
+                    stream_version: row.try_get(3)?,
+                    replayed: true,
+                },
+            ))
+        })
+        .transpose()
+    }
+
     /// Events of `stream` with version ≥ `from_version`, in version order.
     pub async fn read_stream(&self, stream: &str, from_version: i64) -> Result<Vec<RecordedEvent>> {
         let sql = format!(

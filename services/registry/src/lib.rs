@@ -87,6 +87,36 @@ impl Registry {
         }
     }
 
+    async fn replayed_create(
+        &self,
+        stream: String,
+        a: arbiter_eventlog::AppendAck,
+    ) -> Result<Response<CreateTournamentResponse>, Status> {
+        let first = self
+            .platform
+            .store
+            .read_at(a.first_position)
+            .await
+            .map_err(from_log)?
+            .ok_or_else(|| Status::internal("replayed command has no event"))?;
+        if first.event_type != TOURNAMENT_CREATED {
+            return Err(invalid(
+                "meta.command_id",
+                format!("already used for a {} command", first.event_type),
+            ));
+        }
+        let e = upcasters().upcast(first).map_err(from_log)?;
+        let c = TournamentCreated::decode(e.payload.as_slice())
+            .map_err(|e| Status::internal(e.to_string()))?;
+        let t = self
+            .tournament_after(&c.tournament_id, a.last_position)
+            .await?;
+        Ok(Response::new(CreateTournamentResponse {
+            ack: Some(ack(stream, a)),
+            tournament: Some(t),
+        }))
+    }
+
     async fn tournament_after(&self, id: &str, position: i64) -> Result<Tournament, Status> {
         if !self.tournaments.caught_up(position).await {
             return Err(Status::unavailable(
@@ -116,6 +146,16 @@ impl RegistryService for Registry {
                 format!("a new tournament's stream is at version 0, not {v}"),
             ));
         }
+        // A retried command id: answer with the tournament it created the first time.
+        if let Some((stream, a)) = self
+            .platform
+            .store
+            .find_command(&meta.command_id)
+            .await
+            .map_err(from_log)?
+        {
+            return self.replayed_create(stream, a).await;
+        }
         let id = uuid::Uuid::now_v7().to_string();
         let event = tournament::decide_create(
             &id,
@@ -134,7 +174,7 @@ impl RegistryService for Registry {
         .map_err(field)?;
         let stream = tournament::stream_of(&id);
         let ctx = self.context(actor, &meta, &event.rule_edition);
-        let a = self
+        let appended = self
             .platform
             .store
             .append(AppendRequest {
@@ -147,26 +187,26 @@ impl RegistryService for Registry {
                 }],
                 context: ctx,
             })
-            .await
-            .map_err(from_log)?;
-        // A retried command id: answer with the tournament it created the first time.
-        let (id, stream) = if a.replayed {
-            let first = self
-                .platform
-                .store
-                .read_at(a.first_position)
-                .await
-                .map_err(from_log)?
-                .ok_or_else(|| Status::internal("replayed command has no event"))?;
-            let e = upcasters().upcast(first).map_err(from_log)?;
-            let c = TournamentCreated::decode(e.payload.as_slice())
-                .map_err(|e| Status::internal(e.to_string()))?;
-            (c.tournament_id, e.stream)
-        } else {
-            (id, stream)
+            .await;
+        let a = match appended {
+            Ok(a) => a,
+            // The same command id raced in concurrently and won: answer as a retry.
+            Err(arbiter_eventlog::Error::CommandIdReused {
+                original_stream, ..
+            }) => {
+                let (_, a) = self
+                    .platform
+                    .store
+                    .find_command(&meta.command_id)
+                    .await
+                    .map_err(from_log)?
+                    .ok_or_else(|| Status::internal("command id vanished"))?;
+                return self.replayed_create(original_stream, a).await;
+            }
+            Err(e) => return Err(from_log(e)),
         };
         let t = self.tournament_after(&id, a.last_position).await?;
-        tracing::info!(tournament_id = %id, replayed = a.replayed, "tournament created");
+        tracing::info!(tournament_id = %id, "tournament created");
         Ok(Response::new(CreateTournamentResponse {
             ack: Some(ack(stream, a)),
             tournament: Some(t),
