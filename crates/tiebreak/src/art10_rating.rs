@@ -142,7 +142,10 @@ pub(crate) fn compute(ctx: &Context, tb: &TieBreak, env: &Env) -> Vec<TieBreakVa
                         );
                     }
                     let v = round_half_up(sum, n);
-                    let note = v.map(|_| format!("{sum}/{n} rounded, 0.5 up"));
+                    let note = match (v, rec.on) {
+                        (Some(_), true) => Some(format!("{sum}/{n} rounded, 0.5 up")),
+                        _ => None,
+                    };
                     rec.finish(v.map(Exact::integer), note)
                 }
                 Kind::PerformanceRating => {

@@ -40,6 +40,29 @@ pub(crate) fn opponent_score_sum(
     rec: &mut Recorder,
 ) -> i64 {
     let p = ctx.p;
+    let upp = p.scoring.units_per_point;
+    let den = if sonneborn { upp * upp } else { upp };
+    if tb.modifier.is_none() {
+        let mut sum = 0;
+        for r in 0..p.rounds {
+            let (score, source, _) = ctx.round_score(i, r, tb.forfeits_as_played);
+            let value = if sonneborn {
+                score * p.pts[p.at(i, r)]
+            } else {
+                score
+            };
+            sum += value;
+            if rec.on {
+                rec.push(
+                    Some(r),
+                    source_of(ctx, source),
+                    Exact::of(value, den),
+                    false,
+                );
+            }
+        }
+        return sum;
+    }
     let mut items = Vec::with_capacity(p.rounds);
     let mut sources = Vec::with_capacity(p.rounds);
     for r in 0..p.rounds {
@@ -62,8 +85,6 @@ pub(crate) fn opponent_score_sum(
         (true, true) => VurRule::SonnebornBerger,
     };
     let cut = cut_flags(&items, tb.modifier, rule);
-    let upp = p.scoring.units_per_point;
-    let den = if sonneborn { upp * upp } else { upp };
     let mut sum = 0;
     for (r, item) in items.iter().enumerate() {
         if !cut[r] {
@@ -99,6 +120,7 @@ pub(crate) fn compute_sum(ctx: &Context, tb: &TieBreak, env: &Env) -> Vec<TieBre
             let mut rec = Recorder::new(env.working);
             let sum = opponent_score_sum(ctx, i, tb, sonneborn, &mut rec);
             let note = match (ctx.edition, tb.kind) {
+                _ if !rec.on => None,
                 (_, Kind::ForeBuchholz) => {
                     Some("final round's paired games taken as draws (Art. 8.3)".to_string())
                 }
@@ -209,6 +231,10 @@ pub(crate) fn compute_koya(ctx: &Context, tb: &TieBreak, env: &Env) -> Vec<TieBr
     let win = p.scoring.win;
     // 2·score ≥ win·rounds + n·win  ⇔  score ≥ 50 % of max + n half points
     let threshold2 = win * p.rounds as i64 + tb.koya_limit as i64 * win;
+    let note = format!(
+        "opponents with at least {} points (cut = below the Koya limit)",
+        Exact::of(threshold2, 2 * upp)
+    );
     (0..p.n)
         .map(|i| {
             let mut rec = Recorder::new(env.working);
@@ -230,11 +256,8 @@ pub(crate) fn compute_koya(ctx: &Context, tb: &TieBreak, env: &Env) -> Vec<TieBr
                     !qualifies,
                 );
             }
-            let note = format!(
-                "opponents with at least {} points (cut = below the Koya limit)",
-                Exact::of(threshold2, 2 * upp)
-            );
-            rec.finish(Some(Exact::of(sum, upp)), Some(note))
+            let note = rec.on.then(|| note.clone());
+            rec.finish(Some(Exact::of(sum, upp)), note)
         })
         .collect()
 }

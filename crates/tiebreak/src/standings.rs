@@ -196,27 +196,48 @@ pub fn standings(
     // Art. 4.2: points, then each tie-break on each subgroup still tied.
     let mut order: Vec<usize> = (0..p.n).collect();
     order.sort_by(|&a, &b| p.total[b].cmp(&p.total[a]).then(p.tpn[a].cmp(&p.tpn[b])));
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    for &i in &order {
-        match groups.last_mut() {
-            Some(g) if p.total[g[0]] == p.total[i] => g.push(i),
-            _ => groups.push(vec![i]),
+    // Groups are ranges of `order`, best first; each tie-break splits the ranges still tied.
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    let mut s0 = 0;
+    for x in 1..=order.len() {
+        if x == order.len() || p.total[order[x]] != p.total[order[s0]] {
+            groups.push((s0, x));
+            s0 = x;
         }
     }
     for (c, tb) in applied.iter().enumerate() {
         let mut next = Vec::with_capacity(groups.len());
-        for g in groups {
-            if g.len() < 2 {
-                next.push(g);
+        for (start, end) in groups {
+            if end - start < 2 {
+                next.push((start, end));
                 continue;
             }
             if tb.kind == Kind::DirectEncounter {
-                for (i, v) in de::values(&ctx, &g, tb, env.working) {
+                let members = order[start..end].to_vec();
+                for (i, v) in de::values(&ctx, &members, tb, env.working) {
                     columns[c][i] = v;
                 }
-                next.extend(de::order(&ctx, &g, tb));
+                let mut x = start;
+                for sub in de::order(&ctx, &members, tb) {
+                    let y = x + sub.len();
+                    order[x..y].copy_from_slice(&sub);
+                    next.push((x, y));
+                    x = y;
+                }
             } else {
-                next.extend(split_by_value(&g, &columns[c], tb, p));
+                let col = &columns[c];
+                let lower = tb.lower_is_better();
+                let slice = &mut order[start..end];
+                slice.sort_by(|&a, &b| {
+                    compare(&col[a].value, &col[b].value, lower).then(p.tpn[a].cmp(&p.tpn[b]))
+                });
+                let mut s1 = start;
+                for x in start + 1..=end {
+                    if x == end || col[order[x]].value != col[order[s1]].value {
+                        next.push((s1, x));
+                        s1 = x;
+                    }
+                }
             }
         }
         groups = next;
@@ -228,8 +249,8 @@ pub fn standings(
         TieResolution::ByLot { seed } => Some(rand_chacha::ChaCha8Rng::seed_from_u64(seed)),
         TieResolution::Shared => None,
     };
-    let mut place = 1u32;
-    for mut g in groups {
+    for (start, end) in groups {
+        let g = &mut order[start..end];
         g.sort_by_key(|&i| p.tpn[i]);
         let by_lot = g.len() > 1 && rng.is_some();
         if let (true, Some(rng)) = (by_lot, rng.as_mut()) {
@@ -238,6 +259,7 @@ pub fn standings(
                 lot_seed = Some(seed);
             }
         }
+        let place = start as u32 + 1;
         for (x, &i) in g.iter().enumerate() {
             rows.push(Row {
                 rank: if by_lot { place + x as u32 } else { place },
@@ -250,7 +272,6 @@ pub fn standings(
                 by_lot,
             });
         }
-        place += g.len() as u32;
     }
     Ok(Standings {
         edition,
@@ -275,23 +296,4 @@ fn compare(a: &Option<Exact>, b: &Option<Exact>, lower_is_better: bool) -> Order
         (None, Some(_)) => Ordering::Greater,
         (None, None) => Ordering::Equal,
     }
-}
-
-fn split_by_value(
-    g: &[usize],
-    col: &[TieBreakValue],
-    tb: &TieBreak,
-    p: &Prepared,
-) -> Vec<Vec<usize>> {
-    let lower = tb.lower_is_better();
-    let mut g = g.to_vec();
-    g.sort_by(|&a, &b| compare(&col[a].value, &col[b].value, lower).then(p.tpn[a].cmp(&p.tpn[b])));
-    let mut out: Vec<Vec<usize>> = Vec::new();
-    for i in g {
-        match out.last_mut() {
-            Some(last) if col[last[0]].value == col[i].value => last.push(i),
-            _ => out.push(vec![i]),
-        }
-    }
-    out
 }

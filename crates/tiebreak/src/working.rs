@@ -71,6 +71,9 @@ impl Recorder {
 
     pub(crate) fn push(&mut self, round: Option<usize>, source: Source, value: Exact, cut: bool) {
         if self.on {
+            if self.items.capacity() == 0 {
+                self.items.reserve_exact(12);
+            }
             self.items.push(Contribution {
                 round: round.map(|r| r as u32 + 1),
                 source,
