@@ -7,6 +7,8 @@
 //! * `a PAB` / `a FPB` / `a HPB` / `a ZPB` / `a WD` / `a ABS` / `a NYE`.
 #![allow(dead_code)]
 
+pub mod trf;
+
 use std::collections::BTreeMap;
 use tiebreak::*;
 
