@@ -766,3 +766,57 @@ fn invalid_input_errors() {
         Err(Error::NotInEdition { .. })
     ));
 }
+
+/// Event E5: forfeits, a double forfeit, an FPB and a last-round HPB (Swiss, 3 rounds).
+///
+/// ```text
+/// R1: 1-2 +- (1 wins by forfeit); 3-4 1-0
+/// R2: 1-3 =; 2-4 -- (double forfeit)
+/// R3: 1-4 1-0; 2 FPB; 3 HPB
+/// ```
+/// Scores P1 2.5, P2 1, P3 2, P4 0. Categories: P1 R1 .2; P2 R1 .4, R2 .4, R3 FPB .1;
+/// P3 R3 .5 (adjusted 1 + .5 + .5 = 2); P4 R2 .4.
+/// * BH 2026: P1 min(2.5, P2 1) = 1 + P3 2 + P4 0 = 3; P2 min(1, P1 2.5) = 1 + min(1, P4 0)
+///   = 0 + min(1, .5×3) = 1 → 2; P3 P4 0 + P1 2.5 + min(2, 1.5) = 1.5 → 4; P4 P3 2 +
+///   min(0, 1) = 0 + P1 2.5 → 4.5
+/// * BH 2024: P1 2.5 + 2 + 0 = 4.5; P2 1+1+1 = 3; P3 0 + 2.5 + 2 = 4.5
+/// * BH/P (forfeits as games vs the scheduled opponent): 2024 P1 1 + 2 + 0 = 3;
+///   2026 P2 P1 2.5 + P4 0 + FPB dummy 1 = 3.5
+/// * BH/C1 P3 (16.5): values 0, 2.5, 1.5 (VUR): the VUR 1.5 is cut → 2.5
+/// * SB P3: 0×1 + 2.5×½ + 1.5×½ = 2; SB/C1 (16.5): least significant = the product for the
+///   lowest-scoring opponent (P4: 0), lowest VUR product .75: cut the higher → 1.25
+/// * STD: P2 0 + ½ (double forfeit, equal scores) + 1 (FPB) = 1.5; P4 0 + ½ + 0 = .5
+/// * WIN: P1 2 (incl. forfeit), P2 1 (FPB worth a win); REP: P2 3 − 2 = 1, P3 2, P4 2
+#[test]
+fn e5_forfeits_double_forfeit_fpb_and_vur_cuts() {
+    let ct = event(
+        EventKind::Swiss,
+        &[(1, None), (2, None), (3, None), (4, None)],
+        &["1-2 +-; 3-4 1-0", "1-3 =; 2-4 --", "1-4 1-0; 2 FPB; 3 HPB"],
+    );
+    let t = &[1, 2, 3, 4];
+    let s = run(
+        &ct,
+        Edition::C07_2026,
+        &["BH", "BH/P", "BH/C1", "SB", "SB/C1", "STD", "WIN", "REP"],
+    );
+    assert_eq!(column(&s, 0, t), ["3", "2", "4", "4.5"]);
+    assert_eq!(val(&s, 2, 1), "3.5");
+    assert_eq!(val(&s, 3, 2), "2.5");
+    assert_eq!(val(&s, 3, 3), "2");
+    assert_eq!(val(&s, 3, 4), "1.25");
+    assert_eq!(column(&s, 5, t), ["2.5", "1.5", "2", "0.5"]);
+    assert_eq!(column(&s, 6, t), ["2", "1", "1", "0"]);
+    assert_eq!(column(&s, 7, t), ["3", "1", "2", "2"]);
+    let row = s.rows.iter().find(|r| r.tpn == 2).unwrap();
+    assert!(matches!(
+        row.values[0].working.contributions[2].source,
+        Source::Dummy {
+            category: Category::PabOrFpb,
+            ..
+        }
+    ));
+    let s24 = run(&ct, Edition::C07_2024, &["BH", "BH/P"]);
+    assert_eq!(column(&s24, 0, t)[..3], ["4.5", "3", "4.5"]);
+    assert_eq!(val(&s24, 1, 1), "3");
+}
