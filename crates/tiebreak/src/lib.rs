@@ -7,7 +7,7 @@
 //!
 //! | Article | Module |
 //! |---|---|
-//! | Art. 4 (order of application, lots) | [`standings`] |
+//! | Art. 4 (order of application, lots) | [`standings`](mod@standings) |
 //! | Art. 5 table / MTB26 codes, seed codes | [`codes`] |
 //! | Art. 6 Direct Encounter | `art6_direct_encounter` |
 //! | Art. 7 WIN WON BPG BWG PS REP STD TPN | `art7_own_results` |
