@@ -83,7 +83,7 @@ pub(crate) fn compute(ctx: &Context, tb: &TieBreak, env: &Env) -> Vec<TieBreakVa
                         if !cut {
                             sum += cum;
                         }
-                        rec.push(Some(r), Source::OwnRound, Exact::of(cum, upp), cut);
+                        rec.push_with(Some(r), Source::OwnRound, || Exact::of(cum, upp), cut);
                     }
                     Some(Exact::of(sum, upp))
                 }
@@ -121,7 +121,7 @@ pub(crate) fn compute(ctx: &Context, tb: &TieBreak, env: &Env) -> Vec<TieBreakVa
                             std::cmp::Ordering::Less => 0,
                         };
                         halves += h;
-                        rec.push(Some(r), Source::OwnRound, Exact::of(h, 2), false);
+                        rec.push_with(Some(r), Source::OwnRound, || Exact::of(h, 2), false);
                     }
                     Some(Exact::of(halves, 2))
                 }

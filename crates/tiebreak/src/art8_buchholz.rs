@@ -13,18 +13,9 @@ use crate::unplayed_rounds::{Class, Context, RoundSource};
 use crate::working::{Env, Recorder, Source, TieBreakValue};
 
 pub(crate) fn source_of(ctx: &Context, s: RoundSource) -> Source {
-    let upp = ctx.p.scoring.units_per_point;
     match s {
         RoundSource::Opponent(j) => Source::Opponent { tpn: ctx.p.tpn[j] },
-        RoundSource::Dummy {
-            category,
-            uncapped,
-            cap,
-        } => Source::Dummy {
-            category,
-            own_score: Exact::of(uncapped, upp),
-            cap,
-        },
+        RoundSource::Dummy { category, cap } => Source::Dummy { category, cap },
         RoundSource::Virtual => Source::VirtualOpponent,
     }
 }
@@ -157,10 +148,10 @@ pub(crate) fn compute_opponents_buchholz(
                 let j = p.opp[k];
                 sum += bh[j];
                 count += 1;
-                rec.push(
+                rec.push_with(
                     Some(r),
                     Source::Opponent { tpn: p.tpn[j] },
-                    Exact::of(bh[j], upp),
+                    || Exact::of(bh[j], upp),
                     false,
                 );
             }
@@ -209,10 +200,10 @@ pub(crate) fn compute_solkoff(ctx: &Context, tb: &TieBreak, env: &Env) -> Vec<Ti
                     sum += item.value;
                 }
                 let (r, j) = rounds[x];
-                rec.push(
+                rec.push_with(
                     Some(r),
                     Source::Opponent { tpn: p.tpn[j] },
-                    Exact::of(item.value, upp),
+                    || Exact::of(item.value, upp),
                     cut[x],
                 );
             }
@@ -249,10 +240,10 @@ pub(crate) fn compute_koya(ctx: &Context, tb: &TieBreak, env: &Env) -> Vec<TieBr
                 if qualifies {
                     sum += p.pts[k];
                 }
-                rec.push(
+                rec.push_with(
                     Some(r),
                     Source::Opponent { tpn: p.tpn[j] },
-                    Exact::of(p.pts[k], upp),
+                    || Exact::of(p.pts[k], upp),
                     !qualifies,
                 );
             }

@@ -48,7 +48,6 @@ pub(crate) enum RoundSource {
     /// Own unplayed round evaluated against the dummy (2024/2026).
     Dummy {
         category: Category,
-        uncapped: i64,
         cap: Option<DummyCap>,
     },
     /// Own unplayed game evaluated against the seed's virtual opponent.
@@ -175,7 +174,6 @@ impl<'a> Context<'a> {
                     own,
                     RoundSource::Dummy {
                         category,
-                        uncapped: own,
                         cap: None,
                     },
                     vur,
@@ -200,7 +198,6 @@ impl<'a> Context<'a> {
                     value,
                     RoundSource::Dummy {
                         category,
-                        uncapped: own,
                         cap: (limit < own).then_some(cap),
                     },
                     vur,

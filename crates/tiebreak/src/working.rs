@@ -10,12 +10,11 @@ use serde::{Deserialize, Serialize};
 pub enum Source {
     /// An opponent (their adjusted score, rating, Buchholz, TPR, ...).
     Opponent { tpn: u32 },
-    /// The Art. 16.4 dummy for one of the participant's own unplayed rounds.
+    /// The Art. 16.4 dummy for one of the participant's own unplayed rounds. Uncapped, its
+    /// score is the participant's own final score ([`crate::Row::points`]); `cap` names the
+    /// 2026 cap when it lowered that score.
     Dummy {
         category: Category,
-        /// The participant's own score (the uncapped dummy score), in points.
-        own_score: Exact,
-        /// The cap that applied (2026 only), if it lowered the value.
         cap: Option<DummyCap>,
     },
     /// The seed's virtual opponent `Ov = Sp + (1 − Sr) + 0.5 × (N − R)`.
@@ -70,7 +69,19 @@ impl Recorder {
     }
 
     pub(crate) fn push(&mut self, round: Option<usize>, source: Source, value: Exact, cut: bool) {
+        self.push_with(round, source, || value, cut);
+    }
+
+    /// Like [`Recorder::push`], computing the value only when working is recorded.
+    pub(crate) fn push_with(
+        &mut self,
+        round: Option<usize>,
+        source: Source,
+        value: impl FnOnce() -> Exact,
+        cut: bool,
+    ) {
         if self.on {
+            let value = value();
             if self.items.capacity() == 0 {
                 self.items.reserve_exact(12);
             }

@@ -87,7 +87,6 @@ fn e1_working_explains_the_dummy() {
         c[1].source,
         Source::Dummy {
             category: Category::ForfeitWin,
-            own_score: Exact::ratio(7, 2).unwrap(),
             cap: Some(DummyCap::ScheduledOpponentAdjustedScore { opponent_tpn: 5 }),
         }
     );
