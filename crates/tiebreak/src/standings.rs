@@ -297,3 +297,65 @@ fn compare(a: &Option<Exact>, b: &Option<Exact>, lower_is_better: bool) -> Order
         (None, None) => Ordering::Equal,
     }
 }
+
+impl Standings {
+    /// A plain-text explanation of one participant's place: points and every tie-break
+    /// value with its working (contributions, cut values, dummies and their caps), for an
+    /// arbiter to read out. `None` if the TPN is not in the standings.
+    pub fn explain(&self, tpn: u32) -> Option<String> {
+        use crate::working::Source;
+        use std::fmt::Write;
+        let row = self.rows.iter().find(|r| r.tpn == tpn)?;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "TPN {tpn}: place {}{}, {} points ({})",
+            row.rank,
+            if row.by_lot { " (by lot)" } else { "" },
+            row.points,
+            self.edition
+        );
+        for (tb, v) in self.tie_breaks.iter().zip(&row.values) {
+            let value = v.value.map_or("-".to_string(), |x| x.to_string());
+            let _ = write!(out, "  {tb} = {value}");
+            if let Some(note) = &v.working.note {
+                let _ = write!(out, "  [{note}]");
+            }
+            out.push('\n');
+            for c in &v.working.contributions {
+                let round = c.round.map_or(String::new(), |r| format!("R{r} "));
+                let from = match c.source {
+                    Source::Opponent { tpn } => format!("opponent {tpn}"),
+                    Source::Dummy { category, cap } => {
+                        let cat = match category {
+                            crate::Category::PabOrFpb => "16.2.1 PAB/FPB",
+                            crate::Category::ForfeitWin => "16.2.2 forfeit win",
+                            crate::Category::RequestedByeThenPlayed => "16.2.3 requested bye",
+                            crate::Category::ForfeitLoss => "16.2.4 forfeit loss",
+                            crate::Category::RequestedByeToTheEnd => {
+                                "16.2.5 requested bye to the end"
+                            }
+                        };
+                        match cap {
+                            None => format!("dummy ({cat}, own score)"),
+                            Some(crate::DummyCap::DrawTimesRounds) => {
+                                format!("dummy ({cat}, capped at draw x rounds, 16.4.2)")
+                            }
+                            Some(crate::DummyCap::ScheduledOpponentAdjustedScore {
+                                opponent_tpn,
+                            }) => format!(
+                                "dummy ({cat}, capped at opponent {opponent_tpn}'s adjusted score, 16.4.1)"
+                            ),
+                        }
+                    }
+                    Source::VirtualOpponent => "virtual opponent".to_string(),
+                    Source::OwnRound => "own round".to_string(),
+                    Source::OwnData => "own data".to_string(),
+                };
+                let cut = if c.cut { "  (cut)" } else { "" };
+                let _ = writeln!(out, "    {round}{from}: {}{cut}", c.value);
+            }
+        }
+        Some(out)
+    }
+}

@@ -819,3 +819,64 @@ fn e5_forfeits_double_forfeit_fpb_and_vur_cuts() {
     assert_eq!(column(&s24, 0, t)[..3], ["4.5", "3", "4.5"]);
     assert_eq!(val(&s24, 1, 1), "3");
 }
+
+/// The explanation an arbiter reads out names the dummy, its category and its cap.
+#[test]
+fn explain_a_place() {
+    let s = run(&e1(), Edition::C07_2026, &["BH/C1"]);
+    let text = s.explain(3).unwrap();
+    assert!(text.starts_with("TPN 3: place 1, 3.5 points"), "{text}");
+    assert!(text.contains("BH/C1 = 6"), "{text}");
+    assert!(
+        text.contains(
+            "R2 dummy (16.2.2 forfeit win, capped at opponent 5's adjusted score, 16.4.1): 1  (cut)"
+        ),
+        "{text}"
+    );
+    assert!(s.explain(99).is_none());
+}
+
+/// DE 6.2 in a round robin: all tied participants met; the mini-standings separate some and
+/// DE is re-applied to the sub-group still tied. 6 players (Berger table for 6):
+///
+/// ```text
+/// R1: 1-6 0-1; 2-5 1-0; 3-4 =      R4: 6-5 =;   1-4 1-0; 2-3 1-0
+/// R2: 6-4 1-0; 5-3 =;   1-2 1-0    R5: 3-6 1-0; 4-2 1-0; 5-1 1-0
+/// R3: 2-6 =;   3-1 =;   4-5 1-0
+/// ```
+/// Scores: P6 3; P1, P2, P3, P4 2.5; P5 2. Among {1,2,3,4}: P1 1 + ½ + 1 = 2.5;
+/// P4 0 + 1 + ½ = 1.5; P2 0 + 1 + 0 = 1; P3 ½ + 0 + ½ = 1. Re-applied to {2,3}: P2 beat P3.
+/// Order 6, 1, 4, 2, 3, 5. The seed's DE does not re-apply: P2 and P3 share 5th place.
+#[test]
+fn direct_encounter_reapplied_to_sub_groups_round_robin() {
+    let ct = event(
+        EventKind::RoundRobin,
+        &[
+            (1, None),
+            (2, None),
+            (3, None),
+            (4, None),
+            (5, None),
+            (6, None),
+        ],
+        &[
+            "1-6 0-1; 2-5 1-0; 3-4 =",
+            "6-4 1-0; 5-3 =; 1-2 1-0",
+            "2-6 =; 3-1 =; 4-5 1-0",
+            "6-5 =; 1-4 1-0; 2-3 1-0",
+            "3-6 1-0; 4-2 1-0; 5-1 1-0",
+        ],
+    );
+    let s = run(&ct, Edition::C07_2026, &["DE"]);
+    assert_eq!(order(&s), [6, 1, 4, 2, 3, 5]);
+    assert_eq!(ranks(&s), [(6, 1), (1, 2), (4, 3), (2, 4), (3, 5), (5, 6)]);
+    assert_eq!(column(&s, 0, &[1, 2, 3, 4]), ["2.5", "1", "1", "1.5"]);
+    let s = run(&ct, Edition::SeedC06, &["DE"]);
+    assert_eq!(ranks(&s), [(6, 1), (1, 2), (4, 3), (2, 4), (3, 4), (5, 6)]);
+    // Koya in the same round robin (max 5, 50 % = 2.5: P1-P4 and P6 qualify):
+    // P1 vs 6: 0, vs 2: 1, vs 3: ½, vs 4: 1 = 2.5; P5 vs 2: 0, vs 3: ½, vs 4: 0, vs 6: ½,
+    // vs 1: 1 = 2
+    let s = run(&ct, Edition::C07_2026, &["KS"]);
+    assert_eq!(val(&s, 1, 0), "2.5");
+    assert_eq!(val(&s, 5, 0), "2");
+}
