@@ -880,3 +880,79 @@ fn direct_encounter_reapplied_to_sub_groups_round_robin() {
     assert_eq!(val(&s, 1, 0), "2.5");
     assert_eq!(val(&s, 5, 0), "2");
 }
+
+/// The remaining modifier combinations, on E1 (2026) unless said otherwise.
+/// * SB/C2 P1: items (opponent score, product) (2, 2) (1.5, 1.5) (1.5, .75) (3.5, 1.75);
+///   lowest opponent score 1.5 twice → drop the lower product .75, then 1.5 → 2 + 1.75 = 3.75
+/// * /P on P5 (forfeit loss in R2 becomes a game against P3, 3.5, and is no longer a VUR):
+///   BH/P 1.5 + 3.5 + 2 + .5 = 7.5; BH/C1/P cuts the withdrawal VUR .5 → 7; BH/C2/P then
+///   1.5 → 5.5; BH/M1/P cuts .5 and 3.5 → 3.5; BH/M2/P cuts everything → 0
+/// * Fore Buchholz items (final round drawn: P2 1, P6 2): P1 (2, 1, 2, 3.5): FB/C2 → 5.5,
+///   FB/M1 → 4, FB/M2 → 0; P4 (3, 2v, 1, 2v): FB/C1 cuts a VUR 2 → 6, FB/M1 → VUR 2 and 3
+///   → 3; P5 with /P (1, 3.5, 2, .5v): FB/P 7, FB/C1/P 6.5, FB/C2/P 5.5, FB/M1/P 3, FB/M2/P 0
+#[test]
+fn remaining_modifier_combinations() {
+    let s = run(
+        &e1(),
+        Edition::C07_2026,
+        &[
+            "SB/C2", "BH/P", "BH/C1/P", "BH/C2/P", "BH/M1/P", "BH/M2/P", "FB/C2", "FB/M1", "FB/M2",
+            "FB/C1", "FB/P", "FB/C1/P", "FB/C2/P", "FB/M1/P", "FB/M2/P",
+        ],
+    );
+    assert_eq!(val(&s, 1, 0), "3.75");
+    let p5: Vec<String> = (1..=5).map(|c| val(&s, 5, c)).collect();
+    assert_eq!(p5, ["7.5", "7", "5.5", "3.5", "0"]);
+    assert_eq!(val(&s, 1, 6), "5.5");
+    assert_eq!(val(&s, 1, 7), "4");
+    assert_eq!(val(&s, 1, 8), "0");
+    assert_eq!(val(&s, 4, 9), "6");
+    assert_eq!(val(&s, 4, 7), "3");
+    let p5: Vec<String> = (10..=14).map(|c| val(&s, 5, c)).collect();
+    assert_eq!(p5, ["7", "6.5", "5.5", "3", "0"]);
+}
+
+/// SB with /P, on E5 under the 2024 edition (where the forfeit-win dummy is not capped):
+/// P1 SB = dummy 2.5×1 + P3 2×½ + P4 0×1 = 3.5; SB/P = P2 1×1 + 1 + 0 = 2;
+/// SB/C1/P drops the lowest-scoring opponent (P4, product 0) → 2; SB/C2/P then P2 (1) → 1.
+#[test]
+fn sonneborn_berger_forfeits_as_played() {
+    let ct = event(
+        EventKind::Swiss,
+        &[(1, None), (2, None), (3, None), (4, None)],
+        &["1-2 +-; 3-4 1-0", "1-3 =; 2-4 --", "1-4 1-0; 2 FPB; 3 HPB"],
+    );
+    let s = run(
+        &ct,
+        Edition::C07_2024,
+        &["SB", "SB/P", "SB/C1/P", "SB/C2/P"],
+    );
+    let p1: Vec<String> = (0..4).map(|c| val(&s, 1, c)).collect();
+    assert_eq!(p1, ["3.5", "2", "2", "1"]);
+}
+
+/// The seed list's remaining entries on E1 (virtual opponents for P4: 1.5 in R2, 2 in R4;
+/// seed-adjusted P1 3, P5 1.5):
+/// * BH/C1 P4: 3, 1.5v, 1.5, 2v → drop a 1.5 (no VUR rule in the seed) → 6.5; BH/C2 → 5;
+///   BH/M2 → 0
+/// * BPG, ARO, ARO/C1, PS, KS, TPR as in 2026 (OTB games, actual scores)
+#[test]
+fn seed_list_remaining_entries() {
+    let s = run(
+        &e1(),
+        Edition::SeedC06,
+        &[
+            "BH/C1", "BH/C2", "BH/M2", "BPG", "ARO", "ARO/C1", "PS", "PS/C1", "KS", "TPR",
+        ],
+    );
+    assert_eq!(val(&s, 4, 0), "6.5");
+    assert_eq!(val(&s, 4, 1), "5");
+    assert_eq!(val(&s, 4, 2), "0");
+    assert_eq!(column(&s, 3, P6), ["1", "1", "1", "1", "2", "3"]);
+    assert_eq!(val(&s, 1, 4), "1725");
+    assert_eq!(val(&s, 1, 5), "1800");
+    assert_eq!(val(&s, 1, 6), "8.5");
+    assert_eq!(val(&s, 1, 7), "7.5");
+    assert_eq!(val(&s, 1, 8), "1.5");
+    assert_eq!(val(&s, 1, 9), "1918");
+}
