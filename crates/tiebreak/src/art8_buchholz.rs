@@ -1,5 +1,6 @@
 //! C.07 Art. 8: Buchholz (8.1), Average of Opponents' Buchholz (8.2), Fore Buchholz (8.3);
-//! Art. 9.1 Sonneborn-Berger shares the same per-round machinery. Also the seed's
+//! the per-round machinery is shared with Art. 9.1 Sonneborn-Berger
+//! (see `art9_sonneborn_berger_koya`). Also the seed's
 //! "Somme Buchholz" (4 a5) and the draughts Solkoff (seed 002).
 //!
 //! Unplayed rounds follow Art. 16 (2024/2026) or the seed's virtual opponent (C.06 era);
@@ -101,7 +102,7 @@ pub(crate) fn plain_buchholz(ctx: &Context) -> Vec<i64> {
         .collect()
 }
 
-/// BH, FB (pass the "final round drawn" context), SB.
+/// BH, FB (pass the "final round drawn" context), and SB (Art. 9.1).
 pub(crate) fn compute_sum(ctx: &Context, tb: &TieBreak, env: &Env) -> Vec<TieBreakValue> {
     let sonneborn = tb.kind == Kind::SonnebornBerger;
     let upp = ctx.p.scoring.units_per_point;
@@ -208,47 +209,6 @@ pub(crate) fn compute_solkoff(ctx: &Context, tb: &TieBreak, env: &Env) -> Vec<Ti
                 );
             }
             rec.finish(Some(Exact::of(sum, upp)), None)
-        })
-        .collect()
-}
-
-/// KS (9.2): points scored against participants with at least 50 % of the maximum
-/// possible score; `/L±n` moves the threshold by n half points (14.5), where a half point
-/// is half the points of a win. Opponents' actual final scores are used (Art. 16 does not
-/// cover KS, 15.3).
-pub(crate) fn compute_koya(ctx: &Context, tb: &TieBreak, env: &Env) -> Vec<TieBreakValue> {
-    let p = ctx.p;
-    let upp = p.scoring.units_per_point;
-    let win = p.scoring.win;
-    // 2·score ≥ win·rounds + n·win  ⇔  score ≥ 50 % of max + n half points
-    let threshold2 = win * p.rounds as i64 + tb.koya_limit as i64 * win;
-    let note = format!(
-        "opponents with at least {} points (cut = below the Koya limit)",
-        Exact::of(threshold2, 2 * upp)
-    );
-    (0..p.n)
-        .map(|i| {
-            let mut rec = Recorder::new(env.working);
-            let mut sum = 0;
-            for r in 0..p.rounds {
-                let k = p.at(i, r);
-                if !ctx.counts_as_game(k, Class::Opponents, false) {
-                    continue;
-                }
-                let j = p.opp[k];
-                let qualifies = 2 * p.total[j] >= threshold2;
-                if qualifies {
-                    sum += p.pts[k];
-                }
-                rec.push_with(
-                    Some(r),
-                    Source::Opponent { tpn: p.tpn[j] },
-                    || Exact::of(p.pts[k], upp),
-                    !qualifies,
-                );
-            }
-            let note = rec.on.then(|| note.clone());
-            rec.finish(Some(Exact::of(sum, upp)), note)
         })
         .collect()
 }

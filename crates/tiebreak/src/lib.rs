@@ -11,7 +11,8 @@
 //! | Art. 5 table / MTB26 codes, seed codes | [`codes`] |
 //! | Art. 6 Direct Encounter | `art6_direct_encounter` |
 //! | Art. 7 WIN WON BPG BWG PS REP STD TPN | `art7_own_results` |
-//! | Art. 8 BH AOB FB (+ seed BHSUM, draughts Solkoff), Art. 9 SB KS | `art8_buchholz` |
+//! | Art. 8 BH AOB FB (+ seed BHSUM, draughts Solkoff) | `art8_buchholz` |
+//! | Art. 9 SB KS (+ KS/L limit 14.5) | `art9_sonneborn_berger_koya` |
 //! | Art. 10 ARO TPR PTP APRO APPO RTNG (+ seed TPR 350) | `art10_rating` |
 //! | Art. 14 modifiers + 16.5 VUR-first cut | `modifiers` |
 //! | Arts. 15–16 unplayed rounds, dummy and caps, seed virtual opponent | [`unplayed_rounds`] |
@@ -44,6 +45,7 @@ mod art10_rating;
 mod art6_direct_encounter;
 mod art7_own_results;
 mod art8_buchholz;
+mod art9_sonneborn_berger_koya;
 pub mod codes;
 mod crosstable;
 mod edition;

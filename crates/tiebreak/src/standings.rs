@@ -4,6 +4,7 @@
 use crate::art6_direct_encounter as de;
 use crate::art7_own_results as art7;
 use crate::art8_buchholz as art8;
+use crate::art9_sonneborn_berger_koya as art9;
 use crate::art10_rating as art10;
 use crate::codes::{Kind, TieBreak};
 use crate::crosstable::{Crosstable, EventKind, Prepared};
@@ -160,7 +161,8 @@ pub fn standings(
             | Kind::RoundsElectedToPlay
             | Kind::StandardPoints
             | Kind::PairingNumber => art7::compute(&ctx, tb, &env),
-            Kind::Buchholz | Kind::SonnebornBerger => art8::compute_sum(&ctx, tb, &env),
+            Kind::Buchholz => art8::compute_sum(&ctx, tb, &env),
+            Kind::SonnebornBerger => art9::compute_sonneborn_berger(&ctx, tb, &env),
             Kind::ForeBuchholz => art8::compute_sum(fore_ctx.as_ref().unwrap_or(&ctx), tb, &env),
             Kind::AverageOpponentsBuchholz | Kind::SumOfBuchholz => {
                 let bh = if tb.fore {
@@ -173,7 +175,7 @@ pub fn standings(
                 art8::compute_opponents_buchholz(&ctx, tb, bh, &env)
             }
             Kind::Solkoff => art8::compute_solkoff(&ctx, tb, &env),
-            Kind::Koya => art8::compute_koya(&ctx, tb, &env),
+            Kind::Koya => art9::compute_koya(&ctx, tb, &env),
             Kind::AverageRatingOfOpponents
             | Kind::PerformanceRating
             | Kind::PerfectPerformance
