@@ -48,9 +48,9 @@ pub(crate) fn percentage(half_points: i64, games: i64) -> i64 {
     (100 * half_points + games).div_euclid(2 * games)
 }
 
-/// TPR (10.2) = ARO + dp(p); `None` without rated games.
-fn tpr(ctx: &Context, env: &Env, i: usize, rule_350: bool) -> Option<(i64, i64, i64)> {
-    let g = games(ctx, i);
+/// TPR (10.2) = ARO + dp(p) from participant `i`'s rated games `g`; `None` without any.
+/// Returns (TPR, ARO, p in hundredths).
+fn tpr(g: &[(usize, usize, i64)], env: &Env, i: usize, rule_350: bool) -> Option<(i64, i64, i64)> {
     if g.is_empty() {
         return None;
     }
@@ -68,8 +68,7 @@ fn tpr(ctx: &Context, env: &Env, i: usize, rule_350: bool) -> Option<(i64, i64, 
 /// PTP (10.3): lowest integer R with Σ PD(R − Rᵢ) ≥ score over the full scale. A zero
 /// score gives the lowest-rated opponent − 800 (the search's lower end); 100 % gives the
 /// highest-rated opponent + 736 (ADR tiebreak-002).
-fn ptp(ctx: &Context, env: &Env, i: usize) -> Option<i64> {
-    let g = games(ctx, i);
+fn ptp(g: &[(usize, usize, i64)], env: &Env) -> Option<i64> {
     if g.is_empty() {
         return None;
     }
@@ -105,17 +104,19 @@ pub(crate) fn compute(ctx: &Context, tb: &TieBreak, env: &Env) -> Vec<TieBreakVa
     // Opponents' performances are needed by APRO/APPO: compute once.
     let perf: Vec<Option<i64>> = match tb.kind {
         Kind::AverageOpponentsPerformance => (0..p.n)
-            .map(|j| tpr(ctx, env, j, false).map(|t| t.0))
+            .map(|j| tpr(&games(ctx, j), env, j, false).map(|t| t.0))
             .collect(),
-        Kind::AverageOpponentsPerfectPerformance => (0..p.n).map(|j| ptp(ctx, env, j)).collect(),
+        Kind::AverageOpponentsPerfectPerformance => {
+            (0..p.n).map(|j| ptp(&games(ctx, j), env)).collect()
+        }
         _ => Vec::new(),
     };
     (0..p.n)
         .map(|i| {
             let mut rec = Recorder::new(env.working);
+            let g = games(ctx, i);
             match tb.kind {
                 Kind::AverageRatingOfOpponents => {
-                    let g = games(ctx, i);
                     let items: Vec<Item> = g
                         .iter()
                         .map(|&(_, j, _)| {
@@ -150,7 +151,7 @@ pub(crate) fn compute(ctx: &Context, tb: &TieBreak, env: &Env) -> Vec<TieBreakVa
                 }
                 Kind::PerformanceRating => {
                     if rec.on {
-                        for (r, j, h) in games(ctx, i) {
+                        for &(r, j, h) in &g {
                             rec.push(
                                 Some(r),
                                 Source::Opponent { tpn: p.tpn[j] },
@@ -159,7 +160,7 @@ pub(crate) fn compute(ctx: &Context, tb: &TieBreak, env: &Env) -> Vec<TieBreakVa
                             );
                         }
                     }
-                    match tpr(ctx, env, i, tb.rule_350) {
+                    match tpr(&g, env, i, tb.rule_350) {
                         Some((t, aro, pct)) => {
                             let note = format!(
                                 "ARO {aro}{} + dp(p = {}.{:02}) = {}",
@@ -175,7 +176,7 @@ pub(crate) fn compute(ctx: &Context, tb: &TieBreak, env: &Env) -> Vec<TieBreakVa
                 }
                 Kind::PerfectPerformance => {
                     if rec.on {
-                        for (r, j, h) in games(ctx, i) {
+                        for &(r, j, h) in &g {
                             rec.push(
                                 Some(r),
                                 Source::Opponent { tpn: p.tpn[j] },
@@ -184,12 +185,12 @@ pub(crate) fn compute(ctx: &Context, tb: &TieBreak, env: &Env) -> Vec<TieBreakVa
                             );
                         }
                     }
-                    let v = ptp(ctx, env, i);
+                    let v = ptp(&g, env);
                     rec.finish(v.map(Exact::integer), None)
                 }
                 Kind::AverageOpponentsPerformance | Kind::AverageOpponentsPerfectPerformance => {
                     let (mut sum, mut n) = (0, 0);
-                    for (r, j, _) in games(ctx, i) {
+                    for &(r, j, _) in &g {
                         if let Some(v) = perf[j] {
                             sum += v;
                             n += 1;

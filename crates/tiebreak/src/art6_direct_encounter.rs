@@ -61,12 +61,31 @@ fn mini(ctx: &Context, set: &[usize], tb: &TieBreak) -> Mini {
     }
 }
 
+/// Applies DE to one tied group: its sub-groups, best first, and the value shown for each
+/// member (the mini-score over the group, with working).
+pub(crate) fn apply(
+    ctx: &Context,
+    set: &[usize],
+    tb: &TieBreak,
+    working: bool,
+) -> (Vec<Vec<usize>>, Vec<(usize, TieBreakValue)>) {
+    let m = mini(ctx, set, tb);
+    let shown = values(ctx, set, tb, &m, working);
+    (order_with(ctx, set, tb, m), shown)
+}
+
 /// Orders `set` (indices of tied participants) into sub-groups, best first.
-pub(crate) fn order(ctx: &Context, set: &[usize], tb: &TieBreak) -> Vec<Vec<usize>> {
+fn order(ctx: &Context, set: &[usize], tb: &TieBreak) -> Vec<Vec<usize>> {
     if set.len() <= 1 {
         return vec![set.to_vec()];
     }
-    let m = mini(ctx, set, tb);
+    order_with(ctx, set, tb, mini(ctx, set, tb))
+}
+
+fn order_with(ctx: &Context, set: &[usize], tb: &TieBreak, m: Mini) -> Vec<Vec<usize>> {
+    if set.len() <= 1 {
+        return vec![set.to_vec()];
+    }
     let mut idx: Vec<usize> = (0..set.len()).collect();
     idx.sort_by(|&a, &b| m.score[b].cmp(&m.score[a]).then(set[a].cmp(&set[b])));
     let all_met = m.missing.iter().all(|&x| x == 0);
@@ -131,13 +150,13 @@ pub(crate) fn order(ctx: &Context, set: &[usize], tb: &TieBreak) -> Vec<Vec<usiz
 }
 
 /// The DE value shown for each member of a tied group: the mini-score over the group.
-pub(crate) fn values(
+fn values(
     ctx: &Context,
     set: &[usize],
     tb: &TieBreak,
+    m: &Mini,
     working: bool,
 ) -> Vec<(usize, TieBreakValue)> {
-    let m = mini(ctx, set, tb);
     let upp = ctx.p.scoring.units_per_point;
     let all_met = m.missing.iter().all(|&x| x == 0);
     let members: std::collections::HashSet<usize> = set.iter().copied().collect();

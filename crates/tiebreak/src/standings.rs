@@ -216,11 +216,12 @@ pub fn standings(
             }
             if tb.kind == Kind::DirectEncounter {
                 let members = order[start..end].to_vec();
-                for (i, v) in de::values(&ctx, &members, tb, env.working) {
+                let (subs, shown) = de::apply(&ctx, &members, tb, env.working);
+                for (i, v) in shown {
                     columns[c][i] = v;
                 }
                 let mut x = start;
-                for sub in de::order(&ctx, &members, tb) {
+                for sub in subs {
                     let y = x + sub.len();
                     order[x..y].copy_from_slice(&sub);
                     next.push((x, y));
