@@ -366,6 +366,15 @@ impl fmt::Display for TieBreak {
     }
 }
 
+impl std::str::FromStr for TieBreak {
+    type Err = Error;
+
+    /// Parses one code (position 1 in error messages); see [`parse_list`] for lists.
+    fn from_str(code: &str) -> Result<TieBreak, Error> {
+        TieBreak::parse_at(code, 1)
+    }
+}
+
 /// Parse an ordered tie-break list (e.g. the codes of TRF record 202 split on commas)
 /// and check that every code exists in `edition`.
 pub fn parse_list<S: AsRef<str>>(codes: &[S], edition: Edition) -> Result<Vec<TieBreak>, Error> {
@@ -406,6 +415,13 @@ mod tests {
         for (tb, code) in list.iter().zip(MTB26_INDIVIDUAL) {
             assert_eq!(&tb.to_string(), code);
         }
+    }
+
+    #[test]
+    fn from_str_parses_one_code() {
+        let tb: TieBreak = "fb/m1/p".parse().unwrap();
+        assert_eq!(tb.to_string(), "FB/M1/P");
+        assert!("NOPE".parse::<TieBreak>().is_err());
     }
 
     #[test]
