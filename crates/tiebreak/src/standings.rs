@@ -187,7 +187,9 @@ pub fn standings(
                     value: None,
                     working: Working {
                         contributions: Vec::new(),
-                        note: Some("not applied: not tied when DE was reached".into()),
+                        note: env
+                            .working
+                            .then(|| "not applied: not tied when DE was reached".into()),
                     },
                 })
                 .collect(),
