@@ -37,7 +37,7 @@ fn brute_force_exists(state: &TournamentState) -> bool {
             }
         })
     }
-    if present.len() % 2 == 0 {
+    if present.len().is_multiple_of(2) {
         return matchable(&present, &ok);
     }
     present.iter().enumerate().any(|(k, b)| {
