@@ -24,6 +24,7 @@
 
 pub mod colour_allocation;
 pub mod error;
+pub mod maximum_matching;
 pub mod round_pairing;
 pub mod scoregroup_pairing;
 pub mod state;

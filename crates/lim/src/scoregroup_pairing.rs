@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::colour_allocation::{colours_allow_game, due_colour};
 use crate::error::LimError;
+use crate::maximum_matching::{maximum_matching_size, perfectly_matchable};
 use crate::state::{Colour, FloatDirection, Player};
 
 /// Why a player left his scoregroup (art. 9.3, 11.4).
@@ -220,6 +221,10 @@ fn search(
             .copied()
             .filter(|&x| x != top && x != c)
             .collect();
+        // Look-ahead: skip an exchange after which the others cannot all be paired.
+        if !perfectly_matchable(&next, &|a, b| ctx.compatible(a, b)) {
+            continue;
+        }
         let next_lead = next.iter().take_while(|x| leaders.contains(x)).count();
         if let Some(mut m) = search(ctx, &next, next_lead)? {
             m.insert(0, (top, c));
@@ -338,7 +343,9 @@ pub(crate) fn pair_scoregroup(
     if (n - start) % 2 == 1 {
         start += 1;
     }
-    let mut f = start;
+    // The fewest floaters possible: what a maximum matching leaves over.
+    let max_pairs = maximum_matching_size(n, &|a, b| ctx.compatible(g.list[a], g.list[b]));
+    let mut f = start.max(n - 2 * max_pairs);
     while f <= n {
         if g.must_complete && f > 0 {
             return Ok(None);
@@ -352,6 +359,10 @@ pub(crate) fn pair_scoregroup(
                 .copied()
                 .filter(|i| !out.contains(i))
                 .collect();
+            if !perfectly_matchable(&rest, &|a, b| ctx.compatible(a, b)) {
+                return Ok(None);
+            }
+            ctx.tick()?;
             let lead = rest
                 .iter()
                 .take_while(|x| g.list[..g.lead_floaters].contains(x))
