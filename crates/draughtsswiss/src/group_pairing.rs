@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use crate::error::DraughtsSwissError;
+use crate::maximum_matching::{maximum_matching_size, perfectly_matchable};
 use crate::state::{Colour, InitialOrder};
 
 /// Why a participant left his score group.
@@ -126,6 +127,9 @@ fn search(
             .copied()
             .filter(|&x| x != top && x != c)
             .collect();
+        if !perfectly_matchable(&next, &|a, b| ctx.compatible(a, b)) {
+            continue;
+        }
         let next_lead = next.iter().take_while(|x| leaders.contains(x)).count();
         if let Some(mut m) = search(ctx, &next, next_lead)? {
             m.insert(0, (top, c));
@@ -202,7 +206,8 @@ pub(crate) fn pair_group(
     if (n - start) % 2 == 1 {
         start += 1;
     }
-    let mut f = start;
+    let max_pairs = maximum_matching_size(n, &|a, b| ctx.compatible(g.list[a], g.list[b]));
+    let mut f = start.max(n - 2 * max_pairs);
     while f <= n {
         if g.must_complete && f > 0 {
             return Ok(None);
@@ -215,6 +220,10 @@ pub(crate) fn pair_group(
                 .copied()
                 .filter(|i| !out.contains(i))
                 .collect();
+            if !perfectly_matchable(&rest, &|a, b| ctx.compatible(a, b)) {
+                return Ok(None);
+            }
+            ctx.tick()?;
             let lead = rest.iter().take_while(|x| incoming.contains(x)).count();
             Ok(search(ctx, &rest, lead)?.map(|p| (p, chosen.to_vec())))
         })?;

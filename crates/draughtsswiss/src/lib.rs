@@ -19,6 +19,7 @@
 pub mod colours;
 pub mod error;
 pub mod group_pairing;
+pub mod maximum_matching;
 pub mod round_pairing;
 pub mod scoring;
 pub mod state;

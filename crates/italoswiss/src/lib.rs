@@ -15,6 +15,7 @@
 
 pub mod colours;
 pub mod error;
+pub mod maximum_matching;
 pub mod rotation_pairing;
 pub mod state;
 

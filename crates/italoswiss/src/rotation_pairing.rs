@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::colours::allocate;
 use crate::error::ItaloSwissError;
+use crate::maximum_matching::perfectly_matchable;
 use crate::state::{Colour, ItaloSwissState};
 
 /// Step budget of the search.
@@ -225,6 +226,12 @@ fn search(
             .filter(|&(j, _)| j != k)
             .map(|(_, &x)| x)
             .collect();
+        // Look-ahead: a choice after which the others cannot all be paired is passed over
+        // (this is where a regrouping happens).
+        if !perfectly_matchable(&next, &|a, b| !met.contains(&(a.min(b), a.max(b)))) {
+            *backtracked = true;
+            continue;
+        }
         if let Some(mut m) = search(&next, met, steps, backtracked)? {
             m.insert(0, (top, c));
             return Ok(Some(m));
