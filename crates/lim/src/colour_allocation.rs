@@ -87,7 +87,8 @@ pub enum MedianSide {
 /// Allocates colours to a pair (art. 12.3–12.6); returns `(white, black)`.
 ///
 /// `higher` has the smaller pairing number. Order of decisions:
-/// 1. a colour that would break art. 12.1 (a)/(b) is not given (unless both options do, last round);
+/// 1. a colour that would break art. 12.1 (a)/(b) is not given (unless both options do, which
+///    only the last round allows, art. 13);
 /// 2. different due colours: both get theirs;
 /// 3. only one player is due a colour: he gets it;
 /// 4. same due colour: the stronger claim wins (absolute > equalising > alternating);
@@ -104,7 +105,6 @@ pub fn allocate_colours<'p>(
     lower: &'p Player,
     side: MedianSide,
     initial_colour: Colour,
-    last_round: bool,
 ) -> (&'p Player, &'p Player) {
     let higher_white = (higher, lower);
     let lower_white = (lower, higher);
@@ -125,7 +125,6 @@ pub fn allocate_colours<'p>(
     if h_forbidden_black && !h_forbidden_white {
         return pick(Colour::White);
     }
-    let _ = last_round;
     match (due_colour(&higher.colours), due_colour(&lower.colours)) {
         (None, None) => {
             let c = if higher.pairing_number % 2 == 1 {

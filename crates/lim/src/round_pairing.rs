@@ -345,7 +345,7 @@ fn finish(
                 } else {
                     MedianSide::Below
                 };
-                let (w, b) = allocate_colours(hp, lp, side, state.initial_colour, ctx.last_round);
+                let (w, b) = allocate_colours(hp, lp, side, state.initial_colour);
                 Board {
                     white: w.pairing_number,
                     black: b.pairing_number,

@@ -430,3 +430,85 @@ fn art_9_6_and_8_everyone_is_paired_or_has_the_bye() {
     assert_eq!(p.bye, Some(5));
     assert_eq!(p.boards.len(), 2);
 }
+
+// --- Art. 9.6: a blocked median group is extended step by step. ---
+
+#[test]
+fn art_9_6_blocked_median_group_undoes_the_next_pairing_of_the_group_above() {
+    // Round 3 of 5 (median 1 point = 2 half-points): 1, 2 on 2 points; 3, 4 on 1 point and have
+    // met; 5, 6 on 0. No floaters from either side (0 is not greater than 0), so the pairing of
+    // the group above is undone and 1, 2 join the median group: 1-3, 2-4.
+    let mut ps = players(6);
+    for (k, p) in ps.iter_mut().enumerate() {
+        p.score_half_points = [4, 4, 2, 2, 0, 0][k];
+    }
+    met(&mut ps, 3, 4);
+    let p = pair_round(&state(3, 5, ps)).unwrap();
+    assert!(p.explanation.contains(&Explanation::MedianExtended {
+        undone: (1, 2),
+        from_score_half_points: 4
+    }));
+    assert_eq!(unordered(&p.boards), vec![(1, 3), (2, 4), (5, 6)]);
+}
+
+// --- Art. 13: last round exception; art. 9.1 otherwise. ---
+
+/// Two players on the same score who both had White in the last two rounds.
+fn both_white_twice(round: u32, total: u32) -> TournamentState {
+    let mut ps = players(2);
+    for p in &mut ps {
+        p.colours = vec![Colour::White, Colour::White];
+        p.score_half_points = 2;
+    }
+    state(round, total, ps)
+}
+
+#[test]
+fn art_9_1_players_who_would_break_the_colour_limits_are_not_compatible() {
+    assert_eq!(
+        pair_round(&both_white_twice(3, 5)),
+        Err(lim::LimError::NoLegalPairing { present: 2 })
+    );
+}
+
+#[test]
+fn art_13_last_round_same_score_pairing_beats_the_colour_limits() {
+    let p = pair_round(&both_white_twice(3, 3)).unwrap();
+    assert_eq!(unordered(&p.boards), vec![(1, 2)]);
+}
+
+// --- Art. 8.2: no second bye, none after a forfeit win. ---
+
+#[test]
+fn art_8_2_a_player_who_had_a_bye_or_a_forfeit_win_does_not_get_the_bye() {
+    let mut ps = players(5);
+    ps[4].bye_ineligible = true; // no. 5 had a forfeit win
+    let p = pair_round(&state(1, 5, ps)).unwrap();
+    assert_eq!(p.bye, Some(4));
+}
+
+#[test]
+fn invalid_input_is_a_typed_error_naming_the_player() {
+    let mut ps = players(3);
+    ps[1].opponents.push(9);
+    assert_eq!(
+        pair_round(&state(2, 5, ps)),
+        Err(lim::LimError::UnknownOpponent {
+            player: 2,
+            opponent: 9
+        })
+    );
+    let mut ps = players(3);
+    ps[2].pairing_number = 1;
+    assert_eq!(
+        pair_round(&state(1, 5, ps)),
+        Err(lim::LimError::DuplicatePairingNumber { pairing_number: 1 })
+    );
+    assert_eq!(
+        pair_round(&state(6, 5, players(2))),
+        Err(lim::LimError::RoundOutOfRange {
+            round: 6,
+            total_rounds: 5
+        })
+    );
+}
