@@ -561,7 +561,7 @@ fn art_9_1_2_quarters_again_while_the_top_group_is_larger_than_the_rounds_left()
 fn apply_results(
     s: &mut DraughtsSwissState,
     p: &DraughtsPairing,
-    points: impl Fn(u32, u32) -> (u32, u32),
+    mut points: impl FnMut(u32, u32) -> (u32, u32),
 ) {
     for b in &p.boards {
         let (pw, pb) = points(b.white, b.black);
@@ -655,4 +655,96 @@ fn art_9_2_haley_ranking_points_for_two_rounds_then_removed() {
             ..
         }
     )));
+}
+
+#[test]
+fn art_6_1_27_strongest_who_met_his_whole_group_meets_the_strongest_of_the_next_group_not_met() {
+    // Round 4 of 5. 4 points: 1, 2, 3, 4 — 1 has met 2, 3 and 4. 2 points (median): 5, 6, 7, 8.
+    let mut ps: Vec<Participant> = (1..=8).map(Participant::new).collect();
+    let g = |o: u32, k: usize| Game {
+        opponent: o,
+        colour: Some(alternate(k)),
+        points: 0,
+    };
+    ps[0].games = vec![g(2, 0), g(3, 1), g(4, 2)];
+    for (k, id) in [2u32, 3, 4].into_iter().enumerate() {
+        ps[(id - 1) as usize].games = vec![g(1, k + 1)];
+    }
+    for (k, p) in ps.iter_mut().enumerate() {
+        p.extra_points = if k < 4 { 4 } else { 2 };
+    }
+    let p = pair_round(&state(4, 5, ps)).unwrap();
+    let reasons: Vec<(u32, draughtsswiss::FloatReason)> = p
+        .explanation
+        .iter()
+        .filter_map(|e| match e {
+            Explanation::Floated {
+                participant,
+                reason,
+                ..
+            } => Some((*participant, *reason)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        reasons,
+        vec![
+            (1, draughtsswiss::FloatReason::MetWholeGroup),
+            (4, draughtsswiss::FloatReason::OddGroup)
+        ]
+    );
+    assert_eq!(unordered(&p.boards), vec![(1, 5), (2, 3), (4, 6), (7, 8)]);
+}
+
+#[test]
+fn invalid_input_is_a_typed_error_naming_the_participant() {
+    use draughtsswiss::DraughtsSwissError;
+    let mut ps: Vec<Participant> = (1..=3).map(Participant::new).collect();
+    ps[1].games.push(Game {
+        opponent: 7,
+        colour: Some(Colour::White),
+        points: 2,
+    });
+    assert_eq!(
+        pair_round(&state(2, 5, ps)),
+        Err(DraughtsSwissError::UnknownOpponent {
+            participant: 2,
+            opponent: 7
+        })
+    );
+    let mut ps: Vec<Participant> = (1..=2).map(Participant::new).collect();
+    ps[0].games.push(Game {
+        opponent: 2,
+        colour: Some(Colour::White),
+        points: 3,
+    });
+    assert!(matches!(
+        pair_round(&state(2, 5, ps)),
+        Err(DraughtsSwissError::InconsistentHistory { participant: 1, .. })
+    ));
+    assert_eq!(
+        pair_round(&state(0, 5, Vec::new())),
+        Err(DraughtsSwissError::RoundOutOfRange {
+            round: 0,
+            total_rounds: 5
+        })
+    );
+}
+
+#[test]
+fn a_large_event_of_120_participants_is_paired_every_round() {
+    let mut s = state(1, 9, (1..=120).map(Participant::new).collect());
+    let mut seed: u64 = 7;
+    while s.round <= 9 {
+        let p = pair_round(&s).expect("pairable");
+        assert_eq!(p.boards.len(), 60);
+        apply_results(&mut s, &p, |w, b| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            match (seed >> 33) % 3 {
+                0 => (1, 1),
+                _ if w < b => (2, 0),
+                _ => (0, 2),
+            }
+        });
+    }
 }
