@@ -218,3 +218,48 @@ fn rounds_not_fewer_than_a_third_of_the_participants() {
     assert!(rounds_are_enough(50, 17));
     assert!(!rounds_are_enough(50, 16));
 }
+
+#[test]
+fn regrouping_when_the_plain_rotation_leaves_players_without_opponent() {
+    // "Si à la fin du tournoi, il y a impossibilité d'appariement…, on peut procéder à des
+    // regroupements." Round 3, one group 1, 2, 3, 4; 4 has met 1 and 3. The rotation would give
+    // 1-2 and leave 3-4 (already played): regrouped to 1-3, 2-4.
+    let mut ps: Vec<Player> = (1..=4).map(Player::new).collect();
+    for p in &mut ps {
+        p.score_half_points = 2;
+    }
+    ps[0].opponents = vec![4];
+    ps[2].opponents = vec![4];
+    ps[3].opponents = vec![1, 3];
+    let p = pair_round(&state(3, 5, ps)).unwrap();
+    assert!(has_pair(&p, 1, 3) && has_pair(&p, 2, 4), "{:?}", p.boards);
+    assert!(p.explanation.contains(&Explanation::Regrouped));
+}
+
+#[test]
+fn invalid_input_is_a_typed_error_naming_the_player() {
+    use italoswiss::ItaloSwissError;
+    let mut ps: Vec<Player> = (1..=2).map(Player::new).collect();
+    ps[0].opponents = vec![1];
+    assert_eq!(
+        pair_round(&state(2, 5, ps)),
+        Err(ItaloSwissError::UnknownOpponent {
+            player: 1,
+            opponent: 1
+        })
+    );
+    let mut ps: Vec<Player> = (1..=2).map(Player::new).collect();
+    ps[1].number = 0;
+    assert_eq!(
+        pair_round(&state(1, 5, ps)),
+        Err(ItaloSwissError::ZeroNumber { position: 1 })
+    );
+    // Two players who have met, last round: no pairing at all.
+    let mut ps: Vec<Player> = (1..=2).map(Player::new).collect();
+    ps[0].opponents = vec![2];
+    ps[1].opponents = vec![1];
+    assert_eq!(
+        pair_round(&state(2, 2, ps)),
+        Err(ItaloSwissError::NoLegalPairing { present: 2 })
+    );
+}
