@@ -31,8 +31,18 @@ pub(crate) struct Ctx {
     pub colours: Vec<Vec<Colour>>,
     pub met: BTreeSet<(usize, usize)>,
     pub order: InitialOrder,
+    /// Art. 7.2.2: lot-drawn event pairing after an odd round: split groups into B and N.
+    pub split_by_colour: bool,
     pub steps: Cell<u64>,
     pub budget: u64,
+}
+
+/// Whites minus Blacks.
+fn colour_balance(colours: &[Colour]) -> i64 {
+    colours
+        .iter()
+        .map(|c| if *c == Colour::White { 1 } else { -1 })
+        .sum()
 }
 
 /// Would `colour` give this history the same colour three times in a row (art. 7.1.6)?
@@ -89,7 +99,8 @@ pub(crate) struct GroupOutcome {
 ///
 /// - A leading floater: the residents in order, then the other floaters.
 /// - Initial list by ranking (6.1.19–6.1.25): with 2N left, N+1, N+2, …, 2N, then N, N−1, …, 2.
-/// - Initial list by lot (6.2.2): the best meets the worst: 2N, 2N−1, …, 2.
+/// - Initial list by lot (6.2.2): the best meets the worst: 2N, 2N−1, …, 2; after an odd round
+///   (7.2.2) those of the other colour sub-group (B: more Whites, N: more Blacks) first.
 fn candidates(ctx: &Ctx, rest: &[usize], lead: usize) -> Vec<usize> {
     if lead > 0 {
         let lead = lead.min(rest.len());
@@ -104,7 +115,19 @@ fn candidates(ctx: &Ctx, rest: &[usize], lead: usize) -> Vec<usize> {
             out.extend(rest[1..half].iter().rev().copied());
             out
         }
-        InitialOrder::DrawnLots => rest[1..].iter().rev().copied().collect(),
+        InitialOrder::DrawnLots => {
+            let from_worst = rest[1..].iter().rev().copied();
+            if !ctx.split_by_colour {
+                return from_worst.collect();
+            }
+            // 7.2.2: after odd rounds, the B sub-group (more Whites) plays the N sub-group
+            // (more Blacks): opponents of the other sub-group (or of neither) first.
+            let side = |i: usize| colour_balance(&ctx.colours[i]).signum();
+            let me = side(rest[0]);
+            let (other, same): (Vec<usize>, Vec<usize>) =
+                from_worst.partition(|&c| me == 0 || side(c) != me);
+            other.into_iter().chain(same).collect()
+        }
     }
 }
 

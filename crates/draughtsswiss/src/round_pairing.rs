@@ -147,6 +147,8 @@ pub fn pair_round(state: &DraughtsSwissState) -> Result<DraughtsPairing, Draught
             colours: state.participants.iter().map(|p| p.colours()).collect(),
             met,
             order: state.initial_order,
+            split_by_colour: state.initial_order == InitialOrder::DrawnLots
+                && state.round.is_multiple_of(2),
             steps: Cell::new(0),
             budget: SEARCH_BUDGET,
         },

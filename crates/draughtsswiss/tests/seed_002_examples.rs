@@ -748,3 +748,30 @@ fn a_large_event_of_120_participants_is_paired_every_round() {
         });
     }
 }
+
+#[test]
+fn art_7_2_2_lot_after_an_odd_round_the_b_sub_group_plays_the_n_sub_group() {
+    // Lot-drawn event, round 1: 1-2, 3-4, 5-6, 7-8 (odd numbers White). 1 and 7 win with White,
+    // 4 and 6 with Black. Winners {1, 4, 6, 7}: B = {1, 7}, N = {4, 6}. Best against worst
+    // (6.2.2) would give 1-7, both B; 7.2.2 makes it 1-6 and 4-7. Losers {2, 3, 5, 8}:
+    // N = {2, 8}, B = {3, 5}: 2-5 and 3-8 instead of 2-8.
+    let mut s = state(1, 5, (1..=8).map(Participant::new).collect());
+    s.initial_order = InitialOrder::DrawnLots;
+    let r1 = pair_round(&s).unwrap();
+    apply_results(
+        &mut s,
+        &r1,
+        |w, _| if w == 1 || w == 7 { (2, 0) } else { (0, 2) },
+    );
+    let r2 = pair_round(&s).unwrap();
+    assert_eq!(unordered(&r2.boards), vec![(1, 6), (2, 5), (3, 8), (4, 7)]);
+    // Everybody gets the equalising colour.
+    for b in &r2.boards {
+        assert_eq!(
+            b.white % 2,
+            0,
+            "the even numbers had Black in round 1: {:?}",
+            r2.boards
+        );
+    }
+}
