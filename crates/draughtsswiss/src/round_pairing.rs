@@ -167,7 +167,7 @@ pub fn pair_round(state: &DraughtsSwissState) -> Result<DraughtsPairing, Draught
             .collect(),
     };
     let mut present: Vec<usize> = (0..state.participants.len())
-        .filter(|&i| !state.participants[i].absent)
+        .filter(|&i| !state.participants[i].absent && !state.participants[i].withdrawn)
         .collect();
     if state.round == 1 {
         present.sort_by_key(|&i| r.id(i));
@@ -177,14 +177,27 @@ pub fn pair_round(state: &DraughtsSwissState) -> Result<DraughtsPairing, Draught
     if present.len().is_multiple_of(2) {
         return pair_present(&r, &present, None);
     }
-    // Art. 5.3/5.4: the last of the list rests; 5.2: only once. If the others then cannot be
-    // paired, the next one up (as art. 8.4/8.5 do for a withdrawal).
-    let candidates: Vec<usize> = present
+    // Art. 5.3/5.4: the last of the list rests; 5.2/8.5: only once. Art. 8.4: preferably one who
+    // has not met a withdrawn participant. If the others then cannot be paired, the next one up.
+    let withdrawn: BTreeSet<u32> = state
+        .participants
+        .iter()
+        .filter(|p| p.withdrawn)
+        .map(|p| p.id)
+        .collect();
+    let met_withdrawn = |i: usize| {
+        state.participants[i]
+            .games
+            .iter()
+            .any(|g| g.colour.is_some() && withdrawn.contains(&g.opponent))
+    };
+    let mut candidates: Vec<usize> = present
         .iter()
         .rev()
         .copied()
         .filter(|&i| state.participants[i].rests == 0)
         .collect();
+    candidates.sort_by_key(|&i| met_withdrawn(i));
     if candidates.is_empty() {
         return Err(DraughtsSwissError::NoRestCandidate {
             present: present.len(),

@@ -46,13 +46,16 @@ pub struct Participant {
     pub id: u32,
     /// Games paired so far, oldest first (rests are not games).
     pub games: Vec<Game>,
-    /// Number of rests ("repos", byes) received, 2 points each (art. 5.2, 8.2).
+    /// Number of rounds without a game worth 2 points: rests ("repos", art. 5.2, 8.2) and the
+    /// 2 forfeit points given for a withdrawal (art. 8.4), which the rules treat alike (8.5).
     pub rests: u32,
-    /// Other points not in `games` or `rests` (e.g. forfeit points of art. 8.4 given to a
-    /// participant without a game), on the 2/1/0 scale.
+    /// Other points not in `games` or `rests`, on the 2/1/0 scale (e.g. an arbiter's decision).
     pub extra_points: u32,
-    /// Absent or withdrawn for this round: not paired (art. 8.6).
+    /// Absent for this round: not paired.
     pub absent: bool,
+    /// Withdrawn from the event: not paired, not in the ranking used for pairing (art. 8.6); the
+    /// rest then goes preferably to a participant who has not met him (art. 8.4).
+    pub withdrawn: bool,
 }
 
 impl Participant {
@@ -65,6 +68,7 @@ impl Participant {
             rests: 0,
             extra_points: 0,
             absent: false,
+            withdrawn: false,
         }
     }
 

@@ -199,6 +199,7 @@ proptest! {
             rests,
             extra_points: extra,
             absent,
+            withdrawn: false,
         }).collect();
         let s = DraughtsSwissState {
             total_rounds: total,

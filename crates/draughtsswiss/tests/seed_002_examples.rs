@@ -775,3 +775,30 @@ fn art_7_2_2_lot_after_an_odd_round_the_b_sub_group_plays_the_n_sub_group() {
         );
     }
 }
+
+#[test]
+fn art_8_4_withdrawal_the_last_who_has_not_met_the_withdrawn_participant_gets_the_two_points() {
+    // Before round 2: 1-2 and 3-4 won by White, 6-5 won by 6 (White). 6 then withdraws, leaving
+    // five. The 0-point group is {2, 4, 5} (equal Solkoff 2, so by number): the last is 5, but 5
+    // has met the withdrawn 6, so the two points go to the next one up, 4.
+    let g = |o: u32, c: Colour, p: u32| Game {
+        opponent: o,
+        colour: Some(c),
+        points: p,
+    };
+    let build = |withdrawn: bool| {
+        let mut ps: Vec<Participant> = (1..=6).map(Participant::new).collect();
+        for (w, b) in [(1, 2), (3, 4), (6, 5)] {
+            ps[(w - 1) as usize].games.push(g(b, Colour::White, 2));
+            ps[(b - 1) as usize].games.push(g(w, Colour::Black, 0));
+        }
+        ps[5].withdrawn = withdrawn;
+        ps[5].absent = !withdrawn;
+        state(2, 5, ps)
+    };
+    let p = pair_round(&build(true)).unwrap();
+    assert_eq!(p.rest, Some(4), "{:?}", p.explanation);
+    // Merely absent (not withdrawn): the last of the ranking, 5, rests (art. 5.4).
+    let p = pair_round(&build(false)).unwrap();
+    assert_eq!(p.rest, Some(5), "{:?}", p.explanation);
+}
