@@ -18,6 +18,7 @@
 //! | art. 11 exchange rules (the order of the seed's exchange tables) | [`scoregroup_pairing`] |
 //! | art. 12.2 second examination (exchanges for colours) | [`scoregroup_pairing`] |
 //! | art. 14 first round (1 v n/2+1, colours by lot for no. 1) | [`round_pairing`] |
+//! | look-ahead of the search (Edmonds' blossom maximum matching; changes no result, prevents exponential backtracking) | [`maximum_matching`] |
 //!
 //! Editions: the seed (1999 text) and FIDE C.04.4.3 (2026) have the same content, so there is a
 //! single edition and no selector. Decisions on ambiguous points: `docs/decisions/lim-*.md`.
