@@ -162,7 +162,7 @@ pub fn pair_round(state: &DraughtsSwissState) -> Result<DraughtsPairing, Draught
                 } else {
                     0
                 };
-                p.score() + bonus
+                p.score().saturating_add(bonus)
             })
             .collect(),
     };
@@ -548,7 +548,7 @@ fn colours_and_order(r: &Round<'_>, pairs: Pairs) -> Vec<Board> {
                 r.state.first_colour,
             );
             let top = r.pairing_score[better].max(r.pairing_score[worse]);
-            let sum = r.pairing_score[better] + r.pairing_score[worse];
+            let sum = u64::from(r.pairing_score[better]) + u64::from(r.pairing_score[worse]);
             (
                 (
                     std::cmp::Reverse(top),

@@ -213,3 +213,24 @@ proptest! {
         let _ = pair_round(&s);
     }
 }
+
+#[test]
+fn extreme_numbers_never_panic() {
+    let mut a = Participant::new(u32::MAX);
+    a.extra_points = u32::MAX;
+    a.rests = u32::MAX / 4;
+    let mut b = Participant::new(1);
+    b.extra_points = u32::MAX;
+    for (round, total, accel) in [(u32::MAX, u32::MAX, 0u8), (2, 3, 2), (1, u32::MAX, 1)] {
+        let s = DraughtsSwissState {
+            total_rounds: total,
+            round,
+            first_colour: Colour::White,
+            initial_order: InitialOrder::RankingList,
+            acceleration: acceleration(accel),
+            participants: vec![a.clone(), b.clone(), Participant::new(7)],
+            haley_group_a: vec![u32::MAX, 1],
+        };
+        let _ = pair_round(&s);
+    }
+}

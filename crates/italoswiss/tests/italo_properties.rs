@@ -147,3 +147,19 @@ proptest! {
         let _ = pair_round(&ItaloSwissState { total_rounds: total, round, players });
     }
 }
+
+#[test]
+fn extreme_numbers_never_panic() {
+    let mut a = Player::new(u32::MAX);
+    a.score_half_points = u32::MAX;
+    a.adjourned = true;
+    let mut b = Player::new(1);
+    b.score_half_points = u32::MAX - 1;
+    for (round, total) in [(u32::MAX, u32::MAX), (2, 2), (1, u32::MAX)] {
+        let _ = pair_round(&ItaloSwissState {
+            total_rounds: total,
+            round,
+            players: vec![a.clone(), b.clone(), Player::new(7)],
+        });
+    }
+}

@@ -328,7 +328,7 @@ fn finish(
     explanation: Vec<Explanation>,
 ) -> RoundPairing {
     let median = state.median_score_half_points();
-    let mut boards: Vec<(u32, u32, u32, Board)> = pairs
+    let mut boards: Vec<(u32, u64, u32, Board)> = pairs
         .into_iter()
         .map(|(a, b)| {
             let (h, l) = if ctx.pn(a) < ctx.pn(b) {
@@ -352,7 +352,7 @@ fn finish(
                 }
             };
             let max = hp.score_half_points.max(lp.score_half_points);
-            let sum = hp.score_half_points + lp.score_half_points;
+            let sum = u64::from(hp.score_half_points) + u64::from(lp.score_half_points);
             (max, sum, hp.pairing_number, board)
         })
         .collect();

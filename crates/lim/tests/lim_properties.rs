@@ -186,3 +186,20 @@ proptest! {
         let _ = pair_round(&state);
     }
 }
+
+#[test]
+fn extreme_numbers_never_panic() {
+    let mut a = Player::new(u32::MAX, u32::MAX);
+    a.score_half_points = u32::MAX;
+    let mut b = Player::new(1, 0);
+    b.score_half_points = u32::MAX;
+    for (round, total) in [(u32::MAX, u32::MAX), (200, 200), (1, u32::MAX)] {
+        let s = TournamentState {
+            total_rounds: total,
+            round,
+            initial_colour: Colour::Black,
+            players: vec![a.clone(), b.clone(), Player::new(7, 1)],
+        };
+        let _ = pair_round(&s);
+    }
+}
