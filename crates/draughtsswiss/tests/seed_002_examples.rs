@@ -802,3 +802,32 @@ fn art_8_4_withdrawal_the_last_who_has_not_met_the_withdrawn_participant_gets_th
     let p = pair_round(&build(false)).unwrap();
     assert_eq!(p.rest, Some(5), "{:?}", p.explanation);
 }
+
+#[test]
+fn art_6_2_2_lot_drawn_event_the_best_meets_the_worst_of_his_group() {
+    // Four participants on 2 points before round 3, each drew with absent 5 and 6 (5 and 6 on 2
+    // points): equal Solkoff and Sonneborn-Berger, so the group is 1, 2, 3, 4 → 1-4, 2-3.
+    let mut ps: Vec<Participant> = (1..=6).map(Participant::new).collect();
+    for p in ps.iter_mut().take(4) {
+        p.games = vec![
+            Game {
+                opponent: 5,
+                colour: Some(Colour::White),
+                points: 1,
+            },
+            Game {
+                opponent: 6,
+                colour: Some(Colour::Black),
+                points: 1,
+            },
+        ];
+    }
+    for d in &mut ps[4..] {
+        d.absent = true;
+        d.extra_points = 2;
+    }
+    let mut s = state(3, 5, ps);
+    s.initial_order = InitialOrder::DrawnLots;
+    let p = pair_round(&s).unwrap();
+    assert_eq!(unordered(&p.boards), vec![(1, 4), (2, 3)]);
+}
