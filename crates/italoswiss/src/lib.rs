@@ -1,0 +1,27 @@
+//! The Italo-Swiss pairing system, as described in seed 000 (FEFB Vade-mecum 2018, "Le système
+//! italo-suisse"). Pure: no I/O, no clock, no global state, deterministic.
+//!
+//! "Its advantage is that it is automatic, so that nothing is left to the arbiter's decision."
+//!
+//! | rule | where |
+//! |---|---|
+//! | round 1: numbers drawn by lot, 1-2, 3-4, … | [`rotation_pairing`] |
+//! | round 2 and later: rotation from the last player of the list to have had White, never going back; next in the group, else first possible of the next group; regroupings | [`rotation_pairing`] |
+//! | colour order (fewer Whites; Black most recently; fewer points; smaller number) | [`colours`] |
+//! | adjourned games paired "with one point"; withdrawals: the last of the standings gets the point | [`state`], [`rotation_pairing`] |
+//! | look-ahead of the search (Edmonds' blossom maximum matching; changes no result, prevents exponential backtracking) | [`maximum_matching`] |
+//!
+//! Not a FIDE system; the 2026 FIDE rules do not mention it, so there is one edition (the seed's)
+//! and no selector. Decisions: `docs/decisions/italoswiss-*.md`.
+
+pub mod colours;
+pub mod error;
+pub mod maximum_matching;
+pub mod rotation_pairing;
+pub mod state;
+
+pub use error::ItaloSwissError;
+pub use rotation_pairing::{
+    Board, Explanation, ItaloPairing, SEARCH_BUDGET, pair_round, rounds_are_enough,
+};
+pub use state::{Colour, ItaloSwissState, Player};
