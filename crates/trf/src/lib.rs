@@ -35,11 +35,13 @@ pub mod engine_extensions;
 pub mod field;
 pub mod finding;
 pub mod header;
+pub mod pairing_data;
 pub mod pairing_records;
 pub mod parse;
 pub mod player;
 pub mod record;
 pub mod score;
+pub mod scoring;
 pub mod team;
 pub mod validate;
 pub mod write;
@@ -52,6 +54,11 @@ pub use header::{
     HeaderKind, HeaderRecord, InitialColour, ScoringEntry, ScoringSystemRecord,
     StartingRankMethodRecord,
 };
+pub use pairing_data::{
+    Acceleration, ForbiddenPairing, KnownBye, Source, acceleration_points, accelerations,
+    forbidden_pairings, initial_colour, known_byes, next_round, pairs_by_file_position,
+    total_rounds,
+};
 pub use pairing_records::{
     AbnormalPointsRecord, AccelerationRecord, ByeKind, ByeRecord, ProhibitedPairingRecord,
 };
@@ -59,6 +66,7 @@ pub use parse::{MAX_INPUT_BYTES, Parsed, parse, parse_and_validate};
 pub use player::{Colour, Opponent, PlayerRecord, ResultCode, RoundResult};
 pub use record::Record;
 pub use score::Score;
+pub use scoring::ScoringSystem;
 pub use team::{ForfeitedMatchRecord, LineupRecord, Team013Record, TeamByeRecord, TeamRecord};
 pub use validate::validate;
 pub use write::{LineEnding, TrfVersion, WriteOptions, write, write_with};
