@@ -127,12 +127,16 @@ impl LineBuf {
 
     fn put(&mut self, col: usize, text: &str) {
         let start = col.saturating_sub(1);
+        if self.chars.len() < start {
+            self.chars.resize(start, ' ');
+        }
         for (i, c) in text.chars().enumerate() {
             let idx = start + i;
-            if self.chars.len() <= idx {
-                self.chars.resize(idx + 1, ' ');
+            if idx < self.chars.len() {
+                self.chars[idx] = c;
+            } else {
+                self.chars.push(c);
             }
-            self.chars[idx] = c;
         }
     }
 

@@ -145,10 +145,11 @@ pub fn validate(doc: &TrfDocument) -> Vec<Finding> {
     for (i, line) in doc.lines.iter().enumerate() {
         let ln = i + 1;
         let code = line.record.code();
-        let text = line
-            .verbatim
-            .clone()
-            .unwrap_or_else(|| render_record(&line.record));
+        let text = || {
+            line.verbatim
+                .clone()
+                .unwrap_or_else(|| render_record(&line.record))
+        };
         match &line.record {
             Record::Player(p) => {
                 check_player_fields(&mut out, ln, "001", p);
@@ -213,7 +214,7 @@ pub fn validate(doc: &TrfDocument) -> Vec<Finding> {
             }
             Record::XxScoring(items) => {
                 for (k, item) in items.iter().enumerate() {
-                    let col = token_column(&text, k);
+                    let col = token_column(&text(), k);
                     if !is_xxs_code(&item.code) {
                         out.push(
                             Severity::Error,
@@ -253,7 +254,7 @@ pub fn validate(doc: &TrfDocument) -> Vec<Finding> {
                         out.push(
                             Severity::Warning,
                             ln,
-                            token_column(&text, k),
+                            token_column(&text(), k),
                             &code,
                             format!("unknown XXC option '{t}' (expected rank, white1, black1)"),
                         );
@@ -262,7 +263,7 @@ pub fn validate(doc: &TrfDocument) -> Vec<Finding> {
             }
             Record::XxAbsent(ids) | Record::XxProhibited(ids) => {
                 for (k, id) in ids.iter().enumerate() {
-                    let col = token_column(&text, k);
+                    let col = token_column(&text(), k);
                     out.field(ln, col, &code, "player id", id);
                     if let Some(n) = id.get() {
                         check_ref(&mut out, ln, col, &code, n);
