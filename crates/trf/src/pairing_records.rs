@@ -191,7 +191,8 @@ fn invalid_count(r: &AbnormalPointsRecord) -> usize {
 
 pub(crate) fn parse_299(c: &Cols) -> AbnormalPointsRecord {
     let table = parse_299_with(c, (8, 11), (14, 17), (20, 22), 24);
-    if invalid_count(&table) == 0 {
+    let canonical = render_299(&table) == crate::columns::trim_end_blanks(&c.rest(1));
+    if canonical || invalid_count(&table) == 0 {
         return table;
     }
     let sample = parse_299_with(c, (7, 10), (12, 15), (17, 19), 21);
