@@ -190,13 +190,26 @@ fn invalid_count(r: &AbnormalPointsRecord) -> usize {
 }
 
 pub(crate) fn parse_299(c: &Cols) -> AbnormalPointsRecord {
-    let table = parse_299_with(c, (8, 11), (14, 17), (20, 22), 24);
+    const TABLE: [(usize, usize); 3] = [(8, 11), (14, 17), (20, 22)];
+    const SAMPLE: [(usize, usize); 3] = [(7, 10), (12, 15), (17, 19)];
+    let table = parse_299_with(c, TABLE[0], TABLE[1], TABLE[2], 24);
     let canonical = render_299(&table) == crate::columns::trim_end_blanks(&c.rest(1));
-    if canonical || invalid_count(&table) == 0 {
+    // A layout is implausible when its fields are unreadable or cut through a number.
+    let splits = |fields: &[(usize, usize)]| {
+        fields
+            .iter()
+            .filter(|&&(from, to)| {
+                (c.at(from) != ' ' && c.at(from - 1) != ' ')
+                    || (c.at(to) != ' ' && c.at(to + 1) != ' ')
+            })
+            .count()
+    };
+    let table_score = invalid_count(&table) + splits(&TABLE);
+    if canonical || table_score == 0 {
         return table;
     }
-    let sample = parse_299_with(c, (7, 10), (12, 15), (17, 19), 21);
-    if invalid_count(&sample) < invalid_count(&table) {
+    let sample = parse_299_with(c, SAMPLE[0], SAMPLE[1], SAMPLE[2], 21);
+    if invalid_count(&sample) + splits(&SAMPLE) < table_score {
         sample
     } else {
         table

@@ -141,7 +141,11 @@ impl Record {
 }
 
 fn is_nrs_code(code: &str) -> bool {
-    code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase()) && !code.starts_with("XX")
+    // `DAT` is Tornelo's vendor record (`DAT #### TYPE data`), not a federation.
+    code.len() == 3
+        && code.bytes().all(|b| b.is_ascii_uppercase())
+        && !code.starts_with("XX")
+        && code != "DAT"
 }
 
 /// Reads one line (without its line terminator). Never fails: unknown lines become
