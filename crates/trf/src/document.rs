@@ -175,6 +175,28 @@ impl TrfDocument {
         }
     }
 
+    /// The `001` players by starting rank (the first record wins when a rank is duplicated;
+    /// records without a readable rank are left out).
+    pub fn players_by_start_rank(&self) -> std::collections::BTreeMap<u16, &PlayerRecord> {
+        let mut map = std::collections::BTreeMap::new();
+        for p in self.players() {
+            if let Some(n) = p.tpn() {
+                map.entry(n).or_insert(p);
+            }
+        }
+        map
+    }
+
+    /// The edition the document needs: [`crate::TrfVersion::Trf26`] if it holds any record
+    /// TRF16 does not define, else [`crate::TrfVersion::Trf16`].
+    pub fn edition(&self) -> crate::TrfVersion {
+        if self.records().any(Record::is_trf26_only) {
+            crate::TrfVersion::Trf26
+        } else {
+            crate::TrfVersion::Trf16
+        }
+    }
+
     /// The largest number of round blocks on any `001` line (rounds present in the file).
     pub fn rounds_in_player_records(&self) -> usize {
         self.players().map(|p| p.rounds.len()).max().unwrap_or(0)

@@ -4,7 +4,7 @@
 ///
 /// Real files have blanks and garbage where numbers belong (letters in the rating column, `0.5x`
 /// points…). Such content is not dropped: it is kept as [`Field::Invalid`] with its text (trimmed),
-/// written back unchanged, and reported by [`crate::validate`].
+/// written back unchanged, and reported by [`crate::validate()`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
 pub enum Field<T> {
     /// The columns are blank.

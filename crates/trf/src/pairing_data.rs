@@ -4,7 +4,7 @@
 //! the scoring system ([`crate::ScoringSystem::from_document`]).
 //!
 //! When both dialects give a value, the FIDE record wins (`142` over `XXR`, `152` over `XXC`);
-//! [`crate::validate`] reports a disagreement (ADR trf-002).
+//! [`crate::validate()`] reports a disagreement (ADR trf-002).
 
 use crate::document::TrfDocument;
 use crate::engine_extensions::XxcOption;

@@ -14,7 +14,7 @@ pub const MAX_INPUT_BYTES: usize = 64 * 1024 * 1024;
 pub struct Parsed {
     /// The document.
     pub doc: TrfDocument,
-    /// Reading findings (encoding, line layout). Semantic checks are [`crate::validate`]'s job.
+    /// Reading findings (encoding, line layout). Semantic checks are [`crate::validate()`]'s job.
     pub findings: Vec<Finding>,
 }
 
@@ -168,7 +168,7 @@ pub(crate) fn read_line(raw: &str, line_no: usize, findings: &mut Vec<Finding>) 
 /// Accepts CR, LF or CRLF line ends, UTF-8 or Latin-1. Only hopeless input is an error: empty
 /// input, input with no TRF record at all, or input larger than [`MAX_INPUT_BYTES`]. Anything
 /// else parses, every line is kept (unknown ones as [`Record::Other`]), and reading problems are
-/// returned as findings. Run [`crate::validate`] for the semantic checks.
+/// returned as findings. Run [`crate::validate()`] for the semantic checks.
 pub fn parse(input: &[u8]) -> Result<Parsed, TrfError> {
     if input.len() > MAX_INPUT_BYTES {
         return Err(TrfError::TooLarge {
@@ -202,7 +202,7 @@ pub fn parse(input: &[u8]) -> Result<Parsed, TrfError> {
     Ok(Parsed { doc, findings })
 }
 
-/// [`parse`] followed by [`crate::validate`]: all findings, reading ones first.
+/// [`parse`] followed by [`crate::validate()`]: all findings, reading ones first.
 pub fn parse_and_validate(input: &[u8]) -> Result<Parsed, TrfError> {
     let mut parsed = parse(input)?;
     let more = crate::validate::validate(&parsed.doc);

@@ -219,7 +219,7 @@ impl ScoringSystem {
     }
 
     /// The scoring system a document declares (see the module docs for precedence). Unreadable
-    /// values and unknown symbols are skipped here and reported by [`crate::validate`].
+    /// values and unknown symbols are skipped here and reported by [`crate::validate()`].
     pub fn from_document(doc: &TrfDocument) -> ScoringSystem {
         let mut s = ScoringSystem::fide_default();
         let (mut explicit_p, mut explicit_x, mut explicit_u) = (false, false, false);

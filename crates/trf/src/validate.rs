@@ -1,6 +1,6 @@
 //! Validation: what a rating officer or a pairing engine must be told about a document.
 //!
-//! [`validate`] is separate from [`crate::parse`]: parsing keeps everything, validation judges
+//! [`validate`] is separate from [`crate::parse()`]: parsing keeps everything, validation judges
 //! it. Every finding names the line (the document keeps one [`crate::Line`] per input line, so
 //! `lines[i]` is line `i + 1`), the column of the field (TRF26 layout), and the record code.
 //!
