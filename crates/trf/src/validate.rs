@@ -55,7 +55,7 @@ impl Out {
             let kind = if text.chars().any(char::is_alphabetic) {
                 "letters in"
             } else {
-                "unreadable"
+                "unreadable text in"
             };
             self.push(
                 Severity::Error,
@@ -427,6 +427,7 @@ pub fn validate(doc: &TrfDocument) -> Vec<Finding> {
     }
 
     check_dialects(&mut out, doc);
+    check_header(&mut out, doc);
     out.findings
 }
 
@@ -449,6 +450,57 @@ fn check_ids(
     }
 }
 
+/// Titles of the player record (columns 11–13).
+const TITLES: [&str; 8] = ["GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM"];
+
+/// `YYYY/MM/DD` with digits (`00` allowed for an unknown month or day, as real files do).
+fn is_trf_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b[4] == b'/'
+        && b[7] == b'/'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+}
+
+/// TRF26 header formats: `042`/`052` dates `YYYY/MM/DD`; `062` against the `001` count.
+fn check_header(out: &mut Out, doc: &TrfDocument) {
+    use crate::header::HeaderKind;
+    let players = doc.players().count();
+    for (i, l) in doc.lines.iter().enumerate() {
+        let Record::Header(h) = &l.record else {
+            continue;
+        };
+        let v = h.value.trim();
+        match h.kind {
+            HeaderKind::StartDate | HeaderKind::EndDate if !v.is_empty() && !is_trf_date(v) => out
+                .push(
+                    Severity::Info,
+                    i + 1,
+                    5,
+                    h.kind.code(),
+                    format!("date '{v}' is not in the TRF26 format YYYY/MM/DD"),
+                ),
+            HeaderKind::NumberOfPlayers => {
+                if let Ok(n) = v.parse::<usize>()
+                    && players > 0
+                    && n != players
+                {
+                    out.push(
+                        Severity::Info,
+                        i + 1,
+                        5,
+                        "062",
+                        format!("062 says {n} players but the file has {players} player records"),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 fn check_player_fields(out: &mut Out, ln: usize, code: &str, p: &PlayerRecord) {
     use layout::*;
     match &p.start_rank {
@@ -467,6 +519,33 @@ fn check_player_fields(out: &mut Out, ln: usize, code: &str, p: &PlayerRecord) {
             "the starting rank must be 1-9999, not 0".into(),
         ),
         f => out.field(ln, START_RANK.0, code, "starting rank", f),
+    }
+    if code == "001"
+        && !p.title.is_empty()
+        && !TITLES.contains(&p.title.to_ascii_uppercase().as_str())
+    {
+        out.push(
+            Severity::Info,
+            ln,
+            TITLE.0,
+            code,
+            format!(
+                "title '{}' is not one of GM IM WGM FM WIM CM WFM WCM",
+                p.title
+            ),
+        );
+    }
+    if code == "001" && !p.birth_date.trim().is_empty() && !is_trf_date(&p.birth_date) {
+        out.push(
+            Severity::Info,
+            ln,
+            BIRTH_DATE.0,
+            code,
+            format!(
+                "birth date '{}' is not in the format YYYY/MM/DD",
+                p.birth_date
+            ),
+        );
     }
     if let Some(s) = p.sex
         && !matches!(s, 'm' | 'w' | 'M' | 'W' | 'f' | 'F')
@@ -937,6 +1016,29 @@ mod tests {
         assert!(
             f.iter()
                 .any(|x| x.message.contains("past column 9999") && x.column == 10002),
+            "{f:?}"
+        );
+    }
+
+    #[test]
+    fn header_and_player_formats_are_informational() {
+        let f = findings(&format!("012 x\n042 10.09.13\n062 3\n{P1}\n{P2}\n"));
+        assert!(f.iter().any(|x| x.line == 2
+            && x.severity == Severity::Info
+            && x.message.contains("YYYY/MM/DD")));
+        assert!(f.iter().any(|x| x.line == 3 && x.message.contains("062 says 3 players but the file has 2")));
+        let odd = "001    1 m XX A                                                                      0.0    1";
+        let f = findings(&format!("012 x\n{odd}\n"));
+        assert!(
+            f.iter()
+                .any(|x| x.column == 11 && x.message.contains("title 'XX'")),
+            "{f:?}"
+        );
+        let date = format!("{:<69}{}", "001    1      A", "1975.  .");
+        let f = findings(&format!("012 x\n{date}\n"));
+        assert!(
+            f.iter()
+                .any(|x| x.column == 70 && x.message.contains("birth date")),
             "{f:?}"
         );
     }
