@@ -41,9 +41,19 @@ impl Cols {
         self.span(from, self.chars.len())
     }
 
-    /// Trimmed text of columns `from..=to`.
+    /// Trimmed text of columns `from..=to` (Unicode whitespace, as `str::trim`).
     pub(crate) fn text(&self, from: usize, to: usize) -> String {
-        self.span(from, to).trim().to_string()
+        let start = from.saturating_sub(1).min(self.chars.len());
+        let end = to.min(self.chars.len()).max(start);
+        let slice = &self.chars[start..end];
+        let Some(first) = slice.iter().position(|c| !c.is_whitespace()) else {
+            return String::new();
+        };
+        let last = slice
+            .iter()
+            .rposition(|c| !c.is_whitespace())
+            .unwrap_or(first);
+        slice[first..=last].iter().collect()
     }
 
     /// True if columns `from..=to` are all blank (or past the end of the line).
@@ -53,6 +63,11 @@ impl Cols {
 
     /// An unsigned number in columns `from..=to`.
     pub(crate) fn number<T: std::str::FromStr>(&self, from: usize, to: usize) -> Field<T> {
+        let start = from.saturating_sub(1).min(self.chars.len());
+        let end = to.min(self.chars.len()).max(start);
+        if self.chars[start..end].iter().all(|&c| c == ' ') {
+            return Field::Empty;
+        }
         number_field(&self.text(from, to))
     }
 

@@ -127,13 +127,12 @@ fn first_difference(a: &str, b: &str) -> usize {
 /// Reads one line into a document line, with its local findings.
 pub(crate) fn read_line(raw: &str, line_no: usize, findings: &mut Vec<Finding>) -> Line {
     let (record, notes) = parse_record(raw);
-    let code = record.code();
     for n in notes {
         findings.push(Finding::new(
             n.severity,
             line_no,
             n.column,
-            code.clone(),
+            record.code(),
             n.message,
         ));
     }
@@ -146,19 +145,23 @@ pub(crate) fn read_line(raw: &str, line_no: usize, findings: &mut Vec<Finding>) 
             Severity::Info,
             line_no,
             first_difference(&canonical, trimmed),
-            code.clone(),
+            record.code(),
             "the line does not follow the canonical column layout from this column on; it is kept as written",
         ));
         Some(trimmed.to_string())
     };
     if let Record::Other(_) = &record {
-        findings.push(Finding::new(
-            Severity::Info,
-            line_no,
-            1,
-            code,
-            "unknown record type: the line is kept as written",
-        ));
+        let code = record.code();
+        // 801/802 are TRF26's informative team cross-tables: known, kept as text.
+        if code != "801" && code != "802" {
+            findings.push(Finding::new(
+                Severity::Info,
+                line_no,
+                1,
+                code,
+                "unknown record type: the line is kept as written",
+            ));
+        }
     }
     Line { record, verbatim }
 }

@@ -392,7 +392,7 @@ pub(crate) fn parse_player(cols: &Cols, notes: &mut Vec<LineNote>) -> PlayerReco
             }
         }
         let block = RoundResult {
-            opponent: parse_opponent(&cols.span(opponent_col(round), opponent_col(round) + 3)),
+            opponent: parse_opponent(&cols.text(opponent_col(round), opponent_col(round) + 3)),
             colour: Colour::parse(cols.at(colour_col(round))),
             result: ResultCode::parse(cols.at(result_col(round))),
         };
