@@ -308,6 +308,30 @@ pub struct PlayerRecord {
 }
 
 impl PlayerRecord {
+    /// A player with a starting rank and a name, everything else empty.
+    pub fn new(start_rank: u16, name: impl Into<String>) -> PlayerRecord {
+        PlayerRecord {
+            start_rank: Field::Value(start_rank),
+            name: name.into(),
+            ..PlayerRecord::default()
+        }
+    }
+
+    /// Sets the block of round `round` (1-based), adding blank blocks before it if needed.
+    /// Round 0 is ignored.
+    pub fn set_round(&mut self, round: usize, result: RoundResult) {
+        let Some(i) = round.checked_sub(1) else {
+            return;
+        };
+        if self.rounds.len() <= i {
+            self.rounds.resize(i + 1, RoundResult::blank());
+        }
+        self.rounds[i] = result;
+        while self.rounds.last().is_some_and(RoundResult::is_blank) {
+            self.rounds.pop();
+        }
+    }
+
     /// The starting rank, if readable.
     pub fn tpn(&self) -> Option<u16> {
         self.start_rank.get()
@@ -454,4 +478,61 @@ pub(crate) fn render_player(code: &str, p: &PlayerRecord) -> String {
         );
     }
     b.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_round_pads_with_blank_blocks_and_writes_in_place() {
+        let mut p = PlayerRecord::new(7, "Doe, John");
+        p.set_round(3, RoundResult::bye(ResultCode::HalfPointBye));
+        assert_eq!(p.rounds.len(), 3);
+        assert!(p.rounds[0].is_blank());
+        p.set_round(3, RoundResult::blank());
+        assert!(p.rounds.is_empty(), "trailing blank blocks are not kept");
+        p.set_round(0, RoundResult::bye(ResultCode::FullPointBye));
+        assert!(p.rounds.is_empty());
+    }
+
+    #[test]
+    fn player_line_layout_matches_the_trf_table() {
+        // Seed 000 §9.5 / TRF26 player section: start rank 5-8, sex 10, title 11-13, name 15-47,
+        // rating 49-52, federation 54-56, FIDE id 58-68, birth 70-79, points 81-84, rank 86-89,
+        // round 1 at 92-95 / 97 / 99.
+        let mut p = PlayerRecord::new(12, "Doe, John");
+        p.sex = Some('m');
+        p.title = "GM".into();
+        p.rating = Field::Value(2650);
+        p.federation = "IRL".into();
+        p.fide_id = Field::Value(2_500_123);
+        p.birth_date = "1980/01/31".into();
+        p.points = Field::Value(Score::from_tenths(15));
+        p.rank = Field::Value(3);
+        p.set_round(1, RoundResult::game(4, Colour::White, ResultCode::Win));
+        p.set_round(2, RoundResult::bye(ResultCode::HalfPointBye));
+        let line = render_player("001", &p);
+        let col = |from: usize, to: usize| {
+            line.chars()
+                .skip(from - 1)
+                .take(to + 1 - from)
+                .collect::<String>()
+        };
+        assert_eq!(col(1, 3), "001");
+        assert_eq!(col(5, 8), "  12");
+        assert_eq!(col(10, 13), "m GM");
+        assert_eq!(col(15, 23), "Doe, John");
+        assert_eq!(col(49, 52), "2650");
+        assert_eq!(col(54, 56), "IRL");
+        assert_eq!(col(58, 68), "    2500123");
+        assert_eq!(col(70, 79), "1980/01/31");
+        assert_eq!(col(81, 84), " 1.5");
+        assert_eq!(col(86, 89), "   3");
+        assert_eq!(col(90, 99), "     4 w 1");
+        assert_eq!(col(100, 109), "  0000 - H");
+        let mut notes = Vec::new();
+        assert_eq!(parse_player(&Cols::new(&line), &mut notes), p);
+        assert!(notes.is_empty());
+    }
 }
