@@ -5,9 +5,10 @@ use crate::document::{Line, TrfDocument};
 use crate::finding::{Finding, Severity, TrfError};
 use crate::record::{Record, parse_record, render_record};
 
-/// Inputs larger than this are refused with [`TrfError::TooLarge`] (64 MiB; the largest real
-/// TRF files are a few megabytes).
-pub const MAX_INPUT_BYTES: usize = 64 * 1024 * 1024;
+/// Inputs larger than this are refused with [`TrfError::TooLarge`] (16 MiB). Real TRF files
+/// are far smaller (10,000 players × 15 rounds is about 2.5 MB); the limit bounds the memory a
+/// hostile file can claim (the model takes up to ~10 bytes per input byte on a one-line file).
+pub const MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
 
 /// The result of [`parse`]: the document and what was noticed while reading it.
 #[derive(Debug, Clone, PartialEq, Eq)]

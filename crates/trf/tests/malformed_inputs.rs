@@ -155,3 +155,15 @@ fn trf16_output_converts_or_leaves_out_trf26_records() {
     );
     assert_eq!(all, text);
 }
+
+#[test]
+fn oversized_input_is_refused() {
+    let big = vec![b' '; MAX_INPUT_BYTES + 1];
+    assert_eq!(
+        parse(&big),
+        Err(TrfError::TooLarge {
+            bytes: MAX_INPUT_BYTES + 1,
+            limit: MAX_INPUT_BYTES
+        })
+    );
+}
