@@ -91,7 +91,7 @@ pub fn write_with(doc: &TrfDocument, options: &WriteOptions) -> String {
                     line_text(&line.record, line.verbatim.as_deref())
                 } else {
                     match trf16_equivalent(&line.record, has_xxr, has_xxc, has_013) {
-                        Some(r) => render_record(&r),
+                        Some(r) => no_line_breaks(render_record(&r)),
                         None => continue,
                     }
                 }
@@ -105,11 +105,22 @@ pub fn write_with(doc: &TrfDocument, options: &WriteOptions) -> String {
 
 fn line_text(record: &Record, verbatim: Option<&str>) -> String {
     if let Some(v) = verbatim
+        && !v.contains(['\r', '\n'])
         && parse_record(v).0 == *record
     {
         return v.to_string();
     }
-    render_record(record)
+    no_line_breaks(render_record(record))
+}
+
+/// A record built by a caller may hold CR/LF in a text field; written as is, it would split
+/// the line and change the file's structure, so they become blanks.
+fn no_line_breaks(line: String) -> String {
+    if line.contains(['\r', '\n']) {
+        line.replace(['\r', '\n'], " ")
+    } else {
+        line
+    }
 }
 
 fn trf16_equivalent(

@@ -167,3 +167,16 @@ fn oversized_input_is_refused() {
         })
     );
 }
+
+#[test]
+fn line_breaks_in_caller_built_text_cannot_split_a_line() {
+    let mut doc = TrfDocument::new();
+    doc.push(Record::Header(HeaderRecord {
+        kind: HeaderKind::TournamentName,
+        value: "A\nB".into(),
+    }));
+    doc.push(Record::Player(PlayerRecord::new(1, "Doe,\r\nJohn")));
+    let out = write(&doc, TrfVersion::Trf26);
+    assert_eq!(out.matches("\r\n").count(), 2, "{out:?}");
+    assert_eq!(parse(out.as_bytes()).expect("parse").doc.lines.len(), 2);
+}
