@@ -464,10 +464,29 @@ fn is_trf_date(s: &str) -> bool {
             .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
 }
 
-/// TRF26 header formats: `042`/`052` dates `YYYY/MM/DD`; `062` against the `001` count.
+/// TRF26 header formats: `042`/`052` dates `YYYY/MM/DD`; `062` against the `001` count;
+/// `212` starting with `PTS`; `172` present when NRS records exist.
 fn check_header(out: &mut Out, doc: &TrfDocument) {
     use crate::header::HeaderKind;
     let players = doc.players().count();
+    let first_nrs = doc
+        .lines
+        .iter()
+        .position(|l| matches!(l.record, Record::NationalRating { .. }));
+    let has_172 = doc
+        .records()
+        .any(|r| matches!(r, Record::StartingRankMethod(_)));
+    if let Some(i) = first_nrs
+        && !has_172
+    {
+        out.push(
+            Severity::Info,
+            i + 1,
+            1,
+            &doc.lines[i].record.code(),
+            "NRS records are present but no 172 record says how starting ranks were formed".into(),
+        );
+    }
     for (i, l) in doc.lines.iter().enumerate() {
         let Record::Header(h) = &l.record else {
             continue;
@@ -482,6 +501,21 @@ fn check_header(out: &mut Out, doc: &TrfDocument) {
                     h.kind.code(),
                     format!("date '{v}' is not in the TRF26 format YYYY/MM/DD"),
                 ),
+            HeaderKind::StandingsTieBreaks => {
+                let codes = h.tie_break_codes();
+                if codes
+                    .first()
+                    .is_some_and(|c| !c.eq_ignore_ascii_case("PTS"))
+                {
+                    out.push(
+                        Severity::Info,
+                        i + 1,
+                        5,
+                        "212",
+                        "212 (tie-breaks defining the standings) should start with PTS".into(),
+                    );
+                }
+            }
             HeaderKind::NumberOfPlayers => {
                 if let Ok(n) = v.parse::<usize>()
                     && players > 0
@@ -1039,6 +1073,26 @@ mod tests {
         assert!(
             f.iter()
                 .any(|x| x.column == 70 && x.message.contains("birth date")),
+            "{f:?}"
+        );
+    }
+
+    #[test]
+    fn nrs_without_172_and_212_without_pts() {
+        let f = findings("012 x\n212 BH,SB\nBEL    1      A\n");
+        assert!(
+            f.iter().any(|x| x.line == 2 && x.message.contains("PTS")),
+            "{f:?}"
+        );
+        assert!(
+            f.iter()
+                .any(|x| x.line == 3 && x.record == "BEL" && x.message.contains("172")),
+            "{f:?}"
+        );
+        let f = findings("012 x\n212 PTS,BH\n172 BEL NIDOF\nBEL    1      A\n");
+        assert!(
+            !f.iter()
+                .any(|x| x.message.contains("PTS") || x.message.contains("172")),
             "{f:?}"
         );
     }
