@@ -16,8 +16,10 @@
 //! * points column ≠ sum of the results under the declared scoring system
 //!   ([`crate::ScoringSystem::from_document`]);
 //! * `142` vs `XXR` (and `152` vs `XXC`) disagreeing; more round blocks than rounds;
-//! * references to unknown players in `240 250 260 299 XXZ XXP XXA` and NRS records
-//!   (individual events only).
+//! * references to unknown players in `240 260 299 XXZ XXP XXA` and NRS records
+//!   (individual events only);
+//! * informational: TRF26 date formats (`042`, `052`, birth dates), titles, `062` against the
+//!   number of players, `212` starting with `PTS`, `172` present when NRS records exist.
 
 use std::collections::{HashMap, HashSet};
 
