@@ -332,3 +332,75 @@ proptest! {
         prop_assert_eq!(Score::parse(&s.to_string()), Some(s));
     }
 }
+
+fn bye_or_forfeit_block() -> impl Strategy<Value = RoundResult> {
+    prop::sample::select(vec!['H', 'F', 'U', 'Z', ' '])
+        .prop_map(|c| RoundResult::bye(ResultCode::parse(c)))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// A points column computed with the declared scoring system (162 or XXS or BB?) is never
+    /// reported by validation, after a round trip through text.
+    #[test]
+    fn points_computed_with_the_declared_system_validate_cleanly(
+        win in 1i32..=40, draw in 0i32..=20, pab in 0i32..=40, hpb in 0i32..=20,
+        dialect in 0usize..3,
+        byes in prop::collection::vec(prop::collection::vec(bye_or_forfeit_block(), 0..5), 1..8),
+    ) {
+        let mut doc = TrfDocument::new();
+        doc.push(Record::Header(HeaderRecord { kind: HeaderKind::TournamentName, value: "S".into() }));
+        let sc = |t: i32| Field::Value(Score::from_tenths(t));
+        match dialect {
+            0 => doc.push(Record::ScoringSystem(ScoringSystemRecord { entries: vec![
+                ScoringEntry { symbol: 'W', points: sc(win) },
+                ScoringEntry { symbol: 'D', points: sc(draw) },
+                ScoringEntry { symbol: 'P', points: sc(pab) },
+            ]})),
+            1 => doc.push(Record::XxScoring(vec![
+                XxsItem { code: "W".into(), value: sc(win) },
+                XxsItem { code: "D".into(), value: sc(draw) },
+                XxsItem { code: "PAB".into(), value: sc(pab) },
+                XxsItem { code: "HPB".into(), value: sc(hpb) },
+            ])),
+            _ => {
+                doc.push(Record::BbPoints { kind: BbPointKind::Win, value: sc(win) });
+                doc.push(Record::BbPoints { kind: BbPointKind::Draw, value: sc(draw) });
+                doc.push(Record::BbPoints { kind: BbPointKind::PairingAllocatedBye, value: sc(pab) });
+            }
+        }
+        // Players 1 and 2 play each other in round 1 (1 wins with White), then take byes.
+        let n = byes.len() as u16 + 2;
+        let mut players: Vec<PlayerRecord> = (1..=n).map(|i| PlayerRecord::new(i, format!("P{i}"))).collect();
+        players[0].set_round(1, RoundResult::game(2, Colour::White, ResultCode::Win));
+        players[1].set_round(1, RoundResult::game(1, Colour::Black, ResultCode::Loss));
+        for (k, blocks) in byes.iter().enumerate() {
+            for (r, b) in blocks.iter().enumerate() {
+                players[k + 2].set_round(r + 2, b.clone());
+            }
+        }
+        // At most one PAB per round.
+        let mut seen = std::collections::HashSet::new();
+        for p in players.iter_mut() {
+            for (r, block) in p.rounds.iter_mut().enumerate() {
+                if block.result == ResultCode::PairingAllocatedBye && !seen.insert(r) {
+                    block.result = ResultCode::ZeroPointBye;
+                }
+            }
+        }
+        let system = {
+            let mut d = doc.clone();
+            d.push(Record::Empty);
+            ScoringSystem::from_document(&d)
+        };
+        for mut p in players {
+            p.points = Field::Value(system.total(&p.rounds).expect("known codes"));
+            doc.push(Record::Player(p));
+        }
+        let text = write(&doc, TrfVersion::Trf26);
+        let parsed = parse(text.as_bytes()).expect("parse");
+        let bad: Vec<_> = validate(&parsed.doc).into_iter().filter(|f| f.severity >= Severity::Warning).collect();
+        prop_assert!(bad.is_empty(), "{bad:?}\n{text}");
+    }
+}
