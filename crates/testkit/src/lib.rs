@@ -109,6 +109,12 @@ impl PgServer {
     /// Starts a cluster on a free loopback port (about a second), or creates a fresh
     /// database on `TEST_DATABASE_URL`.
     pub fn start() -> Result<PgServer> {
+        Self::start_with(false)
+    }
+
+    /// As [`PgServer::start`]; `durable` keeps `fsync` on (for benchmarks of durable
+    /// commits). Tests run with `fsync=off`.
+    pub fn start_with(durable: bool) -> Result<PgServer> {
         if let Ok(base) = std::env::var("TEST_DATABASE_URL") {
             let name = format!("arbiter_test_{}_{}", std::process::id(), free_port());
             let status = Command::new("psql")
