@@ -383,6 +383,7 @@ impl<R: BufRead> Iterator for XmlReader<R> {
                     }));
                 }
             } else if let Err(e) = self.add_text(false, text_pos) {
+                // add_text reports nothing for a player already broken.
                 return Some(Err(e));
             }
             if !outcome.delimited {
@@ -441,8 +442,12 @@ impl<R: BufRead> Iterator for XmlReader<R> {
                     max: MAX_ITEM_BYTES,
                 }));
             }
-            if let Some(item) = self.handle_tag(tag_pos) {
-                return Some(item);
+            // Once a player is known to be broken, later errors inside it are not repeated.
+            let was_poisoned = self.poisoned && self.player_depth.is_some();
+            match self.handle_tag(tag_pos) {
+                Some(Err(_)) if was_poisoned => continue,
+                Some(item) => return Some(item),
+                None => {}
             }
         }
     }
