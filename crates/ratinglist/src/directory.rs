@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use crate::error::ListError;
-use crate::name_key::{compare_keys, key_starts_with, name_key};
+use crate::name_key::{key_chars, key_starts_with, name_key};
 use crate::player::{Flags, ListPlayer, RatingEntry, RatingKind, Sex, Title};
 
 /// Errors while building a directory.
@@ -230,13 +230,22 @@ impl PlayerDirectoryBuilder {
             id_table[slot] = i as u32 + 1;
         }
 
-        let name_of =
-            |r: &Record| &arena[r.name_start as usize..r.name_start as usize + r.name_len as usize];
+        // Name order: keys are computed once into a temporary arena and compared as bytes
+        // (UTF-8 byte order is character order, the order `search_name` relies on).
+        let mut keys = String::with_capacity(arena.len());
+        let mut key_starts: Vec<usize> = Vec::with_capacity(n + 1);
+        for r in &records {
+            key_starts.push(keys.len());
+            let name = &arena[r.name_start as usize..r.name_start as usize + r.name_len as usize];
+            keys.extend(key_chars(name));
+        }
+        key_starts.push(keys.len());
+        let key_of = |i: u32| &keys.as_bytes()[key_starts[i as usize]..key_starts[i as usize + 1]];
         let mut by_name: Vec<u32> = (0..n as u32).collect();
-        by_name.sort_unstable_by(|&a, &b| {
-            let (ra, rb) = (&records[a as usize], &records[b as usize]);
-            compare_keys(name_of(ra), name_of(rb)).then(ra.fide_id.cmp(&rb.fide_id))
-        });
+        // Records are in ID order, so index order breaks key ties by ID.
+        by_name.sort_unstable_by(|&a, &b| key_of(a).cmp(key_of(b)).then(a.cmp(&b)));
+        drop(key_starts);
+        drop(keys);
 
         (
             PlayerDirectory {

@@ -24,8 +24,15 @@ const MAX_DEPTH: usize = 64;
 
 fn field_for_element(name: &str, plain: RatingKind) -> Option<Field> {
     use RatingKind::*;
-    let n = name.to_ascii_lowercase();
-    Some(match n.as_str() {
+    // Element names are lower case in FIDE files: no allocation unless they are not.
+    let lowered;
+    let n = if name.bytes().any(|b| b.is_ascii_uppercase()) {
+        lowered = name.to_ascii_lowercase();
+        lowered.as_str()
+    } else {
+        name
+    };
+    Some(match n {
         "fideid" | "fide_id" | "id" => Field::FideId,
         "name" => Field::Name,
         "country" | "federation" | "fed" => Field::Federation,
@@ -103,6 +110,44 @@ fn valid_name(name: &str) -> bool {
     chars.all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.' | '-'))
 }
 
+/// Names of the open elements, in one string (no allocation per element).
+#[derive(Debug, Default)]
+struct ElementStack {
+    names: String,
+    starts: Vec<usize>,
+}
+
+impl ElementStack {
+    fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    fn get(&self, i: usize) -> &str {
+        let end = self.starts.get(i + 1).copied().unwrap_or(self.names.len());
+        &self.names[self.starts[i]..end]
+    }
+
+    fn last(&self) -> Option<&str> {
+        self.len().checked_sub(1).map(|i| self.get(i))
+    }
+
+    fn push(&mut self, name: &str) {
+        self.starts.push(self.names.len());
+        self.names.push_str(name);
+    }
+
+    fn rposition(&self, name: &str) -> Option<usize> {
+        (0..self.len()).rev().find(|&i| self.get(i) == name)
+    }
+
+    fn truncate(&mut self, len: usize) {
+        if len < self.len() {
+            self.names.truncate(self.starts[len]);
+            self.starts.truncate(len);
+        }
+    }
+}
+
 /// Streaming reader of an XML list.
 #[derive(Debug)]
 pub struct XmlReader<R> {
@@ -110,7 +155,8 @@ pub struct XmlReader<R> {
     plain: RatingKind,
     text: Vec<u8>,
     tag: Vec<u8>,
-    stack: Vec<String>,
+    stack: ElementStack,
+    tag_text: String,
     /// Stack length when the current `<player>` was opened (the player is `stack[depth]`).
     player_depth: Option<usize>,
     /// The current player already produced an error; it is skipped.
@@ -131,7 +177,8 @@ impl<R: BufRead> XmlReader<R> {
             plain: options.plain_rating_kind,
             text: Vec::new(),
             tag: Vec::new(),
-            stack: Vec::new(),
+            stack: ElementStack::default(),
+            tag_text: String::new(),
             player_depth: None,
             poisoned: false,
             player_pos: (1, 1),
@@ -190,16 +237,13 @@ impl<R: BufRead> XmlReader<R> {
             self.field_text.push_str(inner);
             return Ok(());
         }
-        let decoded = decoded.into_owned();
-        if let Err((offset, problem)) = unescape_into(&decoded, &mut self.field_text) {
-            let column = pos.1 + decoded[..offset].chars().count() as u32;
-            // Line of the offset: count newlines before it.
-            let newlines = decoded[..offset].matches('\n').count() as u64;
-            let column = if newlines > 0 {
-                let last = decoded[..offset].rfind('\n').map_or(0, |i| i + 1);
-                1 + decoded[last..offset].chars().count() as u32
-            } else {
-                column
+        let result = unescape_into(&decoded, &mut self.field_text);
+        if let Err((offset, problem)) = result {
+            let before = &decoded[..offset];
+            let newlines = before.matches('\n').count() as u64;
+            let column = match before.rfind('\n') {
+                Some(last) => 1 + before[last + 1..].chars().count() as u32,
+                None => pos.1 + before.chars().count() as u32,
             };
             return Err(self.xml_error(pos.0 + newlines, column, problem));
         }
@@ -243,8 +287,19 @@ impl<R: BufRead> XmlReader<R> {
 
     /// Handles one tag (content between `<` and `>`); may produce an item.
     fn handle_tag(&mut self, pos: (u64, u32)) -> Option<Result<ListPlayer, ListError>> {
-        let tag = decode_cow(&self.tag).into_owned();
-        let tag = tag.as_str();
+        let mut tag_text = std::mem::take(&mut self.tag_text);
+        tag_text.clear();
+        tag_text.push_str(&decode_cow(&self.tag));
+        let item = self.handle_tag_text(&tag_text, pos);
+        self.tag_text = tag_text;
+        item
+    }
+
+    fn handle_tag_text(
+        &mut self,
+        tag: &str,
+        pos: (u64, u32),
+    ) -> Option<Result<ListPlayer, ListError>> {
         if tag.starts_with('?') || tag.starts_with('!') {
             if tag.starts_with("![CDATA[") {
                 return self.add_text(true, pos).err().map(Err);
@@ -302,7 +357,7 @@ impl<R: BufRead> XmlReader<R> {
             _ => {}
         }
         if !self_closing {
-            self.stack.push(name.to_string());
+            self.stack.push(name);
         }
         None
     }
@@ -313,10 +368,10 @@ impl<R: BufRead> XmlReader<R> {
         pos: (u64, u32),
     ) -> Option<Result<ListPlayer, ListError>> {
         let mut error = None;
-        match self.stack.iter().rposition(|n| n == name) {
+        match self.stack.rposition(name) {
             Some(i) => {
                 if i + 1 != self.stack.len() {
-                    let open = self.stack.last().cloned().unwrap_or_default();
+                    let open = self.stack.last().unwrap_or_default().to_string();
                     error = Some(self.xml_error(
                         pos.0,
                         pos.1,
@@ -338,8 +393,8 @@ impl<R: BufRead> XmlReader<R> {
             if self.stack.len() <= d + 1
                 && let Some((f, l, c)) = self.field.take()
             {
-                let value = std::mem::take(&mut self.field_text);
-                self.values[f.index()] = value;
+                std::mem::swap(&mut self.values[f.index()], &mut self.field_text);
+                self.field_text.clear();
                 self.present[f.index()] = Some((l, c));
             }
             if self.stack.len() <= d {
@@ -388,7 +443,7 @@ impl<R: BufRead> Iterator for XmlReader<R> {
             }
             if !outcome.delimited {
                 self.finished = true;
-                if let Some(open) = self.stack.last().cloned() {
+                if let Some(open) = self.stack.last().map(str::to_string) {
                     let (l, c) = (self.input.line, self.input.column);
                     let e =
                         self.xml_error(l, c, format!("unexpected end of input inside `<{open}>`"));
