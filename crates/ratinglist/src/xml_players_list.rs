@@ -427,10 +427,11 @@ impl<R: BufRead> Iterator for XmlReader<R> {
                 }
             };
             if outcome.overflow {
-                if self.player_depth.is_some() {
+                // Only the text of a field matters; overlong text elsewhere is ignored.
+                let in_field = self.field.is_some()
+                    && self.player_depth.is_some_and(|d| self.stack.len() == d + 2);
+                if in_field && !self.poisoned {
                     self.poisoned = true;
-                }
-                if outcome.delimited {
                     return Some(Err(ListError::TooLong {
                         line: text_pos.0,
                         column: text_pos.1,
@@ -462,13 +463,23 @@ impl<R: BufRead> Iterator for XmlReader<R> {
                     return Some(Err(ListError::io(tag_pos.0, &e)));
                 }
             };
-            // Comments and CDATA may contain `>`: read on to their real end.
+            // Comments and CDATA may contain `>`: read on to their real end. A comment's
+            // content is not kept (any length); CDATA is limited like any text.
+            let comment = self.tag.starts_with(b"!--");
+            let cdata = self.tag.starts_with(b"![CDATA[");
             loop {
-                let needs_more = (self.tag.starts_with(b"!--")
-                    && !(self.tag.len() >= 5 && self.tag.ends_with(b"--")))
-                    || (self.tag.starts_with(b"![CDATA[") && !self.tag.ends_with(b"]]"));
-                if !needs_more || !outcome.delimited || outcome.overflow {
+                let needs_more = if comment {
+                    !(self.tag.len() >= 2 && self.tag.ends_with(b"--"))
+                        || (self.tag.len() < 5 && self.tag.starts_with(b"!--"))
+                } else {
+                    cdata && !self.tag.ends_with(b"]]")
+                };
+                if !needs_more || !outcome.delimited || (outcome.overflow && !comment) {
                     break;
+                }
+                if comment && self.tag.len() > 64 {
+                    let keep = self.tag.len() - 2;
+                    self.tag.drain(..keep);
                 }
                 self.tag.push(b'>');
                 outcome = match self.input.read_until(b'>', &mut self.tag, MAX_ITEM_BYTES) {
@@ -479,6 +490,9 @@ impl<R: BufRead> Iterator for XmlReader<R> {
                     }
                 };
             }
+            if comment && outcome.delimited {
+                continue;
+            }
             if !outcome.delimited {
                 self.finished = true;
                 return Some(Err(self.xml_error(
@@ -488,8 +502,12 @@ impl<R: BufRead> Iterator for XmlReader<R> {
                 )));
             }
             if outcome.overflow {
+                let was_poisoned = self.poisoned && self.player_depth.is_some();
                 if self.player_depth.is_some() {
                     self.poisoned = true;
+                }
+                if was_poisoned {
+                    continue;
                 }
                 return Some(Err(ListError::TooLong {
                     line: tag_pos.0,

@@ -384,3 +384,28 @@ fn xml_comments_cdata_declaration_and_attributes() {
     assert_eq!(p.name, "Smith & <Jones>, A");
     assert_eq!(p.federation, "ENG");
 }
+
+#[test]
+fn xml_long_comment_is_skipped_and_overlong_field_text_is_one_error() {
+    let comment = format!("<!-- {} -> > -- -->", "licence text ".repeat(1000));
+    let long_name = "x".repeat(MAX_ITEM_BYTES + 1);
+    let xml = format!(
+        "{comment}<playerslist>\n<player><fideid>5</fideid><name>{long_name}</name><country>{long_name}</country></player>\n{OK_PLAYER}</playerslist>"
+    );
+    let items = xml_items(&xml);
+    assert_eq!(
+        items.len(),
+        2,
+        "{:?}",
+        items.iter().map(|r| r.as_ref().err()).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        items[0],
+        Err(ListError::TooLong {
+            line: 2,
+            column: 33,
+            max: MAX_ITEM_BYTES
+        })
+    );
+    assert_eq!(items[1].as_ref().unwrap().fide_id, 7);
+}
