@@ -135,7 +135,9 @@ fn field_for_label(label: &str, plain: RatingKind) -> Option<Field> {
     use RatingKind::*;
     let l = label.to_ascii_lowercase();
     Some(match l.as_str() {
-        "id number" | "id" | "id no" | "id nr" | "fide id" | "fideid" => Field::FideId,
+        "id number" | "id" | "id no" | "id nr" | "fide id" | "fideid" | "id_number" | "id_no" => {
+            Field::FideId
+        }
         "name" => Field::Name,
         "fed" | "federation" | "country" => Field::Federation,
         "sex" | "gender" => Field::Sex,
@@ -315,15 +317,20 @@ impl<R: BufRead> TxtReader<R> {
     pub(crate) fn start(mut input: Input<R>, options: &ReadOptions) -> Result<Self, ListError> {
         let mut raw = Vec::new();
         let line = input.line;
+        let input_column_at_start = input.column;
         let outcome = input
             .read_until(b'\n', &mut raw, MAX_ITEM_BYTES)
             .map_err(|e| ListError::io(line, &e))?;
         if outcome.consumed == 0 {
             return Err(ListError::EmptyInput);
         }
+        // Leading blanks of the header line were consumed by format detection: put them back
+        // so that header columns line up with the records.
+        let indent = (input_column_at_start - 1) as usize;
         let mut scratch = String::new();
         let text = decode(&raw, &mut scratch);
-        let header = TxtHeader::parse(text, options.plain_rating_kind)
+        let text = format!("{}{}", " ".repeat(indent), text);
+        let header = TxtHeader::parse(&text, options.plain_rating_kind)
             .map_err(|reason| ListError::Header { line, reason })?;
         Ok(TxtReader {
             input,

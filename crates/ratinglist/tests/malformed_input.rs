@@ -409,3 +409,15 @@ fn xml_long_comment_is_skipped_and_overlong_field_text_is_one_error() {
     );
     assert_eq!(items[1].as_ref().unwrap().fide_id, 7);
 }
+
+#[test]
+fn header_with_leading_blanks_keeps_its_columns() {
+    // Format detection skips leading whitespace; the header's columns must not move.
+    let header = format!("\n\n  ID Number    {}", &FOA_HEADER[15..]);
+    assert_eq!(header.trim_start_matches('\n').len(), 162);
+    let data = format!("{header}\n{}\n", good("  100"));
+    let p = read_list(data.as_bytes()).unwrap().next().unwrap().unwrap();
+    assert_eq!(p.fide_id, 100);
+    assert_eq!(p.federation, "FRA");
+    assert_eq!(p.standard.unwrap().rating, 2000);
+}
