@@ -268,4 +268,38 @@ proptest! {
             }
         }
     }
+
+    /// One corrupted line costs exactly that record: every other record reads as written,
+    /// and the error names the corrupted line.
+    #[test]
+    fn one_bad_line_costs_one_record(
+        seed in 0u64..500,
+        victim in 0usize..30,
+        garbage in "[ -~]{0,200}",
+    ) {
+        let players: Vec<_> = generate_list(30, seed).collect();
+        let bytes = txt(&players, &TxtLayout::CombinedFoa, TextEncoding::Utf8);
+        let text = String::from_utf8(bytes).unwrap();
+        let mut lines: Vec<&str> = text.split_terminator("\r\n").collect();
+        lines[victim + 1] = &garbage;
+        let corrupted = lines.join("\r\n");
+        let reader = read_list(corrupted.as_bytes()).unwrap();
+        let mut good = Vec::new();
+        for item in reader {
+            match item {
+                Ok(p) => good.push(p),
+                Err(e) => prop_assert_eq!(e.line(), Some(victim as u64 + 2), "{}", e),
+            }
+        }
+        let mut expected = players.clone();
+        expected.remove(victim);
+        // The garbage may happen to be a readable record (or blank): then it is not an error.
+        if good.len() == expected.len() {
+            prop_assert_eq!(good, expected);
+        } else {
+            prop_assert_eq!(good.len(), expected.len() + 1);
+            good.remove(victim);
+            prop_assert_eq!(good, expected);
+        }
+    }
 }
