@@ -30,6 +30,18 @@ pub(crate) struct ReadOutcome {
     pub(crate) overflow: bool,
     /// Bytes consumed, delimiter included.
     pub(crate) consumed: usize,
+    /// The last two content bytes before the delimiter (whatever the limit), `tail_len` of
+    /// them valid (at most 2): lets a caller find `-->` or `]]>` ends of any length.
+    pub(crate) tail: [u8; 2],
+    /// Number of content bytes read (delimiter excluded), whatever the limit.
+    pub(crate) content_len: usize,
+}
+
+impl ReadOutcome {
+    /// True if the content read ends with `end` (two bytes).
+    pub(crate) fn ends_with(&self, end: &[u8; 2]) -> bool {
+        self.content_len >= 2 && &self.tail == end
+    }
 }
 
 fn is_char_start(b: u8) -> bool {
@@ -89,6 +101,8 @@ impl<R: BufRead> Input<R> {
             delimited: false,
             overflow: false,
             consumed: 0,
+            tail: [0; 2],
+            content_len: 0,
         };
         loop {
             let avail = fill(&mut self.reader)?;
@@ -104,6 +118,12 @@ impl<R: BufRead> Input<R> {
             } else {
                 &avail[..used]
             };
+            match content.len() {
+                0 => {}
+                1 => outcome.tail = [outcome.tail[1], content[0]],
+                n => outcome.tail = [content[n - 2], content[n - 1]],
+            }
+            outcome.content_len += content.len();
             let room = limit.saturating_sub(buf.len());
             if content.len() > room {
                 buf.extend_from_slice(&content[..room]);

@@ -463,32 +463,34 @@ impl<R: BufRead> Iterator for XmlReader<R> {
                     return Some(Err(ListError::io(tag_pos.0, &e)));
                 }
             };
-            // Comments and CDATA may contain `>`: read on to their real end. A comment's
-            // content is not kept (any length); CDATA is limited like any text.
+            // Comments and CDATA may contain `>`: read on to their real end, found from the
+            // last bytes read whatever the length. A comment's content is not kept; CDATA is
+            // limited like any text.
             let comment = self.tag.starts_with(b"!--");
             let cdata = self.tag.starts_with(b"![CDATA[");
-            loop {
-                let needs_more = if comment {
-                    !(self.tag.len() >= 2 && self.tag.ends_with(b"--"))
-                        || (self.tag.len() < 5 && self.tag.starts_with(b"!--"))
-                } else {
-                    cdata && !self.tag.ends_with(b"]]")
-                };
-                if !needs_more || !outcome.delimited || (outcome.overflow && !comment) {
-                    break;
+            let mut complete = if comment {
+                outcome.content_len >= 5 && outcome.ends_with(b"--")
+            } else {
+                !cdata || (outcome.content_len >= 10 && outcome.ends_with(b"]]"))
+            };
+            while !complete && outcome.delimited {
+                let limit = if comment { 0 } else { MAX_ITEM_BYTES };
+                if !comment {
+                    self.tag.push(b'>');
                 }
-                if comment && self.tag.len() > 64 {
-                    let keep = self.tag.len() - 2;
-                    self.tag.drain(..keep);
-                }
-                self.tag.push(b'>');
-                outcome = match self.input.read_until(b'>', &mut self.tag, MAX_ITEM_BYTES) {
+                let overflow_before = outcome.overflow;
+                outcome = match self.input.read_until(b'>', &mut self.tag, limit) {
                     Ok(o) => o,
                     Err(e) => {
                         self.finished = true;
                         return Some(Err(ListError::io(tag_pos.0, &e)));
                     }
                 };
+                outcome.overflow |= overflow_before && !comment;
+                if comment {
+                    outcome.overflow = false;
+                }
+                complete = outcome.ends_with(if comment { b"--" } else { b"]]" });
             }
             if comment && outcome.delimited {
                 continue;

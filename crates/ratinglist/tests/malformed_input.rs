@@ -387,7 +387,12 @@ fn xml_comments_cdata_declaration_and_attributes() {
 
 #[test]
 fn xml_long_comment_is_skipped_and_overlong_field_text_is_one_error() {
-    let comment = format!("<!-- {} -> > -- -->", "licence text ".repeat(1000));
+    let comment = format!(
+        "<!-- {} -> > -- {} --><!--{}-->",
+        "licence text ".repeat(1000),
+        "y".repeat(5000),
+        "z".repeat(5000)
+    );
     let long_name = "x".repeat(MAX_ITEM_BYTES + 1);
     let xml = format!(
         "{comment}<playerslist>\n<player><fideid>5</fideid><name>{long_name}</name><country>{long_name}</country></player>\n{OK_PLAYER}</playerslist>"
