@@ -145,21 +145,29 @@ impl<R: BufRead> Input<R> {
     /// Skips a UTF-8 byte-order mark and ASCII whitespace; returns the next byte without
     /// consuming it (`None` at end of input).
     pub(crate) fn skip_bom_and_whitespace(&mut self) -> io::Result<Option<u8>> {
-        let mut bom_checked = false;
+        // The BOM may be split across buffer refills: match it byte by byte.
+        const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+        let mut matched = 0;
+        while matched < BOM.len() {
+            let avail = fill(&mut self.reader)?;
+            if avail.first() != Some(&BOM[matched]) {
+                break;
+            }
+            self.reader.consume(1);
+            self.bytes += 1;
+            matched += 1;
+        }
+        if matched != 0 && matched != BOM.len() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "input starts with an incomplete UTF-8 byte-order mark",
+            ));
+        }
         loop {
             let avail = fill(&mut self.reader)?;
             if avail.is_empty() {
                 return Ok(None);
             }
-            if !bom_checked {
-                bom_checked = true;
-                if avail.len() >= 3 && avail[..3] == [0xEF, 0xBB, 0xBF] {
-                    self.reader.consume(3);
-                    self.bytes += 3;
-                    continue;
-                }
-            }
-            let avail = fill(&mut self.reader)?;
             let n = avail
                 .iter()
                 .position(|b| !b.is_ascii_whitespace())

@@ -302,4 +302,53 @@ proptest! {
             prop_assert_eq!(good, expected);
         }
     }
+
+    /// Results do not depend on how the reader chunks its buffer (tiny `BufReader`s cut
+    /// lines, tags, UTF-8 sequences, comments and BOMs at every place).
+    #[test]
+    fn chunking_does_not_change_results(capacity in 1usize..9, seed in 0u64..100) {
+        let players: Vec<_> = generate_list(20, seed).collect();
+        let mut inputs = vec![
+            txt(&players, &TxtLayout::CombinedFoa, TextEncoding::Utf8),
+            xml(&players, XmlLayout::Combined, TextEncoding::Utf8),
+            include_bytes!("data/combined_foa_sample.xml").to_vec(),
+            include_bytes!("data/combined_foa_latin1.txt").to_vec(),
+        ];
+        let mut with_comment = b"\xEF\xBB\xBF<!-- a > b -- c -->".to_vec();
+        with_comment.extend_from_slice(&inputs[1]);
+        inputs.push(with_comment);
+        // Errors too must be at the same line:column.
+        inputs.push(
+            "<playerslist>\n<player><fideid>5</fideid><name>A &foo; B</name></player>\n\
+             <player><fideid>6</fideid><name>A, B</nme></player>\n\
+             <player><fideid>7x</fideid><name>Ünïcødé, Ä</name></player>\n<player><fideid>8"
+                .as_bytes()
+                .to_vec(),
+        );
+        let mut bad_txt = txt(&players, &TxtLayout::CombinedFoa, TextEncoding::Utf8);
+        bad_txt.extend_from_slice("1234 Truncated, Line\r\n".as_bytes());
+        inputs.push(bad_txt);
+        for bytes in &inputs {
+            let whole: Vec<_> = read_list(&bytes[..]).unwrap().collect();
+            let chunked: Vec<_> = read_list(std::io::BufReader::with_capacity(capacity, &bytes[..]))
+                .unwrap()
+                .collect();
+            prop_assert_eq!(chunked, whole);
+        }
+    }
+
+    #[test]
+    fn arbitrary_bytes_inside_a_player_never_panic(
+        body in proptest::collection::vec(any::<u8>(), 0..400),
+        capacity in 1usize..16,
+    ) {
+        let mut bytes = b"<playerslist><player><fideid>5</fideid><name>".to_vec();
+        bytes.extend_from_slice(&body);
+        let reader = read_list(std::io::BufReader::with_capacity(capacity, &bytes[..])).unwrap();
+        for item in reader.take(1000) {
+            if let Err(e) = item {
+                prop_assert!(e.line().is_some());
+            }
+        }
+    }
 }
