@@ -426,3 +426,14 @@ fn header_with_leading_blanks_keeps_its_columns() {
     assert_eq!(p.federation, "FRA");
     assert_eq!(p.standard.unwrap().rating, 2000);
 }
+
+#[test]
+fn incomplete_byte_order_mark_is_an_io_error() {
+    match read_list(&b"\xEF\xBBID Number"[..]).unwrap_err() {
+        ListError::Io { kind, line, .. } => {
+            assert_eq!(kind, std::io::ErrorKind::InvalidData);
+            assert_eq!(line, 1);
+        }
+        other => panic!("{other:?}"),
+    }
+}
