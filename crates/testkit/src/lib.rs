@@ -199,14 +199,12 @@ impl PgServer {
             ])
             .arg("-c")
             .arg(format!("unix_socket_directories={}", data.display()))
-            .args([
-                "-c",
-                "fsync=off",
-                "-c",
-                "full_page_writes=off",
-                "-c",
-                "max_connections=200",
-            ])
+            .args(if durable {
+                ["-c", "fsync=on", "-c", "full_page_writes=on"]
+            } else {
+                ["-c", "fsync=off", "-c", "full_page_writes=off"]
+            })
+            .args(["-c", "max_connections=200"])
             .stdout(Stdio::null())
             .stderr(Stdio::null());
         as_pg(&mut postgres);
