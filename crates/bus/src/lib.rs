@@ -75,8 +75,13 @@ pub struct NatsBus {
 }
 
 impl NatsBus {
-    /// Connects and creates the `ARBITER` stream if missing (file storage).
+    /// Connects and creates the `ARBITER` stream if missing (file storage; replicas
+    /// from `ARBITER_NATS_STREAM_REPLICAS`, default 1 — use 3 on a 3-node cluster).
     pub async fn connect(url: &str) -> Result<Self, Error> {
+        let replicas = std::env::var("ARBITER_NATS_STREAM_REPLICAS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1);
         let client = async_nats::connect(url).await.map_err(nats)?;
         let js = jetstream::new(client.clone());
         js.get_or_create_stream(stream::Config {
@@ -84,6 +89,7 @@ impl NatsBus {
             subjects: vec![STREAM_SUBJECTS.to_owned()],
             storage: stream::StorageType::File,
             duplicate_window: DUPLICATE_WINDOW,
+            num_replicas: replicas,
             ..Default::default()
         })
         .await
