@@ -82,7 +82,9 @@ impl NatsBus {
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(1);
-        let client = async_nats::connect(url).await.map_err(nats)?;
+        // A cluster is given as a comma-separated list of node URLs.
+        let servers: Vec<&str> = url.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+        let client = async_nats::connect(servers).await.map_err(nats)?;
         let js = jetstream::new(client.clone());
         js.get_or_create_stream(stream::Config {
             name: STREAM_NAME.to_owned(),
