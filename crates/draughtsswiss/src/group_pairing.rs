@@ -8,10 +8,10 @@
 use std::cell::Cell;
 use std::collections::BTreeSet;
 
+use matching::{maximum_matching_size, perfectly_matchable};
 use serde::{Deserialize, Serialize};
 
 use crate::error::DraughtsSwissError;
-use crate::maximum_matching::{maximum_matching_size, perfectly_matchable};
 use crate::state::{Colour, InitialOrder};
 
 /// Why a participant left his score group.

@@ -11,7 +11,7 @@
 //! | art. 6.2 initial list by lot: best against worst | [`group_pairing`], [`round_pairing`] |
 //! | art. 7 colours (7.1 ranking list, 7.2 lot) | [`colours`] |
 //! | art. 9.1 quarters; art. 9.2 Haley ranking points | [`round_pairing`] |
-//! | look-ahead of the search (Edmonds' blossom maximum matching; changes no result, prevents exponential backtracking) | [`maximum_matching`] |
+//! | look-ahead of the search (Edmonds' blossom maximum matching; changes no result, prevents exponential backtracking), shared crate `arbiter-matching` | [`maximum_matching`] |
 //!
 //! Scores are on the federation's own 2/1/0 scale (art. 8.1), as exact integers. There is one
 //! edition (1986) and no selector. Decisions on ambiguous points:
@@ -20,10 +20,13 @@
 pub mod colours;
 pub mod error;
 pub mod group_pairing;
-pub mod maximum_matching;
 pub mod round_pairing;
 pub mod scoring;
 pub mod state;
+
+/// The look-ahead matcher (Edmonds' blossom), the shared crate `arbiter-matching`, re-exported
+/// under the path it had when this crate carried its own copy.
+pub use matching as maximum_matching;
 
 pub use error::DraughtsSwissError;
 pub use group_pairing::{FloatReason, pairings_in_priority_order};

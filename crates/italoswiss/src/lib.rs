@@ -9,16 +9,19 @@
 //! | round 2 and later: rotation from the last player of the list to have had White, never going back; next in the group, else first possible of the next group; regroupings | [`rotation_pairing`] |
 //! | colour order (fewer Whites; Black most recently; fewer points; smaller number) | [`colours`] |
 //! | adjourned games paired "with one point"; withdrawals: the last of the standings gets the point | [`state`], [`rotation_pairing`] |
-//! | look-ahead of the search (Edmonds' blossom maximum matching; changes no result, prevents exponential backtracking) | [`maximum_matching`] |
+//! | look-ahead of the search (Edmonds' blossom maximum matching; changes no result, prevents exponential backtracking), shared crate `arbiter-matching` | [`maximum_matching`] |
 //!
 //! Not a FIDE system; the 2026 FIDE rules do not mention it, so there is one edition (the seed's)
 //! and no selector. Decisions: `docs/decisions/italoswiss-*.md`.
 
 pub mod colours;
 pub mod error;
-pub mod maximum_matching;
 pub mod rotation_pairing;
 pub mod state;
+
+/// The look-ahead matcher (Edmonds' blossom), the shared crate `arbiter-matching`, re-exported
+/// under the path it had when this crate carried its own copy.
+pub use matching as maximum_matching;
 
 pub use error::ItaloSwissError;
 pub use rotation_pairing::{

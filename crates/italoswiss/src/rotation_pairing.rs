@@ -6,11 +6,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use matching::perfectly_matchable;
 use serde::{Deserialize, Serialize};
 
 use crate::colours::allocate;
 use crate::error::ItaloSwissError;
-use crate::maximum_matching::perfectly_matchable;
 use crate::state::{Colour, ItaloSwissState};
 
 /// Step budget of the search.

@@ -18,17 +18,20 @@
 //! | art. 11 exchange rules (the order of the seed's exchange tables) | [`scoregroup_pairing`] |
 //! | art. 12.2 second examination (exchanges for colours) | [`scoregroup_pairing`] |
 //! | art. 14 first round (1 v n/2+1, colours by lot for no. 1) | [`round_pairing`] |
-//! | look-ahead of the search (Edmonds' blossom maximum matching; changes no result, prevents exponential backtracking) | [`maximum_matching`] |
+//! | look-ahead of the search (Edmonds' blossom maximum matching; changes no result, prevents exponential backtracking), shared crate `arbiter-matching` | [`maximum_matching`] |
 //!
 //! Editions: the seed (1999 text) and FIDE C.04.4.3 (2026) have the same content, so there is a
 //! single edition and no selector. Decisions on ambiguous points: `docs/decisions/lim-*.md`.
 
 pub mod colour_allocation;
 pub mod error;
-pub mod maximum_matching;
 pub mod round_pairing;
 pub mod scoregroup_pairing;
 pub mod state;
+
+/// The look-ahead matcher (Edmonds' blossom), the shared crate `arbiter-matching`, re-exported
+/// under the path it had when this crate carried its own copy.
+pub use matching as maximum_matching;
 
 pub use error::LimError;
 pub use round_pairing::{Board, RoundPairing, SEARCH_BUDGET, pair_round};

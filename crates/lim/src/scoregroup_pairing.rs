@@ -10,11 +10,11 @@
 use std::cell::Cell;
 use std::collections::BTreeSet;
 
+use matching::{maximum_matching_size, perfectly_matchable};
 use serde::{Deserialize, Serialize};
 
 use crate::colour_allocation::{colours_allow_game, due_colour};
 use crate::error::LimError;
-use crate::maximum_matching::{maximum_matching_size, perfectly_matchable};
 use crate::state::{Colour, FloatDirection, Player};
 
 /// Why a player left his scoregroup (art. 9.3, 11.4).
