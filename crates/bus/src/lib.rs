@@ -64,7 +64,7 @@ pub enum Bus {
     /// Embedded mode: the log is the queue.
     InProcess(EventStore),
     /// Distributed mode: NATS JetStream.
-    Nats(NatsBus),
+    Nats(Box<NatsBus>),
 }
 
 /// A JetStream connection with the `ARBITER` stream ensured.
@@ -83,7 +83,11 @@ impl NatsBus {
             .and_then(|v| v.parse().ok())
             .unwrap_or(1);
         // A cluster is given as a comma-separated list of node URLs.
-        let servers: Vec<&str> = url.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+        let servers: Vec<&str> = url
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
         let client = async_nats::connect(servers).await.map_err(nats)?;
         let js = jetstream::new(client.clone());
         js.get_or_create_stream(stream::Config {
@@ -106,6 +110,11 @@ impl NatsBus {
 }
 
 impl Bus {
+    /// Connects to NATS JetStream (see [`NatsBus::connect`]).
+    pub async fn connect_nats(url: &str) -> Result<Bus, Error> {
+        Ok(Bus::Nats(Box::new(NatsBus::connect(url).await?)))
+    }
+
     /// Publishes one event (idempotent by event id). Returns true when the server saw
     /// it as a duplicate.
     pub async fn publish(&self, event: &RecordedEvent) -> Result<bool, Error> {
@@ -170,7 +179,9 @@ impl Bus {
                     .await
                     .map_err(nats)?;
                 let messages = consumer.messages().await.map_err(nats)?;
-                ConsumerInner::Nats { messages }
+                ConsumerInner::Nats {
+                    messages: Box::new(messages),
+                }
             }
         };
         Ok(Consumer {
@@ -199,7 +210,7 @@ enum ConsumerInner {
         durable: String,
     },
     Nats {
-        messages: pull::Stream,
+        messages: Box<pull::Stream>,
     },
 }
 

@@ -1,8 +1,8 @@
 //! Delivery through a real nats-server -js, and the in-process bus, with the relay.
 use std::time::Duration;
 
+use arbiter_bus::Bus;
 use arbiter_bus::relay::{RelayOptions, run_relay};
-use arbiter_bus::{Bus, NatsBus};
 use arbiter_eventlog::{AppendRequest, CommandContext, EventStore, NewEvent};
 use tokio::sync::watch;
 
@@ -47,7 +47,7 @@ async fn nats_relay_publishes_in_order_and_consumer_resumes_after_ack() {
         .unwrap()
         .unwrap_or_else(|e| panic!("cannot start nats-server: {e}"));
     let (s, _dir) = store().await;
-    let bus = Bus::Nats(NatsBus::connect(server.url()).await.unwrap());
+    let bus = Bus::connect_nats(server.url()).await.unwrap();
     for i in 0..5 {
         append(&s, "tournament-1", &format!("c{i}"), "TournamentUpdated").await;
     }

@@ -5,8 +5,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use arbiter_bus::Bus;
 use arbiter_bus::relay::{RelayOptions, run_relay};
-use arbiter_bus::{Bus, NatsBus};
 use arbiter_eventlog::EventStore;
 use tokio::sync::watch;
 use tonic::service::RoutesBuilder;
@@ -63,11 +63,9 @@ impl Platform {
             .await
             .map_err(|e| anyhow::anyhow!("{database_url}: {e}"))?;
         let bus = match nats_url {
-            Some(url) => Bus::Nats(
-                NatsBus::connect(url)
-                    .await
-                    .map_err(|e| anyhow::anyhow!("{url}: {e}"))?,
-            ),
+            Some(url) => Bus::connect_nats(url)
+                .await
+                .map_err(|e| anyhow::anyhow!("{url}: {e}"))?,
             None => Bus::InProcess(store.clone()),
         };
         let (auth, file) = Auth::load_or_create(token_file)?;

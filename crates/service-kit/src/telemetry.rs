@@ -120,10 +120,10 @@ pub fn inject_traceparent(
     mut request: tonic::Request<()>,
 ) -> Result<tonic::Request<()>, tonic::Status> {
     let tp = current_traceparent();
-    if let Ok(v) = tp.parse() {
-        if !tp.is_empty() {
-            request.metadata_mut().insert("traceparent", v);
-        }
+    if !tp.is_empty()
+        && let Ok(v) = tp.parse()
+    {
+        request.metadata_mut().insert("traceparent", v);
     }
     Ok(request)
 }

@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::io::Write;
 
-use arbiter_bus::{Bus, NatsBus};
+use arbiter_bus::Bus;
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> anyhow::Result<()> {
@@ -19,7 +19,7 @@ async fn main() -> anyhow::Result<()> {
         .lines()
         .filter_map(|l| l.split(' ').next().map(str::to_owned))
         .collect();
-    let bus = Bus::Nats(NatsBus::connect(url).await?);
+    let bus = Bus::connect_nats(url).await?;
     let mut consumer = bus.consumer(durable, filter).await?;
     println!("ready");
     loop {
