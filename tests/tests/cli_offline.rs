@@ -930,3 +930,42 @@ fn pair_dutch_is_not_in_this_build() {
         2
     );
 }
+
+/// `arbiter … | head`: a reader that stops early is not an error of the command, and the
+/// command never panics on it.
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    let big = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../crates/trf/tests/data/trf/icu-armstrong-2011.trf");
+    let big = big.to_str().unwrap();
+    for args in [
+        vec!["trf", "json", big],
+        vec!["trf", "fmt", big],
+        vec!["standings", "--trf", big, "--tiebreaks", "BH,SB"],
+        vec!["pair", "--system", "round-robin", "--players", "400"],
+    ] {
+        let mut child = Command::new(binary("arbiter"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take()); // the reader goes away at once
+        let o = child.wait_with_output().unwrap();
+        let err = stderr(&o);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(code(&o), 0, "{args:?}: {err}");
+    }
+    assert_eq!(
+        code(&arbiter(&[
+            "pair",
+            "--system",
+            "knockout",
+            "--players",
+            "8",
+            "--seed",
+            "1"
+        ])),
+        2
+    );
+}

@@ -171,7 +171,7 @@ fn replay(cli: &Cli, path: &std::path::Path, tc: Option<&str>) -> Result<(), Fai
             ],
             &rows,
         );
-        println!("{} games", games.len());
+        outln!("{} games", games.len());
     }
     if !illegal.is_empty() {
         for l in &illegal {

@@ -10,6 +10,22 @@ use clap::Subcommand;
 
 use crate::{Cli, Failure};
 
+/// `println!` that does not panic when stdout is closed (`arbiter … | head`).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// `print!` that does not panic when stdout is closed.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 mod clock;
 mod pair;
 mod rating;

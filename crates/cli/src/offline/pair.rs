@@ -56,6 +56,9 @@ pub fn run(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
             "--system dutch: the Dutch system is not yet available in this build",
         )),
         System::RoundRobin | System::DoubleRoundRobin => round_robin(cli, a),
+        System::Knockout if a.seed.is_some() => Err(usage(
+            "--seed draws round-robin pairing numbers; a knockout bracket is by seed 1..N",
+        )),
         System::Knockout => knockout_bracket(cli, a),
     }
 }
@@ -107,7 +110,7 @@ fn round_robin(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
         return Ok(());
     }
     if let Some(s) = drawing.seed {
-        println!("Pairing numbers drawn by lot, seed {}", s.to_hex());
+        outln!("Pairing numbers drawn by lot, seed {}", s.to_hex());
         let rows: Vec<Vec<String>> = drawing
             .by_pairing_number
             .iter()
@@ -115,10 +118,10 @@ fn round_robin(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
             .map(|(p, n): (&u32, u32)| vec![n.to_string(), p.to_string()])
             .collect();
         output::table(&["No.", "Player"], &rows);
-        println!();
+        outln!();
     }
     for r in &rounds {
-        println!("Round {}", r.number);
+        outln!("Round {}", r.number);
         let rows: Vec<Vec<String>> = r
             .games
             .iter()
@@ -132,9 +135,9 @@ fn round_robin(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
             .collect();
         output::table(&["Board", "White", "Black"], &rows);
         if let Some(b) = r.bye {
-            println!("bye: {}", player(b));
+            outln!("bye: {}", player(b));
         }
-        println!();
+        outln!();
     }
     Ok(())
 }
@@ -159,7 +162,7 @@ fn knockout_bracket(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
         return Ok(());
     }
     for r in &b.rounds {
-        println!(
+        outln!(
             "Round {}{} ({} players)",
             r.number,
             if r.preliminary { " (preliminary)" } else { "" },
@@ -180,9 +183,9 @@ fn knockout_bracket(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
         output::table(&["Match", "Side A", "Side B"], &rows);
         if !r.byes.is_empty() {
             let byes: Vec<String> = r.byes.iter().map(|e| entrant_text(*e)).collect();
-            println!("through without playing: {}", byes.join(", "));
+            outln!("through without playing: {}", byes.join(", "));
         }
-        println!();
+        outln!();
     }
     Ok(())
 }

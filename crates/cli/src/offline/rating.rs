@@ -248,15 +248,15 @@ fn print_event(e: &EventWorking) {
     output::table(&["#", "Opp", "D", "PD", "Score", "ΔR", "K", "K×ΔR"], &rows);
     match &e.k_working {
         Some(kd) => {
-            print!("K = {} ({}", kd.k, k_rule_text(kd.rule));
+            out!("K = {} ({}", kd.k, k_rule_text(kd.rule));
             if let Some(n) = kd.capped_for_games {
-                print!(", lowered from {} so that K × {n} ≤ 700", kd.base_k);
+                out!(", lowered from {} so that K × {n} ≤ 700", kd.base_k);
             }
-            println!(")");
+            outln!(")");
         }
-        None => println!("K = {} (given)", e.k),
+        None => outln!("K = {} (given)", e.k),
     }
-    println!(
+    outln!(
         "rated games {}, score {}, expected {}, ΣΔR {}, Rc {}",
         e.rated_games,
         e.score,
@@ -271,9 +271,12 @@ fn print_working(w: &PeriodWorking) {
     for e in &w.events {
         print_event(e);
     }
-    println!(
+    outln!(
         "change K × ΣΔR = {} → {:+} (rounded, B.02 §8.3.4); rating {} → {}",
-        w.change_unrounded, w.change, w.rating_before, w.rating_after
+        w.change_unrounded,
+        w.change,
+        w.rating_before,
+        w.rating_after
     );
 }
 

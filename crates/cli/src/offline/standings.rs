@@ -4,7 +4,8 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use serde_json::json;
 use tiebreak::{
-    Edition, Error as TbError, EventKind, Options, Source, Standings, TieBreak, TieResolution,
+    Category, DummyCap, Edition, Error as TbError, EventKind, Options, Source, Standings, TieBreak,
+    TieResolution,
 };
 use trf::HeaderKind;
 
@@ -237,7 +238,7 @@ fn print_table(s: &Standings, ct: &TrfCrosstable) {
         })
         .collect();
     output::table(&header, &rows);
-    println!(
+    outln!(
         "{} participants, {} rounds, edition {}{}",
         s.rows.len(),
         ct.crosstable.rounds_played,
@@ -251,10 +252,24 @@ fn print_table(s: &Standings, ct: &TrfCrosstable) {
 fn source_text(src: &Source) -> String {
     match src {
         Source::Opponent { tpn } => format!("opponent {tpn}"),
-        Source::Dummy { category, cap } => match cap {
-            Some(c) => format!("dummy ({category:?}, capped: {c:?})"),
-            None => format!("dummy ({category:?})"),
-        },
+        Source::Dummy { category, cap } => {
+            let what = match category {
+                Category::PabOrFpb => "PAB/FPB, Art. 16.2.1",
+                Category::ForfeitWin => "forfeit win, Art. 16.2.2",
+                Category::RequestedByeThenPlayed => "requested bye, Art. 16.2.3",
+                Category::ForfeitLoss => "forfeit loss, Art. 16.2.4",
+                Category::RequestedByeToTheEnd => "bye to the end, Art. 16.2.5",
+            };
+            match cap {
+                Some(DummyCap::ScheduledOpponentAdjustedScore { opponent_tpn }) => format!(
+                    "dummy ({what}; capped at opponent {opponent_tpn}'s adjusted score, 16.4.1)"
+                ),
+                Some(DummyCap::DrawTimesRounds) => {
+                    format!("dummy ({what}; capped at draw × rounds, 16.4.2)")
+                }
+                None => format!("dummy ({what})"),
+            }
+        }
         Source::VirtualOpponent => "virtual opponent".into(),
         Source::OwnRound => "own round".into(),
         Source::OwnData => "own data".into(),
@@ -265,14 +280,15 @@ fn print_explain(s: &Standings, tpn: u32) {
     let Some(row) = s.rows.iter().find(|r| r.tpn == tpn) else {
         return;
     };
-    println!();
-    println!(
+    outln!();
+    outln!(
         "Participant {tpn}: rank {}, {} points",
-        row.rank, row.points
+        row.rank,
+        row.points
     );
     for (tb, v) in s.tie_breaks.iter().zip(&row.values) {
-        println!();
-        println!("{tb} = {}", value_text(v));
+        outln!();
+        outln!("{tb} = {}", value_text(v));
         let rows: Vec<Vec<String>> = v
             .working
             .contributions
@@ -290,7 +306,7 @@ fn print_explain(s: &Standings, tpn: u32) {
             output::table(&["Round", "From", "Value", ""], &rows);
         }
         if let Some(note) = &v.working.note {
-            println!("{note}");
+            outln!("{note}");
         }
     }
 }

@@ -135,9 +135,9 @@ fn check(cli: &Cli, path: &Path) -> Result<(), Failure> {
         }));
     } else {
         for f in &parsed.findings {
-            println!("{}", finding_line(path, f));
+            outln!("{}", finding_line(path, f));
         }
-        println!(
+        outln!(
             "{}: {} players, {} rounds, {errors} error(s), {warnings} warning(s), {infos} info",
             path.display(),
             parsed.doc.players().count(),
@@ -173,9 +173,13 @@ fn fmt(cli: &Cli, path: &Path, to: Option<Edition>, eol: Eol) -> Result<(), Fail
         output::json(&json!({ "edition": version, "text": text }));
     } else {
         let mut out = std::io::stdout().lock();
-        out.write_all(text.as_bytes())
-            .and_then(|()| out.flush())
-            .map_err(|e| failed(format!("writing stdout: {e}")))?;
+        match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            // a closed pipe (`arbiter trf fmt … | head`) is the reader's choice
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                return Err(failed(format!("writing stdout: {e}")));
+            }
+            _ => {}
+        }
     }
     refuse_errors(path, &parsed.findings)
 }
