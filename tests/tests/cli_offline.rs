@@ -969,3 +969,80 @@ fn a_closed_stdout_is_not_a_panic() {
         2
     );
 }
+
+/// A four-player round robin (record 092): everyone on 2 points except player 4, all
+/// mutual games drawn, so SB and DE leave 1–3 tied; lots then decide, reproducibly.
+const ROUND_ROBIN: &str = "012 Four\n092 Round Robin\n\
+001    1      Alpha, A                          2200                             2.0    1     4 w 1     2 w =     3 b =\n\
+001    2      Beta, B                           2100                             2.0    2     3 w =     1 b =     4 w 1\n\
+001    3      Gamma, C                          2000                             2.0    3     2 b =     4 b 1     1 w =\n\
+001    4      Delta, D                          1900                             0.0    4     1 b 0     3 w 0     2 b 0\n";
+
+#[test]
+fn standings_of_a_round_robin() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write_temp(&dir, "rr.trf", ROUND_ROBIN);
+    // C.07 (2026) Art. 8 note: no Buchholz in a round robin; a usage error
+    let o = arbiter_path(&["standings", "--trf", "FILE", "--tiebreaks", "BH"], &f);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("round robin"), "{}", stderr(&o));
+    // ... unless the event is declared a Swiss
+    let o = arbiter_path(
+        &[
+            "standings",
+            "--trf",
+            "FILE",
+            "--tiebreaks",
+            "BH",
+            "--kind",
+            "swiss",
+        ],
+        &f,
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // SB = 2 for each of 1-3 (½ × 2 + ½ × 2 + 1 × 0), DE = 1: they share first place
+    let v = json(&arbiter_path(
+        &[
+            "--json",
+            "standings",
+            "--trf",
+            "FILE",
+            "--tiebreaks",
+            "SB,DE",
+        ],
+        &f,
+    ));
+    let rows = rows_by_tpn(&v);
+    for t in 1..=3 {
+        assert_eq!(rows[&t]["rank"], 1);
+        assert_eq!(rows[&t]["values"], serde_json::json!(["2", "1"]));
+    }
+    assert_eq!(rows[&4]["rank"], 4);
+    // drawing of lots, reproducible from the seed
+    let lots = |seed: &str| {
+        json(&arbiter_path(
+            &[
+                "--json",
+                "standings",
+                "--trf",
+                "FILE",
+                "--tiebreaks",
+                "SB",
+                "--lot-seed",
+                seed,
+            ],
+            &f,
+        ))
+    };
+    let a = lots("77");
+    assert_eq!(a, lots("77"));
+    assert_eq!(a["lot_seed"], 77);
+    let ranks: BTreeSet<u64> = a["rows"].as_array().unwrap()[..3]
+        .iter()
+        .map(|r| {
+            assert_eq!(r["by_lot"], true);
+            r["rank"].as_u64().unwrap()
+        })
+        .collect();
+    assert_eq!(ranks, BTreeSet::from([1, 2, 3]));
+}
