@@ -9,7 +9,7 @@
 //! | opponent, `0` / `L` | `Played` loss |
 //! | opponent, `+` | `ForfeitWin` (C.07 Art. 16.2.2) |
 //! | opponent, `-` | `ForfeitLoss` (Art. 16.2.4; two `-` facing each other: double forfeit) |
-//! | no opponent, `U` (or `+`, the pre-2016 way of writing the PAB) | `PairingAllocatedBye` |
+//! | no opponent, `U` (or `+`, the older way of writing the PAB) | `PairingAllocatedBye` (`+`: `FullPointBye` when only that gives the file's forfeit-win points) |
 //! | no opponent, `F` | `FullPointBye` |
 //! | no opponent, `H` | `HalfPointBye` |
 //! | no opponent, `Z` | `ZeroPointBye` |
@@ -297,9 +297,16 @@ pub fn from_trf(doc: &TrfDocument, opts: &AdapterOptions) -> Result<TrfCrosstabl
                     }
                 }
                 Opponent::Zero | Opponent::Blank => match block.result {
-                    ResultCode::PairingAllocatedBye | ResultCode::ForfeitWin => {
-                        RoundEntry::PairingAllocatedBye
+                    ResultCode::PairingAllocatedBye => RoundEntry::PairingAllocatedBye,
+                    // `0000 - +`: the pre-2016 PAB, scored as a forfeit win; if the file gives
+                    // a forfeit win the points of a full-point bye but not of a PAB, it is one.
+                    ResultCode::ForfeitWin
+                        if scoring.forfeit_win != scoring.pairing_allocated_bye
+                            && scoring.forfeit_win == scoring.full_point_bye =>
+                    {
+                        RoundEntry::FullPointBye
                     }
+                    ResultCode::ForfeitWin => RoundEntry::PairingAllocatedBye,
                     ResultCode::FullPointBye => RoundEntry::FullPointBye,
                     ResultCode::HalfPointBye => RoundEntry::HalfPointBye,
                     ResultCode::ZeroPointBye => RoundEntry::ZeroPointBye,
@@ -539,6 +546,45 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.message.contains("only 2 rounds"), "{e}");
+    }
+
+    #[test]
+    fn unpaired_rounds_take_their_points_from_the_points_column() {
+        // 1 won, then two unpaired rounds without a code; the file says 2.0
+        let text = "\
+001    1      A                                 2100                             2.0    1     2 w 1  0000 -    0000 -  
+001    2      B                                 2000                             0.0    2     1 b 0
+";
+        let from_points = AdapterOptions {
+            unpaired: UnpairedRounds::FromPoints,
+            ..AdapterOptions::default()
+        };
+        let ct = from_trf(&doc(text), &from_points).unwrap();
+        // 1.0 missing over two rounds: two half-point byes rather than one full-point bye
+        assert_eq!(
+            ct.crosstable.players[0].entries[1..],
+            [RoundEntry::HalfPointBye, RoundEntry::HalfPointBye]
+        );
+        assert_eq!(ct.notes.len(), 2);
+        assert!(
+            ct.notes[0].starts_with("1:109: round 2: "),
+            "{:?}",
+            ct.notes
+        );
+        // by default the rounds stay zero-point rounds
+        let ct = from_trf(&doc(text), &AdapterOptions::default()).unwrap();
+        assert_eq!(ct.crosstable.players[0].entries[1], RoundEntry::Absent);
+        assert!(ct.notes.is_empty());
+        // 1.5 missing over two rounds: a full-point and a half-point bye, earliest first
+        let ct = from_trf(&doc(&text.replacen("2.0", "2.5", 1)), &from_points).unwrap();
+        assert_eq!(
+            ct.crosstable.players[0].entries[1..],
+            [RoundEntry::FullPointBye, RoundEntry::HalfPointBye]
+        );
+        // 3.0 missing cannot come from two rounds: kept, and said so
+        let ct = from_trf(&doc(&text.replacen("2.0", "4.0", 1)), &from_points).unwrap();
+        assert_eq!(ct.crosstable.players[0].entries[1], RoundEntry::Absent);
+        assert!(ct.notes[0].contains("cannot explain"), "{:?}", ct.notes);
     }
 
     #[test]
