@@ -127,6 +127,14 @@ fn trf_check_exits_1_on_errors() {
     let errors: Vec<&str> = out.lines().filter(|l| l.contains(": error: ")).collect();
     assert!(errors.len() >= 2, "{out}");
     assert!(stderr(&o).contains("error(s)"));
+    // fmt and json still give their output (the file is kept as read), but exit 1
+    let o = arbiter_path(&["trf", "json", "FILE"], &bad);
+    assert_eq!(code(&o), 1);
+    assert_eq!(json(&o)["lines"].as_array().unwrap().len(), 4);
+    assert!(stderr(&o).contains(&prefix), "{}", stderr(&o));
+    let o = arbiter_path(&["trf", "fmt", "FILE"], &bad);
+    assert_eq!(code(&o), 1);
+    assert!(stdout(&o).contains("20x0"));
 
     // not a TRF at all
     let junk = write_temp(&dir, "junk.trf", "hello\nworld\n");
