@@ -5,6 +5,7 @@
 //! Exit codes: 0 ok; 1 the server answered with an error (or a service is not
 //! SERVING); 2 bad usage; 3 the server cannot be reached.
 mod client;
+mod offline;
 mod output;
 mod tournament;
 
@@ -53,6 +54,8 @@ pub enum Command {
     /// Tournaments.
     #[command(subcommand)]
     Tournament(tournament::TournamentCommand),
+    #[command(flatten)]
+    Offline(offline::OfflineCommand),
 }
 
 /// An error with the exit code it maps to.
@@ -90,6 +93,7 @@ async fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Health => client::health(&cli).await,
         Command::Tournament(t) => tournament::run(&cli, t).await,
+        Command::Offline(o) => offline::run(&cli, o),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,4 +1,5 @@
 //! Human tables and JSON.
+use std::io::Write as _;
 
 /// Prints a left-aligned table with a header row.
 pub fn table(header: &[&str], rows: &[Vec<String>]) {
@@ -19,7 +20,8 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) {
                 s.push_str(&format!("{c:<w$}  ", w = widths[i]));
             }
         }
-        println!("{}", s.trim_end());
+        // never panic on a closed stdout (`arbiter … | head`)
+        let _ = writeln!(std::io::stdout().lock(), "{}", s.trim_end());
     };
     line(header.to_vec());
     for r in rows {
@@ -29,5 +31,9 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) {
 
 /// Pretty JSON on stdout.
 pub fn json(v: &serde_json::Value) {
-    println!("{}", serde_json::to_string_pretty(v).unwrap_or_default());
+    let _ = writeln!(
+        std::io::stdout().lock(),
+        "{}",
+        serde_json::to_string_pretty(v).unwrap_or_default()
+    );
 }

@@ -1,0 +1,356 @@
+//! `arbiter standings --trf FILE [--tiebreaks LIST] [--edition E] [--explain TPN]`.
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use serde_json::json;
+use tiebreak::{
+    Category, DummyCap, Edition, Error as TbError, EventKind, Options, Source, Standings, TieBreak,
+    TieResolution,
+};
+use trf::HeaderKind;
+
+use super::trf::{finding_line, load, refuse_errors};
+use super::trf_crosstable::{self, AdapterOptions, TrfCrosstable, UnpairedRounds};
+use super::{failed, usage};
+use crate::{Cli, Failure, output};
+
+#[derive(Args)]
+pub struct StandingsArgs {
+    /// The TRF file (TRF16 or TRF26).
+    #[arg(long)]
+    trf: PathBuf,
+    /// Ordered tie-break list, C.07 codes with modifiers, e.g. "BH/C1,BH,SB"
+    /// (default: the file's record 202; none: points only, tied players share the place).
+    #[arg(long)]
+    tiebreaks: Option<String>,
+    /// Rule edition: C.07 applied from 1 March 2026, C.07 of 1 August 2024, or the seed's C.06 list.
+    #[arg(long, value_enum, default_value = "c07-2026")]
+    edition: EditionArg,
+    /// Print the working of every tie-break value of this participant (starting rank).
+    #[arg(long, value_name = "TPN")]
+    explain: Option<u32>,
+    /// Standings after this round (default: every round in the file).
+    #[arg(long)]
+    rounds: Option<usize>,
+    /// Swiss (pairings made round by round) or round robin (pre-determined pairings,
+    /// C.07 Art. 15.2). Default: from record 092.
+    #[arg(long, value_enum)]
+    kind: Option<KindArg>,
+    /// Rating used for unrated participants in rating-based tie-breaks, if the regulations
+    /// announced one (otherwise those tie-breaks are dropped when someone is unrated).
+    #[arg(long)]
+    unrated_rating: Option<u32>,
+    /// Draw lots for participants still tied, reproducibly from this seed (C.07 Art. 4.2);
+    /// default: tied participants share the place.
+    #[arg(long)]
+    lot_seed: Option<u64>,
+    /// Unpaired rounds with no result code: "zero" as TRF says (blank = Z), or "from-points":
+    /// the byes some exporters count only in the points column are taken from it (each
+    /// inference is reported on stderr).
+    #[arg(long, value_enum, default_value = "zero")]
+    unpaired_rounds: UnpairedArg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum UnpairedArg {
+    Zero,
+    FromPoints,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum EditionArg {
+    #[value(name = "c07-2026")]
+    C072026,
+    #[value(name = "c07-2024")]
+    C072024,
+    Seed,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum KindArg {
+    Swiss,
+    RoundRobin,
+}
+
+/// Tie-break list errors are usage errors when the list came from the command line.
+fn list_error(e: &TbError, from_cli: bool, file_line: &str) -> Failure {
+    if from_cli {
+        usage(format!("--tiebreaks: {e}"))
+    } else {
+        failed(format!("{file_line}: record 202: {e}"))
+    }
+}
+
+pub fn run(cli: &Cli, a: &StandingsArgs) -> Result<(), Failure> {
+    let path = a.trf.as_path();
+    let parsed = load(path)?;
+    refuse_errors(path, &parsed.findings)?;
+    let doc = &parsed.doc;
+    let edition = match a.edition {
+        EditionArg::C072026 => Edition::C07_2026,
+        EditionArg::C072024 => Edition::C07_2024,
+        EditionArg::Seed => Edition::SeedC06,
+    };
+    // The list: --tiebreaks, else record 202.
+    let line_202 = doc
+        .lines
+        .iter()
+        .position(
+            |l| matches!(&l.record, trf::Record::Header(h) if h.kind == HeaderKind::TieBreaks),
+        )
+        .map_or_else(
+            || path.display().to_string(),
+            |i| format!("{}:{}", path.display(), i + 1),
+        );
+    let (codes, from_cli): (Vec<String>, bool) = match &a.tiebreaks {
+        Some(list) => (
+            list.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect(),
+            true,
+        ),
+        None => (doc.header().tie_breaks, false),
+    };
+    let list: Vec<TieBreak> =
+        tiebreak::parse_list(&codes, edition).map_err(|e| list_error(&e, from_cli, &line_202))?;
+    let kind = match a.kind {
+        Some(KindArg::Swiss) => EventKind::Swiss,
+        Some(KindArg::RoundRobin) => EventKind::RoundRobin,
+        None => trf_crosstable::event_kind(doc),
+    };
+    let unpaired = match a.unpaired_rounds {
+        UnpairedArg::Zero => UnpairedRounds::Zero,
+        UnpairedArg::FromPoints => UnpairedRounds::FromPoints,
+    };
+    if unpaired == UnpairedRounds::FromPoints && a.rounds.is_some() {
+        return Err(usage(
+            "--unpaired-rounds from-points reads the final points column; it cannot be combined \
+             with --rounds",
+        ));
+    }
+    let ct = trf_crosstable::from_trf(
+        doc,
+        &AdapterOptions {
+            kind,
+            rounds: a.rounds,
+            unpaired,
+        },
+    )
+    .map_err(|e| {
+        let sep = if e.line == 0 { " " } else { "" };
+        failed(format!("{}:{sep}{e}", path.display()))
+    })?;
+    for n in &ct.notes {
+        eprintln!("{}:{n}", path.display());
+    }
+    if let Some(t) = a.explain
+        && ct.line_of(t).is_none()
+    {
+        return Err(usage(format!(
+            "--explain {t}: no participant has starting rank {t}"
+        )));
+    }
+    let options = Options {
+        ties: a
+            .lot_seed
+            .map_or(TieResolution::Shared, |seed| TieResolution::ByLot { seed }),
+        unrated_rating: a.unrated_rating,
+        allow_buchholz_in_round_robin: false,
+        with_working: a.explain.is_some(),
+    };
+    let s = tiebreak::standings(&ct.crosstable, edition, &list, &options)
+        .map_err(|e| compute_error(&e, &ct, path, from_cli, &line_202))?;
+    for w in parsed
+        .findings
+        .iter()
+        .filter(|f| f.severity == trf::Severity::Warning)
+    {
+        eprintln!("{}", finding_line(path, w));
+    }
+    for d in &s.dropped {
+        eprintln!(
+            "note: tie-break {} (position {}) dropped: {}",
+            d.tie_break, d.position, d.reason
+        );
+    }
+    if cli.json {
+        output::json(&standings_json(&s, &ct, a.explain));
+    } else {
+        print_table(&s, &ct);
+        if let Some(t) = a.explain {
+            print_explain(&s, t);
+        }
+    }
+    Ok(())
+}
+
+/// A crosstable error points at the participant's line.
+fn compute_error(
+    e: &TbError,
+    ct: &TrfCrosstable,
+    path: &Path,
+    from_cli: bool,
+    line_202: &str,
+) -> Failure {
+    let tpn = match e {
+        TbError::UnknownCode { .. }
+        | TbError::InvalidModifier { .. }
+        | TbError::NotInEdition { .. }
+        | TbError::NotAllowedInRoundRobin { .. } => return list_error(e, from_cli, line_202),
+        TbError::DuplicateTpn(t) => Some(*t),
+        TbError::WrongRoundCount { tpn, .. }
+        | TbError::UnknownOpponent { tpn, .. }
+        | TbError::InconsistentPairing { tpn, .. } => Some(*tpn),
+        TbError::InvalidScoring(_) => None,
+    };
+    match tpn.and_then(|t| ct.line_of(t)) {
+        Some(line) => failed(format!("{}:{line}: {e}", path.display())),
+        None => failed(format!("{}: {e}", path.display())),
+    }
+}
+
+fn value_text(v: &tiebreak::TieBreakValue) -> String {
+    v.value.map_or_else(|| "-".to_string(), |x| x.to_string())
+}
+
+fn print_table(s: &Standings, ct: &TrfCrosstable) {
+    let names: Vec<String> = s.tie_breaks.iter().map(ToString::to_string).collect();
+    let mut header = vec!["Rank", "TPN", "Name", "Fed", "Rtg", "Pts"];
+    header.extend(names.iter().map(String::as_str));
+    let rows: Vec<Vec<String>> = s
+        .rows
+        .iter()
+        .map(|r| {
+            let p = ct.crosstable.players.iter().find(|p| p.tpn == r.tpn);
+            let mut row = vec![
+                format!("{}{}", r.rank, if r.by_lot { "*" } else { "" }),
+                r.tpn.to_string(),
+                p.and_then(|p| p.name.clone()).unwrap_or_default(),
+                p.and_then(|p| p.federation.clone()).unwrap_or_default(),
+                p.and_then(|p| p.rating)
+                    .map_or(String::new(), |r| r.to_string()),
+                r.points.to_string(),
+            ];
+            row.extend(r.values.iter().map(value_text));
+            row
+        })
+        .collect();
+    output::table(&header, &rows);
+    outln!(
+        "{} participants, {} rounds, edition {}{}",
+        s.rows.len(),
+        ct.crosstable.rounds_played,
+        s.edition,
+        s.lot_seed.map_or(String::new(), |seed| format!(
+            ", lots drawn with seed {seed} (*)"
+        ))
+    );
+}
+
+fn source_text(src: &Source) -> String {
+    match src {
+        Source::Opponent { tpn } => format!("opponent {tpn}"),
+        Source::Dummy { category, cap } => {
+            let what = match category {
+                Category::PabOrFpb => "PAB/FPB, Art. 16.2.1",
+                Category::ForfeitWin => "forfeit win, Art. 16.2.2",
+                Category::RequestedByeThenPlayed => "requested bye, Art. 16.2.3",
+                Category::ForfeitLoss => "forfeit loss, Art. 16.2.4",
+                Category::RequestedByeToTheEnd => "bye to the end, Art. 16.2.5",
+            };
+            match cap {
+                Some(DummyCap::ScheduledOpponentAdjustedScore { opponent_tpn }) => format!(
+                    "dummy ({what}; capped at opponent {opponent_tpn}'s adjusted score, 16.4.1)"
+                ),
+                Some(DummyCap::DrawTimesRounds) => {
+                    format!("dummy ({what}; capped at draw × rounds, 16.4.2)")
+                }
+                None => format!("dummy ({what})"),
+            }
+        }
+        Source::VirtualOpponent => "virtual opponent".into(),
+        Source::OwnRound => "own round".into(),
+        Source::OwnData => "own data".into(),
+    }
+}
+
+fn print_explain(s: &Standings, tpn: u32) {
+    let Some(row) = s.rows.iter().find(|r| r.tpn == tpn) else {
+        return;
+    };
+    outln!();
+    outln!(
+        "Participant {tpn}: rank {}, {} points",
+        row.rank,
+        row.points
+    );
+    for (tb, v) in s.tie_breaks.iter().zip(&row.values) {
+        outln!();
+        outln!("{tb} = {}", value_text(v));
+        let rows: Vec<Vec<String>> = v
+            .working
+            .contributions
+            .iter()
+            .map(|c| {
+                vec![
+                    c.round.map_or(String::new(), |r| r.to_string()),
+                    source_text(&c.source),
+                    c.value.to_string(),
+                    if c.cut { "cut".into() } else { String::new() },
+                ]
+            })
+            .collect();
+        if !rows.is_empty() {
+            output::table(&["Round", "From", "Value", ""], &rows);
+        }
+        if let Some(note) = &v.working.note {
+            outln!("{note}");
+        }
+    }
+}
+
+fn standings_json(s: &Standings, ct: &TrfCrosstable, explain: Option<u32>) -> serde_json::Value {
+    let rows: Vec<serde_json::Value> = s
+        .rows
+        .iter()
+        .map(|r| {
+            let p = ct.crosstable.players.iter().find(|p| p.tpn == r.tpn);
+            let f = ct.players.iter().find(|p| p.tpn == r.tpn);
+            let values: Vec<serde_json::Value> = r
+                .values
+                .iter()
+                .map(|v| v.value.map_or(serde_json::Value::Null, |x| json!(x.to_string())))
+                .collect();
+            let mut row = json!({
+                "rank": r.rank,
+                "tpn": r.tpn,
+                "name": p.and_then(|p| p.name.clone()),
+                "federation": p.and_then(|p| p.federation.clone()),
+                "rating": p.and_then(|p| p.rating),
+                "points": r.points.to_string(),
+                "values": values,
+                "by_lot": r.by_lot,
+                "stated_points": f.and_then(|f| f.stated_points).map(|x| format!("{:.1}", f64::from(x.tenths()) / 10.0)),
+                "stated_rank": f.and_then(|f| f.stated_rank),
+            });
+            if explain == Some(r.tpn) {
+                row["working"] = serde_json::to_value(&r.values).unwrap_or_default();
+            }
+            row
+        })
+        .collect();
+    json!({
+        "edition": s.edition.name(),
+        "rounds": ct.crosstable.rounds_played,
+        "tie_breaks": s.tie_breaks.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "dropped": s.dropped.iter().map(|d| json!({
+            "tie_break": d.tie_break.to_string(),
+            "position": d.position,
+            "reason": d.reason,
+        })).collect::<Vec<_>>(),
+        "lot_seed": s.lot_seed,
+        "rows": rows,
+    })
+}
