@@ -164,7 +164,11 @@ pub fn decide_open(
         ));
     }
     if opened.board == 0 {
-        return Err(Reject::new("invalid", "board", "boards are numbered from 1"));
+        return Err(Reject::new(
+            "invalid",
+            "board",
+            "boards are numbered from 1",
+        ));
     }
     parse_time_control(&opened.time_control)
         .map_err(|e| Reject::new("invalid", "time_control", e))?;
@@ -196,7 +200,8 @@ pub fn decide_open(
 impl Board {
     /// The board as a `BoardOpened` event makes it.
     pub fn open(opened: BoardOpened, version: i64) -> Board {
-        let tc = parse_time_control(&opened.time_control).unwrap_or_else(|_| TimeControl::unlimited());
+        let tc =
+            parse_time_control(&opened.time_control).unwrap_or_else(|_| TimeControl::unlimited());
         let mut config = GameConfig::new(tc);
         config.edition = parse_edition(&opened.laws_edition).unwrap_or_default();
         config.quickplay_guidelines = opened.quickplay_guidelines;
@@ -232,73 +237,85 @@ impl Board {
 
     fn fold_game_event(&mut self, event_type: &str, p: &[u8]) -> Result<(), String> {
         let de = |e: prost::DecodeError| e.to_string();
-        let (at, ev, device): (u64, Option<GameEvent>, Option<DeviceObservation>) =
-            match event_type {
-                CLOCK_STARTED => {
-                    let e = ClockStarted::decode(p).map_err(de)?;
-                    (e.at_ms, Some(GameEvent::Start { at: e.at_ms }), e.device)
-                }
-                MOVE_PLAYED => {
-                    let e = MovePlayed::decode(p).map_err(de)?;
-                    let mv = MoveText::Uci(e.uci);
-                    (e.at_ms, Some(GameEvent::Move { at: e.at_ms, mv }), e.device)
-                }
-                CLOCK_PRESSED => {
-                    let e = ClockPressed::decode(p).map_err(de)?;
-                    (e.at_ms, None, e.device)
-                }
-                CLOCK_PAUSED => {
-                    let e = ClockPaused::decode(p).map_err(de)?;
-                    (e.at_ms, Some(GameEvent::Pause { at: e.at_ms }), e.device)
-                }
-                CLOCK_RESUMED => {
-                    let e = ClockResumed::decode(p).map_err(de)?;
-                    (e.at_ms, Some(GameEvent::Resume { at: e.at_ms }), e.device)
-                }
-                TIME_ADJUSTED => {
-                    let e = TimeAdjusted::decode(p).map_err(de)?;
-                    let side = parse_side("side", &e.side).map_err(|r| r.message)?;
-                    let ev = GameEvent::AdjustTime {
-                        at: e.at_ms,
-                        side,
-                        delta_ms: e.delta_ms,
-                    };
-                    (e.at_ms, Some(ev), e.device)
-                }
-                FLAG_FELL => {
-                    let e = FlagFell::decode(p).map_err(de)?;
-                    (e.at_ms, Some(GameEvent::FlagCheck { at: e.at_ms }), e.device)
-                }
-                DRAW_CLAIMED => {
-                    let e = DrawClaimed::decode(p).map_err(de)?;
-                    let by = parse_side("side", &e.side).map_err(|r| r.message)?;
-                    let rule = parse_rule(&e.rule).map_err(|r| r.message)?;
-                    let intended = move_text(&e.intended_move);
-                    let ev = GameEvent::DrawClaim {
-                        at: e.at_ms,
-                        by,
-                        rule,
-                        intended,
-                    };
-                    (e.at_ms, Some(ev), e.device)
-                }
-                PLAYER_RESIGNED => {
-                    let e = PlayerResigned::decode(p).map_err(de)?;
-                    let by = parse_side("side", &e.side).map_err(|r| r.message)?;
-                    (e.at_ms, Some(GameEvent::Resign { at: e.at_ms, by }), e.device)
-                }
-                DRAW_AGREED => {
-                    let e = DrawAgreed::decode(p).map_err(de)?;
-                    (e.at_ms, Some(GameEvent::DrawAgreed { at: e.at_ms }), e.device)
-                }
-                DEVICE_GLITCH => {
-                    let e = DeviceGlitch::decode(p).map_err(de)?;
-                    self.anomalies += 1;
-                    (e.at_ms, None, e.device)
-                }
-                GAME_ENDED | RESULT_REPORTED => return Ok(()),
-                other => return Err(format!("unknown event type {other}")),
-            };
+        let (at, ev, device): (u64, Option<GameEvent>, Option<DeviceObservation>) = match event_type
+        {
+            CLOCK_STARTED => {
+                let e = ClockStarted::decode(p).map_err(de)?;
+                (e.at_ms, Some(GameEvent::Start { at: e.at_ms }), e.device)
+            }
+            MOVE_PLAYED => {
+                let e = MovePlayed::decode(p).map_err(de)?;
+                let mv = MoveText::Uci(e.uci);
+                (e.at_ms, Some(GameEvent::Move { at: e.at_ms, mv }), e.device)
+            }
+            CLOCK_PRESSED => {
+                let e = ClockPressed::decode(p).map_err(de)?;
+                (e.at_ms, None, e.device)
+            }
+            CLOCK_PAUSED => {
+                let e = ClockPaused::decode(p).map_err(de)?;
+                (e.at_ms, Some(GameEvent::Pause { at: e.at_ms }), e.device)
+            }
+            CLOCK_RESUMED => {
+                let e = ClockResumed::decode(p).map_err(de)?;
+                (e.at_ms, Some(GameEvent::Resume { at: e.at_ms }), e.device)
+            }
+            TIME_ADJUSTED => {
+                let e = TimeAdjusted::decode(p).map_err(de)?;
+                let side = parse_side("side", &e.side).map_err(|r| r.message)?;
+                let ev = GameEvent::AdjustTime {
+                    at: e.at_ms,
+                    side,
+                    delta_ms: e.delta_ms,
+                };
+                (e.at_ms, Some(ev), e.device)
+            }
+            FLAG_FELL => {
+                let e = FlagFell::decode(p).map_err(de)?;
+                (
+                    e.at_ms,
+                    Some(GameEvent::FlagCheck { at: e.at_ms }),
+                    e.device,
+                )
+            }
+            DRAW_CLAIMED => {
+                let e = DrawClaimed::decode(p).map_err(de)?;
+                let by = parse_side("side", &e.side).map_err(|r| r.message)?;
+                let rule = parse_rule(&e.rule).map_err(|r| r.message)?;
+                let intended = move_text(&e.intended_move);
+                let ev = GameEvent::DrawClaim {
+                    at: e.at_ms,
+                    by,
+                    rule,
+                    intended,
+                };
+                (e.at_ms, Some(ev), e.device)
+            }
+            PLAYER_RESIGNED => {
+                let e = PlayerResigned::decode(p).map_err(de)?;
+                let by = parse_side("side", &e.side).map_err(|r| r.message)?;
+                (
+                    e.at_ms,
+                    Some(GameEvent::Resign { at: e.at_ms, by }),
+                    e.device,
+                )
+            }
+            DRAW_AGREED => {
+                let e = DrawAgreed::decode(p).map_err(de)?;
+                (
+                    e.at_ms,
+                    Some(GameEvent::DrawAgreed { at: e.at_ms }),
+                    e.device,
+                )
+            }
+            DEVICE_GLITCH => {
+                let e = DeviceGlitch::decode(p).map_err(de)?;
+                self.anomalies += 1;
+                (e.at_ms, None, e.device)
+            }
+            GAME_ENDED | RESULT_REPORTED => return Ok(()),
+            other => return Err(format!("unknown event type {other}")),
+        };
         if let Some(d) = device {
             self.anomalies += d.anomalies.len() as u32;
         }
@@ -403,7 +420,10 @@ pub fn describe(e: &Effect) -> String {
                 .unwrap_or_default()
         ),
         Effect::IncrementIntroduced { ms } => {
-            format!("increment of {} introduced (Guidelines III.4)", format_clk(*ms))
+            format!(
+                "increment of {} introduced (Guidelines III.4)",
+                format_clk(*ms)
+            )
         }
         Effect::PlayContinues => "both flags fell in a non-final period: play continues".into(),
         Effect::EventAfterFlagIgnored => "not applied: a flag had already fallen".into(),
@@ -431,7 +451,9 @@ fn rejection(field: &'static str, r: Rejection) -> Reject {
 
 /// The readings the device sent, compared with the authoritative clock at `at`.
 fn observe(t: &Telemetry, game: &Game, at: Instant, stamped: bool) -> DeviceObservation {
-    let [w, b] = game.clock().remaining_both_at(at.max(game.clock().last_instant()));
+    let [w, b] = game
+        .clock()
+        .remaining_both_at(at.max(game.clock().last_instant()));
     let mut anomalies = Vec::new();
     if !stamped {
         anomalies.push("no device timestamp: stamped on receipt".to_owned());
@@ -481,21 +503,21 @@ pub fn decide(board: &Board, t: &Telemetry, at: Instant, stamped: bool) -> Resul
             ),
         ));
     }
-    if let Some(end) = board.end {
-        if !matches!(item, Item::Glitch(_)) {
-            return Err(Reject::new(
-                "game_over",
-                "item",
-                format!(
-                    "game {} on board {} is over ({} by {:?}, {}); open the board for a new game",
-                    board.opened.game_number,
-                    board.opened.board,
-                    end.result.to_pgn(),
-                    end.termination,
-                    end.termination.article()
-                ),
-            ));
-        }
+    if let Some(end) = board.end
+        && !matches!(item, Item::Glitch(_))
+    {
+        return Err(Reject::new(
+            "game_over",
+            "item",
+            format!(
+                "game {} on board {} is over ({} by {:?}, {}); open the board for a new game",
+                board.opened.game_number,
+                board.opened.board,
+                end.result.to_pgn(),
+                end.termination,
+                end.termination.article()
+            ),
+        ));
     }
     let mut game = board.game.clone();
     let mut out = Decided::default();
@@ -504,8 +526,9 @@ pub fn decide(board: &Board, t: &Telemetry, at: Instant, stamped: bool) -> Resul
         Item::Press(p) => {
             let side = parse_side("press.side", &p.side)?;
             let device = observe(t, &game, at, stamped);
-            out.effects
-                .push(format!("press by {side:?} recorded (a move completes it: 6.2.1)"));
+            out.effects.push(format!(
+                "press by {side:?} recorded (a move completes it: 6.2.1)"
+            ));
             out.anomalies = device.anomalies.clone();
             out.events.push((
                 CLOCK_PRESSED,
@@ -525,7 +548,8 @@ pub fn decide(board: &Board, t: &Telemetry, at: Instant, stamped: bool) -> Resul
             } else {
                 g.description.clone()
             };
-            out.effects.push(format!("device glitch recorded: {description}"));
+            out.effects
+                .push(format!("device glitch recorded: {description}"));
             out.anomalies = device.anomalies.clone();
             out.events.push((
                 DEVICE_GLITCH,
@@ -573,7 +597,11 @@ pub fn decide(board: &Board, t: &Telemetry, at: Instant, stamped: bool) -> Resul
         Item::Adjustment(a) => {
             let side = parse_side("adjustment.side", &a.side)?;
             if a.delta_ms == 0 {
-                return Err(Reject::new("invalid", "adjustment.delta_ms", "must not be 0"));
+                return Err(Reject::new(
+                    "invalid",
+                    "adjustment.delta_ms",
+                    "must not be 0",
+                ));
             }
             (
                 "adjustment",
@@ -795,7 +823,9 @@ pub fn decide_flag_check(board: &Board, at: Instant) -> Vec<(&'static str, Vec<u
     }) else {
         return Vec::new();
     };
-    let [w, b] = game.clock().remaining_both_at(fell_at.max(game.clock().last_instant()));
+    let [w, b] = game
+        .clock()
+        .remaining_both_at(fell_at.max(game.clock().last_instant()));
     let mut events = vec![(
         FLAG_FELL,
         FlagFell {
@@ -882,7 +912,9 @@ pub fn state(board: &Board, now: Instant) -> arbiter_proto::v1::ClockState {
         flag_instant_ms: g.flag_instant(),
         fen: g.fen(),
         moves_san: g.plies().iter().map(|p| p.san.clone()).collect(),
-        result: end.map(|e| e.result.to_pgn().to_owned()).unwrap_or_default(),
+        result: end
+            .map(|e| e.result.to_pgn().to_owned())
+            .unwrap_or_default(),
         termination: end
             .map(|e| format!("{:?}", e.termination))
             .unwrap_or_default(),

@@ -136,10 +136,11 @@ impl ClockTelemetry {
             let Some(last) = batch.last() else { break };
             from = last.global_position + 1;
             for e in batch {
-                if e.service == SERVICE && e.event_type == types::BOARD_OPENED {
-                    if let Ok(o) = BoardOpened::decode(e.payload.as_slice()) {
-                        streams.push((o.tournament_id, o.board));
-                    }
+                if e.service == SERVICE
+                    && e.event_type == types::BOARD_OPENED
+                    && let Ok(o) = BoardOpened::decode(e.payload.as_slice())
+                {
+                    streams.push((o.tournament_id, o.board));
                 }
             }
         }
@@ -155,7 +156,12 @@ impl ClockTelemetry {
 
     /// The board's cell, loaded from the log on first use. `create`: make an empty cell
     /// for a board with no events (OpenBoard); otherwise such a board is unknown (`None`).
-    async fn cell(&self, tournament_id: &str, board: u32, create: bool) -> Result<Option<Arc<Cell>>, Status> {
+    async fn cell(
+        &self,
+        tournament_id: &str,
+        board: u32,
+        create: bool,
+    ) -> Result<Option<Arc<Cell>>, Status> {
         let key = (tournament_id.to_owned(), board);
         let mut boards = self.inner.boards.lock().await;
         if let Some(c) = boards.get(&key) {
@@ -193,7 +199,12 @@ impl ClockTelemetry {
         let mut changed = cell.changed.subscribe();
         let mut shutdown = self.inner.shutdown.clone();
         loop {
-            let target = cell.state.lock().await.as_ref().and_then(|b| b.game.flag_instant());
+            let target = cell
+                .state
+                .lock()
+                .await
+                .as_ref()
+                .and_then(|b| b.game.flag_instant());
             tokio::select! {
                 r = changed.changed() => { if r.is_err() { return; } }
                 _ = shutdown.changed() => { return; }
@@ -348,18 +359,40 @@ impl ClockTelemetry {
             Some(at) if at > 0 => (at, true),
             _ => (self.inner.time.now_ms(), false),
         };
-        let decided = board::decide(board, &t, at, stamped)?;
         let command_id = if t.seq > 0 && !t.device_id.is_empty() {
-            format!(
+            let id = format!(
                 "telemetry:{}:g{}:{}:{}",
                 stream_of(&t.tournament_id, t.board),
                 board.opened.game_number,
                 t.device_id,
                 t.seq
-            )
+            );
+            // A resent item (its reply was lost): answer as a replay, write nothing.
+            let done = self
+                .inner
+                .store
+                .find_command(&id)
+                .await
+                .map_err(|e| Reject::new("internal", "seq", from_log(e).message()))?;
+            if let Some((stream, a)) = done {
+                return Ok(TelemetryReply {
+                    seq: t.seq,
+                    outcome: Some(Outcome::Accepted(TelemetryAccepted {
+                        ack: Some(ack_of(stream, a)),
+                        effects: vec![format!(
+                            "seq {} of {} was already recorded",
+                            t.seq, t.device_id
+                        )],
+                        anomalies: Vec::new(),
+                        state: Some(board::state(board, self.inner.time.now_ms())),
+                    })),
+                });
+            }
+            id
         } else {
             uuid::Uuid::now_v7().to_string()
         };
+        let decided = board::decide(board, &t, at, stamped)?;
         let effects = decided.effects.clone();
         let anomalies = decided.anomalies.clone();
         let ctx = CommandContext {
@@ -368,7 +401,9 @@ impl ClockTelemetry {
             ..Default::default()
         };
         let ack = self.commit(&cell, &mut guard, decided, ctx).await?;
-        let state = guard.as_ref().map(|b| board::state(b, self.inner.time.now_ms()));
+        let state = guard
+            .as_ref()
+            .map(|b| board::state(b, self.inner.time.now_ms()));
         Ok(TelemetryReply {
             seq: t.seq,
             outcome: Some(Outcome::Accepted(TelemetryAccepted {
@@ -408,16 +443,37 @@ impl ClockTelemetry {
         let (tournament, board) = match parts.as_slice() {
             ["arbiter", "v1", "clock", "in", t, b] => (*t, *b),
             _ => {
-                return reject_reply(0, Reject::new("invalid", "subject", format!("{subject:?} is not arbiter.v1.clock.in.<tournament>.<board>")));
+                return reject_reply(
+                    0,
+                    Reject::new(
+                        "invalid",
+                        "subject",
+                        format!("{subject:?} is not arbiter.v1.clock.in.<tournament>.<board>"),
+                    ),
+                );
             }
         };
         let Ok(board) = board.parse::<u32>() else {
-            return reject_reply(0, Reject::new("invalid", "subject", format!("board {board:?} in {subject:?} is not a number")));
+            return reject_reply(
+                0,
+                Reject::new(
+                    "invalid",
+                    "subject",
+                    format!("board {board:?} in {subject:?} is not a number"),
+                ),
+            );
         };
         let mut t = match Telemetry::decode(payload) {
             Ok(t) => t,
             Err(e) => {
-                return reject_reply(0, Reject::new("invalid", "payload", format!("not an arbiter.v1.Telemetry: {e}")));
+                return reject_reply(
+                    0,
+                    Reject::new(
+                        "invalid",
+                        "payload",
+                        format!("not an arbiter.v1.Telemetry: {e}"),
+                    ),
+                );
             }
         };
         if t.tournament_id.is_empty() {
@@ -454,7 +510,12 @@ impl ClockTelemetry {
         guard
             .as_ref()
             .map(|b| board::state(b, self.inner.time.now_ms()))
-            .ok_or_else(|| not_found("board", format!("no board {board} is open in tournament {tournament_id:?}")))
+            .ok_or_else(|| {
+                not_found(
+                    "board",
+                    format!("no board {board} is open in tournament {tournament_id:?}"),
+                )
+            })
     }
 
     async fn known(&self, tournament_id: &str, board: u32) -> Result<Arc<Cell>, Status> {
@@ -463,7 +524,12 @@ impl ClockTelemetry {
         }
         self.cell(tournament_id, board, false)
             .await?
-            .ok_or_else(|| not_found("board", format!("no board {board} is open in tournament {tournament_id:?}")))
+            .ok_or_else(|| {
+                not_found(
+                    "board",
+                    format!("no board {board} is open in tournament {tournament_id:?}"),
+                )
+            })
     }
 }
 
@@ -549,7 +615,9 @@ impl ClockService for ClockTelemetry {
                 "invalid" => Status::already_exists(r.message),
                 _ => Status::unavailable(r.message),
             })?;
-        let state = guard.as_ref().map(|b| board::state(b, self.inner.time.now_ms()));
+        let state = guard
+            .as_ref()
+            .map(|b| board::state(b, self.inner.time.now_ms()));
         Ok(Response::new(OpenBoardResponse {
             ack: Some(ack),
             state,
