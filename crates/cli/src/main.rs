@@ -5,6 +5,7 @@
 //! Exit codes: 0 ok; 1 the server answered with an error (or a service is not
 //! SERVING); 2 bad usage; 3 the server cannot be reached.
 mod client;
+mod clock_watch;
 mod output;
 mod tournament;
 
@@ -51,6 +52,9 @@ pub enum Command {
     /// Tournaments.
     #[command(subcommand)]
     Tournament(tournament::TournamentCommand),
+    /// Live clocks (clock-telemetry service).
+    #[command(subcommand)]
+    Clock(clock_watch::ClockCommand),
 }
 
 /// An error with the exit code it maps to.
@@ -88,6 +92,7 @@ async fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Health => client::health(&cli).await,
         Command::Tournament(t) => tournament::run(&cli, t).await,
+        Command::Clock(c) => clock_watch::run(&cli, c).await,
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

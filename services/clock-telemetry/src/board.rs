@@ -809,19 +809,19 @@ fn unreachable_item<T>() -> Result<T, Reject> {
 
 /// The flag check of the service's timer at the flag instant `at`: the events, or none
 /// when no flag has fallen by then (the game moved on meanwhile).
-pub fn decide_flag_check(board: &Board, at: Instant) -> Vec<(&'static str, Vec<u8>)> {
+pub fn decide_flag_check(board: &Board, at: Instant) -> Decided {
     if board.end.is_some() || at < board.last_at {
-        return Vec::new();
+        return Decided::default();
     }
     let mut game = board.game.clone();
     let Ok(effects) = game.apply(&GameEvent::FlagCheck { at }) else {
-        return Vec::new();
+        return Decided::default();
     };
     let Some((side, fell_at)) = effects.iter().find_map(|e| match e {
         Effect::FlagFell { side, at } => Some((*side, *at)),
         _ => None,
     }) else {
-        return Vec::new();
+        return Decided::default();
     };
     let [w, b] = game
         .clock()
@@ -844,7 +844,11 @@ pub fn decide_flag_check(board: &Board, at: Instant) -> Vec<(&'static str, Vec<u
     if let Some(end) = game.end() {
         events.extend(ended(board, &game, end));
     }
-    events
+    Decided {
+        events,
+        effects: effects.iter().map(describe).collect(),
+        anomalies: Vec::new(),
+    }
 }
 
 fn ended(board: &Board, game: &Game, end: GameEnd) -> [(&'static str, Vec<u8>); 2] {

@@ -217,12 +217,11 @@ impl ClockTelemetry {
                     let Some(at) = target else { continue };
                     let mut guard = cell.state.lock().await;
                     let Some(board) = guard.as_ref() else { continue };
-                    let events = board::decide_flag_check(board, at);
-                    if events.is_empty() {
+                    let decided = board::decide_flag_check(board, at);
+                    if decided.events.is_empty() {
                         continue;
                     }
                     let game_number = board.opened.game_number;
-                    let decided = Decided { events, effects: Vec::new(), anomalies: Vec::new() };
                     let ctx = CommandContext {
                         command_id: format!("flag:{}:g{game_number}:{at}", stream_of(&cell.tournament_id, cell.board)),
                         actor: "clock-timer".into(),
@@ -308,14 +307,14 @@ impl ClockTelemetry {
         };
         if !a.replayed {
             let mut v = version;
-            let last_type = decided.events.last().map(|(t, _)| *t).unwrap_or_default();
+            let types: Vec<&str> = decided.events.iter().map(|(t, _)| *t).collect();
             for (t, p) in &decided.events {
                 v += 1;
                 Board::fold(guard, t, p, v);
             }
             if let Some(b) = guard.as_ref() {
                 let _ = cell.updates.send(BoardUpdate {
-                    event_type: last_type.into(),
+                    event_type: types.join(","),
                     effects: decided.effects.clone(),
                     state: Some(board::state(b, self.inner.time.now_ms())),
                 });
