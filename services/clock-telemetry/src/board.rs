@@ -931,3 +931,150 @@ pub fn state(board: &Board, now: Instant) -> arbiter_proto::v1::ClockState {
         game_number: o.game_number,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_proto::v1::{ClockStartedIn, MoveIn, PressIn};
+
+    fn opened(tc: &str) -> BoardOpened {
+        BoardOpened {
+            tournament_id: "open-2026".into(),
+            board: 1,
+            time_control: tc.into(),
+            ..Default::default()
+        }
+    }
+
+    fn tele(at: u64, item: Item) -> Telemetry {
+        Telemetry {
+            tournament_id: "open-2026".into(),
+            board: 1,
+            at_ms: Some(at),
+            item: Some(item),
+            ..Default::default()
+        }
+    }
+
+    fn started(tc: &str) -> Board {
+        let o = decide_open(None, opened(tc)).unwrap();
+        let mut b = Some(Board::open(o, 1));
+        let d = decide(
+            b.as_ref().unwrap(),
+            &tele(1_000, Item::ClockStarted(ClockStartedIn {})),
+            1_000,
+            true,
+        )
+        .unwrap();
+        for (i, (t, p)) in d.events.iter().enumerate() {
+            Board::fold(&mut b, t, p, 2 + i as i64);
+        }
+        b.unwrap()
+    }
+
+    #[test]
+    fn open_validates_the_fields_it_builds_subjects_and_clocks_from() {
+        let bad = |f: fn(&mut BoardOpened)| {
+            let mut o = opened("90+30");
+            f(&mut o);
+            decide_open(None, o).unwrap_err().field
+        };
+        assert_eq!(bad(|o| o.tournament_id = "a.b".into()), "tournament_id");
+        assert_eq!(bad(|o| o.tournament_id = "a>".into()), "tournament_id");
+        assert_eq!(bad(|o| o.board = 0), "board");
+        assert_eq!(bad(|o| o.time_control = "blitz".into()), "time_control");
+        assert_eq!(bad(|o| o.laws_edition = "2014".into()), "laws_edition");
+        let ok = decide_open(None, opened("40/7200:1800+30")).unwrap();
+        assert_eq!((ok.laws_edition.as_str(), ok.game_number), ("2023", 1));
+        assert!(parse_time_control("W300+2-B240+2").is_ok(), "Armageddon");
+    }
+
+    #[test]
+    fn moves_are_read_as_uci_or_san() {
+        assert_eq!(move_text("e2e4"), Some(MoveText::Uci("e2e4".into())));
+        assert_eq!(move_text("e7e8q"), Some(MoveText::Uci("e7e8q".into())));
+        assert_eq!(move_text("Nf3"), Some(MoveText::San("Nf3".into())));
+        assert_eq!(move_text(" "), None);
+    }
+
+    #[test]
+    fn readings_within_the_tolerance_pass_and_jumps_are_flagged() {
+        let b = started("300+0");
+        let mut t = tele(
+            3_000,
+            Item::Move(MoveIn {
+                san: b"e4".to_vec(),
+                uci: String::new(),
+            }),
+        );
+        t.white_ms = Some(298_000 + READING_TOLERANCE_MS);
+        t.black_ms = Some(300_000);
+        assert!(decide(&b, &t, 3_000, true).unwrap().anomalies.is_empty());
+        t.white_ms = Some(240_000);
+        let d = decide(&b, &t, 3_000, true).unwrap();
+        assert_eq!(d.anomalies.len(), 1);
+        assert!(d.anomalies[0].contains("differs"), "{:?}", d.anomalies);
+    }
+
+    #[test]
+    fn a_press_without_a_move_is_recorded_and_changes_nothing() {
+        let b = started("300+0");
+        let d = decide(
+            &b,
+            &tele(
+                2_000,
+                Item::Press(PressIn {
+                    side: "white".into(),
+                }),
+            ),
+            2_000,
+            true,
+        )
+        .unwrap();
+        assert_eq!(d.events.len(), 1);
+        assert_eq!(d.events[0].0, CLOCK_PRESSED);
+        let mut after = Some(b.clone());
+        Board::fold(&mut after, d.events[0].0, &d.events[0].1, 3);
+        let after = after.unwrap();
+        assert_eq!(after.game.plies().len(), 0);
+        assert_eq!(after.game.side_to_move(), Side::White);
+        assert_eq!(after.last_at, 2_000);
+        let bad = decide(
+            &b,
+            &tele(2_000, Item::Press(PressIn { side: "red".into() })),
+            2_000,
+            true,
+        )
+        .unwrap_err();
+        assert_eq!(bad.field, "press.side");
+    }
+
+    #[test]
+    fn a_move_after_the_flag_fell_records_the_fall_not_the_move() {
+        let b = started("60+0");
+        let t = tele(
+            62_000,
+            Item::Move(MoveIn {
+                san: b"e4".to_vec(),
+                uci: String::new(),
+            }),
+        );
+        let d = decide(&b, &t, 62_000, true).unwrap();
+        let types: Vec<_> = d.events.iter().map(|(t, _)| *t).collect();
+        assert_eq!(
+            types,
+            [FLAG_FELL, DEVICE_GLITCH, GAME_ENDED, RESULT_REPORTED]
+        );
+        let f = FlagFell::decode(d.events[0].1.as_slice()).unwrap();
+        assert_eq!((f.at_ms, f.side.as_str()), (61_000, "white"));
+        let r = ResultReported::decode(d.events[3].1.as_slice()).unwrap();
+        assert_eq!(r.result, "0-1");
+        // The fold (what a restart does) reaches the same end.
+        let mut b2 = Some(b);
+        for (i, (t, p)) in d.events.iter().enumerate() {
+            Board::fold(&mut b2, t, p, 3 + i as i64);
+        }
+        let end = b2.unwrap().end.unwrap();
+        assert_eq!((end.result.to_pgn(), end.at), ("0-1", 61_000));
+    }
+}
