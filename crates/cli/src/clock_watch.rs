@@ -50,10 +50,10 @@ fn line(u: &BoardUpdate, s: &ClockState) -> String {
             " "
         }
     };
-    let what = if u.event_type.is_empty() {
-        "state".to_owned()
-    } else {
-        u.event_type.clone()
+    // The first event is the cause (FlagFell), the rest its consequences (GameEnded, …).
+    let what = match u.event_type.split(',').next() {
+        Some(t) if !t.is_empty() => t,
+        _ => "state",
     };
     let mut out = format!(
         "{what:<14} White {}{}  Black {}{}  moves {:>3}",

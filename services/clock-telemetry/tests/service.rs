@@ -476,3 +476,43 @@ async fn a_resent_item_is_written_once_and_a_game_in_progress_cannot_be_reopened
         (2, false, 0)
     );
 }
+
+#[tokio::test]
+async fn on_the_wall_clock_the_flag_is_recorded_promptly_after_its_instant() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("log.db").display());
+    let platform = Platform::open(&url, None, &dir.path().join("tokens"), false)
+        .await
+        .unwrap();
+    let svc = ClockTelemetry::start_with_time(&platform, TimeSource::System);
+    let token_path = dir.path().join("tokens");
+    let token = Auth::read_token(&token_path, "admin").unwrap();
+    let mut r = Request::new(OpenBoardRequest {
+        meta: Some(CommandMeta {
+            command_id: "wall-open".into(),
+            ..Default::default()
+        }),
+        tournament_id: "t1".into(),
+        board: 1,
+        time_control: "1+0".into(),
+        ..Default::default()
+    });
+    r.metadata_mut()
+        .insert("authorization", format!("Bearer {token}").parse().unwrap());
+    svc.open_board(r).await.unwrap();
+    let now = TimeSource::System.now_ms();
+    accepted(&svc.handle("dgt", start(1, 1, now)).await);
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    let events = platform.store.read_stream("board-t1-1", 1).await.unwrap();
+    let flag = events
+        .iter()
+        .find(|e| e.event_type == "FlagFell")
+        .expect("FlagFell recorded");
+    let at = arbiter_proto::v1::FlagFell::decode(flag.payload.as_slice())
+        .unwrap()
+        .at_ms;
+    assert_eq!(at, now + 1_000);
+    let late_ms = flag.recorded_at_micros / 1_000 - at as i64;
+    eprintln!("FlagFell recorded {late_ms} ms after the flag instant");
+    assert!((0..250).contains(&late_ms), "{late_ms} ms late");
+}
