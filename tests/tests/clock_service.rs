@@ -15,6 +15,7 @@ use arbiter_proto::v1::{
 };
 use arbiter_tests::{Proc, binary};
 use prost::Message;
+use tonic::codegen::tokio_stream::StreamExt;
 use tonic::codegen::tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::Channel;
 
@@ -340,6 +341,31 @@ async fn nats_telemetry_is_ingested_and_the_result_is_published_on_the_bus() {
             .unwrap();
     }
     nc.flush().await.unwrap();
+
+    // A device that wants an answer sends a reply subject; the service's reply carries
+    // the `Arbiter-Reply` header (JetStream acks the same inbox: the subjects are in ARBITER).
+    let inbox = nc.new_inbox();
+    let mut answers = nc.subscribe(inbox.clone()).await.unwrap();
+    let late = san(4, 9, t0 + 10_000, b"Nc6");
+    nc.publish_with_reply(subject.to_string(), inbox, late.encode_to_vec().into())
+        .await
+        .unwrap();
+    let reply = loop {
+        let m = tokio::time::timeout(Duration::from_secs(10), answers.next())
+            .await
+            .expect("a reply within 10 s")
+            .unwrap();
+        let ours = m
+            .headers
+            .as_ref()
+            .and_then(|h| h.get("Arbiter-Reply"))
+            .is_some();
+        if ours {
+            break TelemetryReply::decode(m.payload.as_ref()).unwrap();
+        }
+    };
+    assert_eq!(reply.seq, 9);
+    assert_eq!(rejection(&reply).0, "game_over", "{reply:?}");
 
     let delivery = tokio::time::timeout(Duration::from_secs(20), results.next())
         .await

@@ -45,6 +45,9 @@ pub const SERVICE: &str = "clock";
 /// NATS subjects telemetry arrives on: `arbiter.v1.clock.in.<tournament>.<board>`.
 pub const NATS_TELEMETRY_SUBJECTS: &str = "arbiter.v1.clock.in.*.*";
 
+/// Header on the service's replies to NATS telemetry (value `arbiter.v1.TelemetryReply`).
+pub const REPLY_HEADER: &str = "Arbiter-Reply";
+
 /// The clock-telemetry gRPC service.
 #[derive(Clone)]
 pub struct ClockTelemetry {
@@ -427,7 +430,13 @@ impl ClockTelemetry {
             };
             let reply = self.nats_item(&msg.subject, &msg.payload).await;
             if let Some(to) = msg.reply {
-                if let Err(e) = client.publish(to, reply.encode_to_vec().into()).await {
+                // The ARBITER JetStream stream (`arbiter.v1.>`) also captures telemetry
+                // subjects and answers the same inbox with its PubAck: this header tells
+                // our reply apart.
+                let mut headers = async_nats::HeaderMap::new();
+                headers.insert(REPLY_HEADER, "arbiter.v1.TelemetryReply");
+                let body = reply.encode_to_vec().into();
+                if let Err(e) = client.publish_with_headers(to, headers, body).await {
                     tracing::warn!(error = %e, "clock: NATS reply failed");
                 }
             } else if let Some(Outcome::Rejected(r)) = &reply.outcome {
