@@ -6,8 +6,8 @@
 //! into the board ([`Board::fold`]), exactly as a restart rebuilds it from the log.
 use arbiter_proto::v1::{
     BoardOpened, ClockPaused, ClockPressed, ClockResumed, ClockStarted, DeviceGlitch,
-    DeviceObservation, DrawAgreed, DrawClaimed, FlagFell, GameEnded, MovePlayed, PlayerResigned,
-    ResultReported, Telemetry, TimeAdjusted, telemetry::Item,
+    DeviceObservation, DrawAgreed, DrawClaimed, FlagFell, GameEnded, IllegalMoveCompleted,
+    MovePlayed, PlayerResigned, ResultReported, Telemetry, TimeAdjusted, telemetry::Item,
 };
 use clock::laws::{
     ClaimRule, Effect, Game, GameConfig, GameEnd, GameEvent, LawsEdition, MoveText, Rejection,
@@ -30,6 +30,7 @@ pub mod types {
     pub const PLAYER_RESIGNED: &str = "PlayerResigned";
     pub const DRAW_AGREED: &str = "DrawAgreed";
     pub const DEVICE_GLITCH: &str = "DeviceGlitch";
+    pub const ILLEGAL_MOVE_COMPLETED: &str = "IllegalMoveCompleted";
     pub const GAME_ENDED: &str = "GameEnded";
     pub const RESULT_REPORTED: &str = "ResultReported";
 }
@@ -312,6 +313,16 @@ impl Board {
                 let e = DeviceGlitch::decode(p).map_err(de)?;
                 self.anomalies += 1;
                 (e.at_ms, None, e.device)
+            }
+            ILLEGAL_MOVE_COMPLETED => {
+                let e = IllegalMoveCompleted::decode(p).map_err(de)?;
+                let by = parse_side("side", &e.side).map_err(|r| r.message)?;
+                let ev = GameEvent::IllegalMoveCompleted {
+                    at: e.at_ms,
+                    by,
+                    completed_at_ply: e.completed_at_ply,
+                };
+                (e.at_ms, Some(ev), e.device)
             }
             GAME_ENDED | RESULT_REPORTED => return Ok(()),
             other => return Err(format!("unknown event type {other}")),
@@ -634,6 +645,17 @@ pub fn decide(board: &Board, t: &Telemetry, at: Instant, stamped: bool) -> Resul
             ("resign", GameEvent::Resign { at, by })
         }
         Item::DrawAgreed(_) => ("draw_agreed", GameEvent::DrawAgreed { at }),
+        Item::IllegalMove(i) => {
+            let by = parse_side("illegal_move.side", &i.side)?;
+            (
+                "illegal_move",
+                GameEvent::IllegalMoveCompleted {
+                    at,
+                    by,
+                    completed_at_ply: i.completed_at_ply,
+                },
+            )
+        }
         Item::Press(_) | Item::Glitch(_) => unreachable_item()?,
     };
     let effects = game.apply(&ev).map_err(|r| rejection(field, r))?;
@@ -781,6 +803,16 @@ pub fn decide(board: &Board, t: &Telemetry, at: Instant, stamped: bool) -> Resul
                 PlayerResigned {
                     at_ms: at,
                     side: side_name(*by).into(),
+                    device: d,
+                }
+                .encode_to_vec(),
+            ),
+            (Item::IllegalMove(i), GameEvent::IllegalMoveCompleted { by, .. }) => (
+                ILLEGAL_MOVE_COMPLETED,
+                IllegalMoveCompleted {
+                    at_ms: at,
+                    side: side_name(*by).into(),
+                    completed_at_ply: i.completed_at_ply,
                     device: d,
                 }
                 .encode_to_vec(),
@@ -987,6 +1019,39 @@ mod tests {
         let ok = decide_open(None, opened("40/7200:1800+30")).unwrap();
         assert_eq!((ok.laws_edition.as_str(), ok.game_number), ("2023", 1));
         assert!(parse_time_control("W300+2-B240+2").is_ok(), "Armageddon");
+    }
+
+    #[test]
+    fn completed_illegal_moves_cost_two_minutes_then_the_game() {
+        let mut b = Some(started("40/5400+30:1800+30"));
+        let mut v = 3;
+        let mut send = |b: &mut Option<Board>, at: u64, item: Item| {
+            let d = decide(b.as_ref().unwrap(), &tele(at, item), at, true).unwrap();
+            for (t, p) in &d.events {
+                Board::fold(b, t, p, v);
+                v += 1;
+            }
+            d
+        };
+        let illegal = || {
+            Item::IllegalMove(arbiter_proto::v1::IllegalMoveIn {
+                side: "white".into(),
+                completed_at_ply: None,
+            })
+        };
+        let d = send(&mut b, 2_000, illegal());
+        assert!(
+            d.effects
+                .iter()
+                .any(|e| e.contains("2:00") && e.contains("7.5.5")),
+            "{:?}",
+            d.effects
+        );
+        assert_eq!(d.events[0].0, ILLEGAL_MOVE_COMPLETED);
+        let d = send(&mut b, 3_000, illegal());
+        let r = ResultReported::decode(d.events.last().unwrap().1.as_slice()).unwrap();
+        assert_eq!((r.result.as_str(), r.article.as_str()), ("0-1", "7.5.5"));
+        assert_eq!(b.unwrap().end.unwrap().result.to_pgn(), "0-1");
     }
 
     #[test]
