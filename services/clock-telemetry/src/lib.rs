@@ -45,6 +45,10 @@ pub const SERVICE: &str = "clock";
 /// NATS subjects telemetry arrives on: `arbiter.v1.clock.in.<tournament>.<board>`.
 pub const NATS_TELEMETRY_SUBJECTS: &str = "arbiter.v1.clock.in.*.*";
 
+/// Environment variable: milliseconds the flag timer waits after a flag instant before
+/// recording the fall (for telemetry in transit); default 0.
+pub const FLAG_GRACE_ENV: &str = "ARBITER_CLOCK_FLAG_GRACE_MS";
+
 /// Header on the service's replies to NATS telemetry (value `arbiter.v1.TelemetryReply`).
 pub const REPLY_HEADER: &str = "Arbiter-Reply";
 
@@ -58,6 +62,7 @@ pub struct ClockTelemetry {
 struct Inner {
     store: EventStore,
     time: TimeSource,
+    flag_grace_ms: u64,
     boards: Mutex<HashMap<(String, u32), Arc<Cell>>>,
     shutdown: watch::Receiver<bool>,
 }
@@ -96,15 +101,28 @@ fn ack_of(stream: String, a: arbiter_eventlog::AppendAck) -> CommandAck {
 impl ClockTelemetry {
     /// The service on this platform, on the system clock: boards are rebuilt from the log
     /// in the background, NATS telemetry is consumed when the bus is NATS.
+    /// The flag grace comes from `ARBITER_CLOCK_FLAG_GRACE_MS` (default 0).
     pub fn start(platform: &Platform) -> ClockTelemetry {
-        Self::start_with_time(platform, TimeSource::System)
+        let grace = std::env::var(FLAG_GRACE_ENV)
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0);
+        Self::start_with(platform, TimeSource::System, grace)
     }
 
-    /// As [`ClockTelemetry::start`] with an injected clock (tests).
+    /// As [`ClockTelemetry::start`] with an injected clock (tests), no flag grace.
     pub fn start_with_time(platform: &Platform, time: TimeSource) -> ClockTelemetry {
+        Self::start_with(platform, time, 0)
+    }
+
+    /// With an injected clock and a flag grace: the timer records a flag fall
+    /// `flag_grace_ms` after its instant (still stamped with the exact instant), so that
+    /// a press stamped before the fall but delayed in transit is still applied.
+    pub fn start_with(platform: &Platform, time: TimeSource, flag_grace_ms: u64) -> ClockTelemetry {
         let inner = Arc::new(Inner {
             store: platform.store.clone(),
             time,
+            flag_grace_ms,
             boards: Mutex::new(HashMap::new()),
             shutdown: platform.shutdown.clone(),
         });
@@ -213,7 +231,10 @@ impl ClockTelemetry {
                 _ = shutdown.changed() => { return; }
                 _ = async {
                     match target {
-                        Some(t) => self.inner.time.sleep_until(t).await,
+                        Some(t) => {
+                            let wake = t.saturating_add(self.inner.flag_grace_ms);
+                            self.inner.time.sleep_until(wake).await
+                        }
                         None => std::future::pending().await,
                     }
                 } => {

@@ -516,3 +516,55 @@ async fn on_the_wall_clock_the_flag_is_recorded_promptly_after_its_instant() {
     eprintln!("FlagFell recorded {late_ms} ms after the flag instant");
     assert!((0..250).contains(&late_ms), "{late_ms} ms late");
 }
+
+#[tokio::test]
+async fn with_a_flag_grace_a_press_stamped_in_time_but_delayed_in_transit_still_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("log.db").display());
+    let tokens = dir.path().join("tokens");
+    let platform = Platform::open(&url, None, &tokens, false).await.unwrap();
+    let clock = ManualClock::new(T0);
+    let svc = ClockTelemetry::start_with(&platform, TimeSource::Manual(clock.clone()), 500);
+    let env = Env {
+        _dir: dir,
+        url,
+        tokens,
+        platform,
+        svc,
+        clock,
+    };
+    open(&env, 1, "60+0").await;
+    accepted(&env.svc.handle("dgt", start(1, 1, T0)).await);
+    let flag_at = T0 + 60_000;
+    // The flag instant has passed on the service's clock, the grace has not.
+    env.clock.set(flag_at + 300);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(env.svc.clock_state("t1", 1).await.unwrap().result, "");
+    // White's move, stamped 1 ms before the fall, arrives now: it counts.
+    let r = env.svc.handle("dgt", mv(1, 2, flag_at - 1, "e4")).await;
+    assert_eq!(accepted(&r).state.as_ref().unwrap().moves_san, ["e4"]);
+    // Black then runs out; recorded after the grace at the exact instant.
+    let black_flag = flag_at - 1 + 60_000;
+    env.clock.set(black_flag + 499);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(env.svc.clock_state("t1", 1).await.unwrap().result, "");
+    env.clock.set(black_flag + 500);
+    let mut st = env.svc.clock_state("t1", 1).await.unwrap();
+    for _ in 0..50 {
+        if !st.result.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        st = env.svc.clock_state("t1", 1).await.unwrap();
+    }
+    assert_eq!((st.result.as_str(), st.article.as_str()), ("1-0", "6.9"));
+    let events = env
+        .platform
+        .store
+        .read_stream("board-t1-1", 1)
+        .await
+        .unwrap();
+    let flag = events.iter().find(|e| e.event_type == "FlagFell").unwrap();
+    let flag = arbiter_proto::v1::FlagFell::decode(flag.payload.as_slice()).unwrap();
+    assert_eq!(flag.at_ms, black_flag);
+}
