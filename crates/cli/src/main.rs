@@ -5,6 +5,7 @@
 //! Exit codes: 0 ok; 1 the server answered with an error (or a service is not
 //! SERVING); 2 bad usage; 3 the server cannot be reached.
 mod client;
+mod clock_watch;
 mod offline;
 mod output;
 mod tournament;
@@ -93,6 +94,11 @@ async fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Health => client::health(&cli).await,
         Command::Tournament(t) => tournament::run(&cli, t).await,
+        // `clock watch` shares the `clock` command with the offline replay but talks to
+        // the server.
+        Command::Offline(offline::OfflineCommand::Clock(offline::clock::ClockCommand::Watch(
+            a,
+        ))) => clock_watch::watch(&cli, a).await,
         Command::Offline(o) => offline::run(&cli, o),
     };
     match result {

@@ -1,29 +1,564 @@
 //! # The clock-telemetry service (electronic clocks and boards, the Laws of Chess)
 //!
-//! A shell so far: it is hosted, answers health and `GetServiceInfo`, and its
-//! domain RPCs arrive with the issue that builds it. Service name in events and
-//! NATS subjects: `clock`.
+//! Telemetry from clocks and sensor boards (gRPC stream `BoardTelemetry`, one per device,
+//! or NATS subjects `arbiter.v1.clock.in.<tournament>.<board>`) → [`board::decide`]
+//! (pure: the Laws via `clock::laws::Game`) → events appended to
+//! `board-<tournament>-<board>` → folded into the board kept in memory (rebuilt from
+//! the log at start) → `GetClockState` / `WatchBoard`.
+//!
+//! The service keeps the authoritative clock. A timer per board wakes at the running
+//! flag's instant (`Game::flag_instant`) and records `FlagFell` there. Device readings
+//! that contradict the clock are recorded and flagged (`DeviceObservation.anomalies`),
+//! never decide a result. A game end appends `GameEnded` and `ResultReported` (published
+//! on the bus as `arbiter.v1.clock.ResultReported` for the results service).
+//!
+//! Service name in events and NATS subjects: `clock`.
+pub mod board;
+pub mod time_source;
+
+use std::collections::HashMap;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use arbiter_bus::Bus;
+use arbiter_eventlog::{AppendRequest, CommandContext, EventStore, NewEvent};
 use arbiter_proto::v1::clock_service_server::{ClockService, ClockServiceServer};
-use arbiter_proto::v1::{GetServiceInfoRequest, ServiceInfo};
+use arbiter_proto::v1::{
+    BoardOpened, BoardUpdate, ClockState, CommandAck, GetClockStateRequest, GetServiceInfoRequest,
+    OpenBoardRequest, OpenBoardResponse, ServiceInfo, Telemetry, TelemetryAccepted,
+    TelemetryRejected, TelemetryReply, WatchBoardRequest, telemetry_reply::Outcome,
+};
 use arbiter_service_kit::host::service_info;
+use arbiter_service_kit::status::{command_meta, from_log, invalid, not_found};
+use arbiter_service_kit::telemetry::current_traceparent;
 use arbiter_service_kit::{Platform, ServiceModule};
-use tonic::{Request, Response, Status};
+use futures::Stream;
+use prost::Message;
+use tokio::sync::{Mutex, broadcast, watch};
+use tonic::{Request, Response, Status, Streaming};
+
+use board::{Board, Decided, Reject, stream_of, types};
+pub use time_source::{ManualClock, TimeSource};
 
 /// Service name in events and NATS subjects.
 pub const SERVICE: &str = "clock";
+/// NATS subjects telemetry arrives on: `arbiter.v1.clock.in.<tournament>.<board>`.
+pub const NATS_TELEMETRY_SUBJECTS: &str = "arbiter.v1.clock.in.*.*";
+
+/// Environment variable: milliseconds the flag timer waits after a flag instant before
+/// recording the fall (for telemetry in transit); default 0.
+pub const FLAG_GRACE_ENV: &str = "ARBITER_CLOCK_FLAG_GRACE_MS";
+
+/// Header on the service's replies to NATS telemetry (value `arbiter.v1.TelemetryReply`).
+pub const REPLY_HEADER: &str = "Arbiter-Reply";
 
 /// The clock-telemetry gRPC service.
 #[derive(Clone)]
 pub struct ClockTelemetry {
     platform: Platform,
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: EventStore,
+    time: TimeSource,
+    flag_grace_ms: u64,
+    boards: Mutex<HashMap<(String, u32), Arc<Cell>>>,
+    shutdown: watch::Receiver<bool>,
+}
+
+/// One board in memory.
+struct Cell {
+    tournament_id: String,
+    board: u32,
+    state: Mutex<Option<Board>>,
+    updates: broadcast::Sender<BoardUpdate>,
+    /// Bumped after every fold: the flag timer recomputes its instant.
+    changed: watch::Sender<u64>,
+}
+
+fn reject_reply(seq: u64, r: Reject) -> TelemetryReply {
+    TelemetryReply {
+        seq,
+        outcome: Some(Outcome::Rejected(TelemetryRejected {
+            code: r.code.into(),
+            field: r.field.into(),
+            message: r.message,
+        })),
+    }
+}
+
+fn ack_of(stream: String, a: arbiter_eventlog::AppendAck) -> CommandAck {
+    CommandAck {
+        stream,
+        stream_version: a.stream_version,
+        first_position: a.first_position,
+        last_position: a.last_position,
+        replayed: a.replayed,
+    }
 }
 
 impl ClockTelemetry {
-    /// The service on this platform.
+    /// The service on this platform, on the system clock: boards are rebuilt from the log
+    /// in the background, NATS telemetry is consumed when the bus is NATS.
+    /// The flag grace comes from `ARBITER_CLOCK_FLAG_GRACE_MS` (default 0).
     pub fn start(platform: &Platform) -> ClockTelemetry {
-        ClockTelemetry {
+        let grace = std::env::var(FLAG_GRACE_ENV)
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0);
+        Self::start_with(platform, TimeSource::System, grace)
+    }
+
+    /// As [`ClockTelemetry::start`] with an injected clock (tests), no flag grace.
+    pub fn start_with_time(platform: &Platform, time: TimeSource) -> ClockTelemetry {
+        Self::start_with(platform, time, 0)
+    }
+
+    /// With an injected clock and a flag grace: the timer records a flag fall
+    /// `flag_grace_ms` after its instant (still stamped with the exact instant), so that
+    /// a press stamped before the fall but delayed in transit is still applied.
+    pub fn start_with(platform: &Platform, time: TimeSource, flag_grace_ms: u64) -> ClockTelemetry {
+        let inner = Arc::new(Inner {
+            store: platform.store.clone(),
+            time,
+            flag_grace_ms,
+            boards: Mutex::new(HashMap::new()),
+            shutdown: platform.shutdown.clone(),
+        });
+        let svc = ClockTelemetry {
             platform: platform.clone(),
+            inner,
+        };
+        let s = svc.clone();
+        tokio::spawn(async move {
+            if let Err(e) = s.rebuild().await {
+                tracing::error!(error = %e, "clock: rebuilding boards from the log failed");
+            }
+        });
+        if let Bus::Nats(n) = &platform.bus {
+            let client = n.client().clone();
+            let s = svc.clone();
+            tokio::spawn(async move {
+                if let Err(e) = s.ingest_nats(client).await {
+                    tracing::error!(error = %e, "clock: NATS telemetry ingestion stopped");
+                }
+            });
         }
+        svc
+    }
+
+    /// Loads every board that has events (so that running clocks get their flag timers).
+    async fn rebuild(&self) -> anyhow::Result<()> {
+        let mut from = 1;
+        let mut streams = Vec::new();
+        loop {
+            let batch = self.inner.store.read_all(from, 1000).await?;
+            let Some(last) = batch.last() else { break };
+            from = last.global_position + 1;
+            for e in batch {
+                if e.service == SERVICE
+                    && e.event_type == types::BOARD_OPENED
+                    && let Ok(o) = BoardOpened::decode(e.payload.as_slice())
+                {
+                    streams.push((o.tournament_id, o.board));
+                }
+            }
+        }
+        streams.sort();
+        streams.dedup();
+        for (t, b) in streams {
+            self.cell(&t, b, false)
+                .await
+                .map_err(|e| anyhow::anyhow!("board {t}/{b}: {}", e.message()))?;
+        }
+        Ok(())
+    }
+
+    /// The board's cell, loaded from the log on first use. `create`: make an empty cell
+    /// for a board with no events (OpenBoard); otherwise such a board is unknown (`None`).
+    async fn cell(
+        &self,
+        tournament_id: &str,
+        board: u32,
+        create: bool,
+    ) -> Result<Option<Arc<Cell>>, Status> {
+        let key = (tournament_id.to_owned(), board);
+        let mut boards = self.inner.boards.lock().await;
+        if let Some(c) = boards.get(&key) {
+            return Ok(Some(c.clone()));
+        }
+        let events = self
+            .inner
+            .store
+            .read_stream(&stream_of(tournament_id, board), 1)
+            .await
+            .map_err(from_log)?;
+        if events.is_empty() && !create {
+            return Ok(None);
+        }
+        let mut state = None;
+        for e in &events {
+            Board::fold(&mut state, &e.event_type, &e.payload, e.stream_version);
+        }
+        let cell = Arc::new(Cell {
+            tournament_id: tournament_id.to_owned(),
+            board,
+            state: Mutex::new(state),
+            updates: broadcast::channel(256).0,
+            changed: watch::Sender::new(0),
+        });
+        boards.insert(key, cell.clone());
+        drop(boards);
+        tokio::spawn(self.clone().flag_timer(cell.clone()));
+        Ok(Some(cell))
+    }
+
+    /// Sleeps until the running flag's instant and records the fall there; recomputes
+    /// after every change of the board.
+    async fn flag_timer(self, cell: Arc<Cell>) {
+        let mut changed = cell.changed.subscribe();
+        let mut shutdown = self.inner.shutdown.clone();
+        loop {
+            let target = cell
+                .state
+                .lock()
+                .await
+                .as_ref()
+                .and_then(|b| b.game.flag_instant());
+            tokio::select! {
+                r = changed.changed() => { if r.is_err() { return; } }
+                _ = shutdown.changed() => { return; }
+                _ = async {
+                    match target {
+                        Some(t) => {
+                            let wake = t.saturating_add(self.inner.flag_grace_ms);
+                            self.inner.time.sleep_until(wake).await
+                        }
+                        None => std::future::pending().await,
+                    }
+                } => {
+                    let Some(at) = target else { continue };
+                    let mut guard = cell.state.lock().await;
+                    let Some(board) = guard.as_ref() else { continue };
+                    let decided = board::decide_flag_check(board, at);
+                    if decided.events.is_empty() {
+                        continue;
+                    }
+                    let game_number = board.opened.game_number;
+                    let ctx = CommandContext {
+                        command_id: format!("flag:{}:g{game_number}:{at}", stream_of(&cell.tournament_id, cell.board)),
+                        actor: "clock-timer".into(),
+                        reason: "flag fall detected by the authoritative clock (6.9)".into(),
+                        ..Default::default()
+                    };
+                    match self.commit(&cell, &mut guard, decided, ctx).await {
+                        Ok(_) => tracing::info!(tournament_id = %cell.tournament_id, board = cell.board, at, "flag fell"),
+                        Err(r) => {
+                            tracing::warn!(error = %r.message, "clock: recording a flag fall failed; retrying");
+                            drop(guard);
+                            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends `decided.events` to the board's stream (as the board's next version),
+    /// folds them, tells watchers and the flag timer. Returns the ack.
+    async fn commit(
+        &self,
+        cell: &Cell,
+        guard: &mut Option<Board>,
+        decided: Decided,
+        mut ctx: CommandContext,
+    ) -> Result<CommandAck, Reject> {
+        let stream = stream_of(&cell.tournament_id, cell.board);
+        let version = guard.as_ref().map(|b| b.version).unwrap_or(0);
+        let edition = decided
+            .events
+            .iter()
+            .find(|(t, _)| *t == types::BOARD_OPENED)
+            .and_then(|(_, p)| BoardOpened::decode(p.as_slice()).ok())
+            .or_else(|| guard.as_ref().map(|b| b.opened.clone()))
+            .map(|o| board::rule_edition(&o))
+            .unwrap_or_default();
+        ctx.rule_edition = edition;
+        ctx.service = SERVICE.into();
+        ctx.trace_parent = current_traceparent();
+        let req = AppendRequest {
+            stream: stream.clone(),
+            expected_version: Some(version),
+            events: decided
+                .events
+                .iter()
+                .map(|(t, p)| NewEvent {
+                    event_type: (*t).into(),
+                    schema_version: 1,
+                    payload: p.clone(),
+                })
+                .collect(),
+            context: ctx,
+        };
+        let a = match self.inner.store.append(req).await {
+            Ok(a) => a,
+            Err(arbiter_eventlog::Error::Conflict { .. }) => {
+                // Another writer appended: reload the board from the log.
+                if let Ok(events) = self.inner.store.read_stream(&stream, 1).await {
+                    let mut state = None;
+                    for e in &events {
+                        Board::fold(&mut state, &e.event_type, &e.payload, e.stream_version);
+                    }
+                    *guard = state;
+                    cell.changed.send_modify(|n| *n += 1);
+                }
+                return Err(Reject::new(
+                    "conflict",
+                    "item",
+                    "the board changed meanwhile (another writer); reloaded, send again",
+                ));
+            }
+            Err(e) => {
+                let s = from_log(e);
+                let code = if s.code() == tonic::Code::AlreadyExists {
+                    "invalid"
+                } else {
+                    "internal"
+                };
+                return Err(Reject::new(code, "seq", s.message()));
+            }
+        };
+        if !a.replayed {
+            let mut v = version;
+            let types: Vec<&str> = decided.events.iter().map(|(t, _)| *t).collect();
+            for (t, p) in &decided.events {
+                v += 1;
+                Board::fold(guard, t, p, v);
+            }
+            if let Some(b) = guard.as_ref() {
+                let _ = cell.updates.send(BoardUpdate {
+                    event_type: types.join(","),
+                    effects: decided.effects.clone(),
+                    state: Some(board::state(b, self.inner.time.now_ms())),
+                });
+            }
+            cell.changed.send_modify(|n| *n += 1);
+        }
+        Ok(ack_of(stream, a))
+    }
+
+    /// Handles one telemetry item from `actor`.
+    pub async fn handle(&self, actor: &str, t: Telemetry) -> TelemetryReply {
+        let seq = t.seq;
+        match self.handle_inner(actor, t).await {
+            Ok(r) => r,
+            Err(r) => reject_reply(seq, r),
+        }
+    }
+
+    async fn handle_inner(&self, actor: &str, t: Telemetry) -> Result<TelemetryReply, Reject> {
+        if t.tournament_id.is_empty() {
+            return Err(Reject::new("invalid", "tournament_id", "must not be empty"));
+        }
+        let cell = self
+            .cell(&t.tournament_id, t.board, false)
+            .await
+            .map_err(|s| Reject::new("internal", "board", s.message()))?;
+        let unknown = || {
+            Reject::new(
+                "unknown_board",
+                "board",
+                format!(
+                    "no board {} is open in tournament {:?} (OpenBoard first)",
+                    t.board, t.tournament_id
+                ),
+            )
+        };
+        let cell = cell.ok_or_else(unknown)?;
+        let mut guard = cell.state.lock().await;
+        let board = guard.as_ref().ok_or_else(unknown)?;
+        let (at, stamped) = match t.at_ms {
+            Some(at) if at > 0 => (at, true),
+            _ => (self.inner.time.now_ms(), false),
+        };
+        let command_id = if t.seq > 0 && !t.device_id.is_empty() {
+            let id = format!(
+                "telemetry:{}:g{}:{}:{}",
+                stream_of(&t.tournament_id, t.board),
+                board.opened.game_number,
+                t.device_id,
+                t.seq
+            );
+            // A resent item (its reply was lost): answer as a replay, write nothing.
+            let done = self
+                .inner
+                .store
+                .find_command(&id)
+                .await
+                .map_err(|e| Reject::new("internal", "seq", from_log(e).message()))?;
+            if let Some((stream, a)) = done {
+                return Ok(TelemetryReply {
+                    seq: t.seq,
+                    outcome: Some(Outcome::Accepted(TelemetryAccepted {
+                        ack: Some(ack_of(stream, a)),
+                        effects: vec![format!(
+                            "seq {} of {} was already recorded",
+                            t.seq, t.device_id
+                        )],
+                        anomalies: Vec::new(),
+                        state: Some(board::state(board, self.inner.time.now_ms())),
+                    })),
+                });
+            }
+            id
+        } else {
+            uuid::Uuid::now_v7().to_string()
+        };
+        let decided = board::decide(board, &t, at, stamped)?;
+        let effects = decided.effects.clone();
+        let anomalies = decided.anomalies.clone();
+        let ctx = CommandContext {
+            command_id,
+            actor: actor.to_owned(),
+            ..Default::default()
+        };
+        let ack = self.commit(&cell, &mut guard, decided, ctx).await?;
+        let state = guard
+            .as_ref()
+            .map(|b| board::state(b, self.inner.time.now_ms()));
+        Ok(TelemetryReply {
+            seq: t.seq,
+            outcome: Some(Outcome::Accepted(TelemetryAccepted {
+                ack: Some(ack),
+                effects,
+                anomalies,
+                state,
+            })),
+        })
+    }
+
+    /// Consumes `arbiter.v1.clock.in.<tournament>.<board>`; answers on the message's
+    /// reply subject when it has one.
+    async fn ingest_nats(self, client: async_nats::Client) -> Result<(), async_nats::Error> {
+        use futures::StreamExt;
+        let mut sub = client.subscribe(NATS_TELEMETRY_SUBJECTS).await?;
+        let mut shutdown = self.inner.shutdown.clone();
+        loop {
+            let msg = tokio::select! {
+                m = sub.next() => match m { Some(m) => m, None => return Ok(()) },
+                _ = shutdown.changed() => return Ok(()),
+            };
+            let reply = self.nats_item(&msg.subject, &msg.payload).await;
+            if let Some(to) = msg.reply {
+                // The ARBITER JetStream stream (`arbiter.v1.>`) also captures telemetry
+                // subjects and answers the same inbox with its PubAck: this header tells
+                // our reply apart.
+                let mut headers = async_nats::HeaderMap::new();
+                headers.insert(REPLY_HEADER, "arbiter.v1.TelemetryReply");
+                let body = reply.encode_to_vec().into();
+                if let Err(e) = client.publish_with_headers(to, headers, body).await {
+                    tracing::warn!(error = %e, "clock: NATS reply failed");
+                }
+            } else if let Some(Outcome::Rejected(r)) = &reply.outcome {
+                tracing::warn!(subject = %msg.subject, message = %r.message, "clock: NATS telemetry rejected");
+            }
+        }
+    }
+
+    /// One NATS telemetry message: the subject names the board.
+    pub async fn nats_item(&self, subject: &str, payload: &[u8]) -> TelemetryReply {
+        let parts: Vec<&str> = subject.split('.').collect();
+        let (tournament, board) = match parts.as_slice() {
+            ["arbiter", "v1", "clock", "in", t, b] => (*t, *b),
+            _ => {
+                return reject_reply(
+                    0,
+                    Reject::new(
+                        "invalid",
+                        "subject",
+                        format!("{subject:?} is not arbiter.v1.clock.in.<tournament>.<board>"),
+                    ),
+                );
+            }
+        };
+        let Ok(board) = board.parse::<u32>() else {
+            return reject_reply(
+                0,
+                Reject::new(
+                    "invalid",
+                    "subject",
+                    format!("board {board:?} in {subject:?} is not a number"),
+                ),
+            );
+        };
+        let mut t = match Telemetry::decode(payload) {
+            Ok(t) => t,
+            Err(e) => {
+                return reject_reply(
+                    0,
+                    Reject::new(
+                        "invalid",
+                        "payload",
+                        format!("not an arbiter.v1.Telemetry: {e}"),
+                    ),
+                );
+            }
+        };
+        if t.tournament_id.is_empty() {
+            t.tournament_id = tournament.to_owned();
+        }
+        if t.board == 0 {
+            t.board = board;
+        }
+        if t.tournament_id != tournament || t.board != board {
+            return reject_reply(
+                t.seq,
+                Reject::new(
+                    "invalid",
+                    "tournament_id",
+                    format!(
+                        "the message names board {} of {:?} but was sent on {subject:?}",
+                        t.board, t.tournament_id
+                    ),
+                ),
+            );
+        }
+        let actor = if t.device_id.is_empty() {
+            "nats".to_owned()
+        } else {
+            format!("nats:{}", t.device_id)
+        };
+        self.handle(&actor, t).await
+    }
+
+    /// The live state of a board.
+    pub async fn clock_state(&self, tournament_id: &str, board: u32) -> Result<ClockState, Status> {
+        let cell = self.known(tournament_id, board).await?;
+        let guard = cell.state.lock().await;
+        guard
+            .as_ref()
+            .map(|b| board::state(b, self.inner.time.now_ms()))
+            .ok_or_else(|| {
+                not_found(
+                    "board",
+                    format!("no board {board} is open in tournament {tournament_id:?}"),
+                )
+            })
+    }
+
+    async fn known(&self, tournament_id: &str, board: u32) -> Result<Arc<Cell>, Status> {
+        if tournament_id.trim().is_empty() {
+            return Err(invalid("tournament_id", "must not be empty"));
+        }
+        self.cell(tournament_id, board, false)
+            .await?
+            .ok_or_else(|| {
+                not_found(
+                    "board",
+                    format!("no board {board} is open in tournament {tournament_id:?}"),
+                )
+            })
     }
 }
 
@@ -36,14 +571,197 @@ impl ServiceModule for ClockTelemetry {
     }
 }
 
+type BoxStream<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'static>>;
+
 #[tonic::async_trait]
 impl ClockService for ClockTelemetry {
     async fn get_service_info(
         &self,
         _request: Request<GetServiceInfoRequest>,
     ) -> Result<Response<ServiceInfo>, Status> {
-        service_info(&self.platform, SERVICE, &[])
+        service_info(&self.platform, SERVICE, &["laws-2023", "laws-2018"])
             .await
             .map(Response::new)
     }
+
+    async fn open_board(
+        &self,
+        request: Request<OpenBoardRequest>,
+    ) -> Result<Response<OpenBoardResponse>, Status> {
+        let actor = self.platform.auth.actor(&request, "OpenBoard")?;
+        let r = request.into_inner();
+        let meta = command_meta(r.meta)?;
+        let draft = BoardOpened {
+            tournament_id: r.tournament_id,
+            board: r.board,
+            round: r.round,
+            time_control: r.time_control,
+            white: r.white,
+            black: r.black,
+            laws_edition: r.laws_edition,
+            auto_apply_results: r.auto_apply_results,
+            quickplay_guidelines: r.quickplay_guidelines,
+            game_number: 0,
+        };
+        // Validate before touching the log (the stream name is built from these).
+        board::decide_open(None, draft.clone()).map_err(|e| invalid(e.field, strip(&e)))?;
+        let cell = self
+            .cell(&draft.tournament_id, draft.board, true)
+            .await?
+            .ok_or_else(|| Status::internal("board cell not created"))?;
+        let mut guard = cell.state.lock().await;
+        if let Some(v) = meta.expected_version {
+            let current = guard.as_ref().map(|b| b.version).unwrap_or(0);
+            if v != current {
+                return Err(Status::aborted(format!(
+                    "meta.expected_version: board stream is at version {current}, not {v}"
+                )));
+            }
+        }
+        let opened = board::decide_open(guard.as_ref(), draft).map_err(|e| {
+            if e.code == "game_in_progress" {
+                Status::failed_precondition(e.message)
+            } else {
+                invalid(e.field, strip(&e))
+            }
+        })?;
+        let decided = Decided {
+            events: vec![(types::BOARD_OPENED, opened.encode_to_vec())],
+            effects: vec![format!("game {} opened", opened.game_number)],
+            anomalies: Vec::new(),
+        };
+        let ctx = CommandContext {
+            command_id: meta.command_id.clone(),
+            actor,
+            reason: meta.reason.clone(),
+            ..Default::default()
+        };
+        let ack = self
+            .commit(&cell, &mut guard, decided, ctx)
+            .await
+            .map_err(|r| match r.code {
+                "conflict" => Status::aborted(r.message),
+                "invalid" => Status::already_exists(r.message),
+                _ => Status::unavailable(r.message),
+            })?;
+        let state = guard
+            .as_ref()
+            .map(|b| board::state(b, self.inner.time.now_ms()));
+        Ok(Response::new(OpenBoardResponse {
+            ack: Some(ack),
+            state,
+        }))
+    }
+
+    type BoardTelemetryStream = BoxStream<TelemetryReply>;
+
+    async fn board_telemetry(
+        &self,
+        request: Request<Streaming<Telemetry>>,
+    ) -> Result<Response<Self::BoardTelemetryStream>, Status> {
+        let actor = self.platform.auth.actor(&request, "BoardTelemetry")?;
+        let mut inbound = request.into_inner();
+        let (tx, rx) = tokio::sync::mpsc::channel(64);
+        let svc = self.clone();
+        tokio::spawn(async move {
+            loop {
+                let item = match inbound.message().await {
+                    Ok(Some(t)) => t,
+                    Ok(None) => return,
+                    Err(s) => {
+                        tracing::debug!(status = %s, "clock: telemetry stream ended");
+                        return;
+                    }
+                };
+                let reply = svc.handle(&actor, item).await;
+                if tx.send(Ok(reply)).await.is_err() {
+                    return;
+                }
+            }
+        });
+        Ok(Response::new(Box::pin(
+            tokio_stream::wrappers::ReceiverStream::new(rx),
+        )))
+    }
+
+    async fn get_clock_state(
+        &self,
+        request: Request<GetClockStateRequest>,
+    ) -> Result<Response<ClockState>, Status> {
+        let r = request.into_inner();
+        self.clock_state(&r.tournament_id, r.board)
+            .await
+            .map(Response::new)
+    }
+
+    type WatchBoardStream = BoxStream<BoardUpdate>;
+
+    async fn watch_board(
+        &self,
+        request: Request<WatchBoardRequest>,
+    ) -> Result<Response<Self::WatchBoardStream>, Status> {
+        let r = request.into_inner();
+        let cell = self.known(&r.tournament_id, r.board).await?;
+        let (tx, rx) = tokio::sync::mpsc::channel(64);
+        let time = self.inner.time.clone();
+        let mut shutdown = self.inner.shutdown.clone();
+        tokio::spawn(async move {
+            // Subscribe before the snapshot so that nothing falls between them.
+            let mut updates = cell.updates.subscribe();
+            let snapshot = {
+                let guard = cell.state.lock().await;
+                guard.as_ref().map(|b| board::state(b, time.now_ms()))
+            };
+            let Some(snapshot) = snapshot else { return };
+            let mut seen = snapshot.stream_version;
+            let ended = !snapshot.result.is_empty();
+            let first = BoardUpdate {
+                event_type: String::new(),
+                effects: Vec::new(),
+                state: Some(snapshot),
+            };
+            if tx.send(Ok(first)).await.is_err() || ended {
+                return;
+            }
+            loop {
+                let u = tokio::select! {
+                    u = updates.recv() => u,
+                    _ = shutdown.changed() => return,
+                };
+                let u = match u {
+                    Ok(u) => u,
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        let guard = cell.state.lock().await;
+                        let Some(b) = guard.as_ref() else { return };
+                        BoardUpdate {
+                            event_type: "Snapshot".into(),
+                            effects: vec!["updates were skipped (slow reader)".into()],
+                            state: Some(board::state(b, time.now_ms())),
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return,
+                };
+                let v = u.state.as_ref().map(|s| s.stream_version).unwrap_or(0);
+                if v <= seen && u.event_type != "Snapshot" {
+                    continue;
+                }
+                seen = v;
+                let ended = u.state.as_ref().is_some_and(|s| !s.result.is_empty());
+                if tx.send(Ok(u)).await.is_err() || ended {
+                    return;
+                }
+            }
+        });
+        Ok(Response::new(Box::pin(
+            tokio_stream::wrappers::ReceiverStream::new(rx),
+        )))
+    }
+}
+
+/// The message without its leading `field: ` (status::invalid adds it back).
+fn strip(r: &Reject) -> String {
+    r.message
+        .strip_prefix(&format!("{}: ", r.field))
+        .unwrap_or(&r.message)
+        .to_owned()
 }

@@ -23,11 +23,16 @@ pub enum ClockCommand {
         #[arg(long, value_name = "TC")]
         time_control: Option<String>,
     },
+    /// Follow one board's live clock (clock-telemetry service, needs the server) until its
+    /// game ends.
+    Watch(crate::clock_watch::WatchArgs),
 }
 
 pub fn run(cli: &Cli, cmd: &ClockCommand) -> Result<(), Failure> {
     match cmd {
         ClockCommand::Replay { file, time_control } => replay(cli, file, time_control.as_deref()),
+        // Dispatched by main (it needs the async client).
+        ClockCommand::Watch(_) => Err(usage("clock watch talks to the server")),
     }
 }
 

@@ -26,7 +26,7 @@ macro_rules! out {
     }};
 }
 
-mod clock;
+pub mod clock;
 mod pair;
 mod rating;
 mod standings;

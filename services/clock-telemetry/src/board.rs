@@ -1,0 +1,1145 @@
+//! One board: its game under the Laws ([`clock::laws::Game`]) folded from the board's
+//! events, and the pure decision that turns one telemetry item into events.
+//!
+//! The live path and the rebuild share one fold: [`decide`] tries the item on a copy of
+//! the game and returns the events to append; only the appended events are then folded
+//! into the board ([`Board::fold`]), exactly as a restart rebuilds it from the log.
+use arbiter_proto::v1::{
+    BoardOpened, ClockPaused, ClockPressed, ClockResumed, ClockStarted, DeviceGlitch,
+    DeviceObservation, DrawAgreed, DrawClaimed, FlagFell, GameEnded, IllegalMoveCompleted,
+    MovePlayed, PlayerResigned, ResultReported, Telemetry, TimeAdjusted, telemetry::Item,
+};
+use clock::laws::{
+    ClaimRule, Effect, Game, GameConfig, GameEnd, GameEvent, LawsEdition, MoveText, Rejection,
+    format_clk,
+};
+use clock::{Instant, RateOfPlay, Side, TimeControl, TimeControlTag};
+use prost::Message;
+
+/// Event types of this service.
+pub mod types {
+    pub const BOARD_OPENED: &str = "BoardOpened";
+    pub const CLOCK_STARTED: &str = "ClockStarted";
+    pub const MOVE_PLAYED: &str = "MovePlayed";
+    pub const CLOCK_PRESSED: &str = "ClockPressed";
+    pub const CLOCK_PAUSED: &str = "ClockPaused";
+    pub const CLOCK_RESUMED: &str = "ClockResumed";
+    pub const TIME_ADJUSTED: &str = "TimeAdjusted";
+    pub const FLAG_FELL: &str = "FlagFell";
+    pub const DRAW_CLAIMED: &str = "DrawClaimed";
+    pub const PLAYER_RESIGNED: &str = "PlayerResigned";
+    pub const DRAW_AGREED: &str = "DrawAgreed";
+    pub const DEVICE_GLITCH: &str = "DeviceGlitch";
+    pub const ILLEGAL_MOVE_COMPLETED: &str = "IllegalMoveCompleted";
+    pub const GAME_ENDED: &str = "GameEnded";
+    pub const RESULT_REPORTED: &str = "ResultReported";
+}
+use types::*;
+
+/// A device reading further than this from the authoritative clock is flagged (devices
+/// display whole seconds and stamp with some latency).
+pub const READING_TOLERANCE_MS: u64 = 1_500;
+
+/// The stream of a board.
+pub fn stream_of(tournament_id: &str, board: u32) -> String {
+    format!("board-{tournament_id}-{board}")
+}
+
+/// A refusal: a code for machines, the field at fault and a message naming it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reject {
+    pub code: &'static str,
+    pub field: &'static str,
+    pub message: String,
+}
+
+impl Reject {
+    pub fn new(code: &'static str, field: &'static str, message: impl std::fmt::Display) -> Self {
+        Reject {
+            code,
+            field,
+            message: format!("{field}: {message}"),
+        }
+    }
+}
+
+/// What [`decide`] wants appended, and what to tell the device.
+#[derive(Debug, Clone, Default)]
+pub struct Decided {
+    /// (event type, payload) in order.
+    pub events: Vec<(&'static str, Vec<u8>)>,
+    /// What the Laws made of the item, for people.
+    pub effects: Vec<String>,
+    /// Contradicting device readings.
+    pub anomalies: Vec<String>,
+}
+
+/// A board and its current game.
+#[derive(Debug, Clone)]
+pub struct Board {
+    pub opened: BoardOpened,
+    pub game: Game,
+    /// The latest instant of any event of this game.
+    pub last_at: Instant,
+    /// Device readings flagged in this game.
+    pub anomalies: u32,
+    /// Version of the board's stream.
+    pub version: i64,
+    pub end: Option<GameEnd>,
+}
+
+/// `"white"` / `"black"`.
+pub fn side_name(s: Side) -> &'static str {
+    match s {
+        Side::White => "white",
+        Side::Black => "black",
+    }
+}
+
+fn parse_side(field: &'static str, text: &str) -> Result<Side, Reject> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "white" | "w" => Ok(Side::White),
+        "black" | "b" => Ok(Side::Black),
+        other => Err(Reject::new(
+            "invalid",
+            field,
+            format!("expected \"white\" or \"black\", found {other:?}"),
+        )),
+    }
+}
+
+/// Parses TRF26 222 notation, else a PGN `TimeControl` value.
+pub fn parse_time_control(text: &str) -> Result<TimeControl, String> {
+    match TimeControl::parse_trf222(text) {
+        Ok(tc) => Ok(tc),
+        Err(trf) => match TimeControlTag::parse(text) {
+            Ok(TimeControlTag::Timed(tc)) => Ok(tc),
+            Ok(_) => Err(format!("{text:?} is not a timed control")),
+            Err(_) => Err(format!(
+                "{text:?} is neither TRF26 222 nor PGN TimeControl notation ({trf})"
+            )),
+        },
+    }
+}
+
+/// `"2023"` (default) or `"2018"`.
+pub fn parse_edition(text: &str) -> Result<LawsEdition, String> {
+    match text.trim() {
+        "" | "2023" | "laws-2023" => Ok(LawsEdition::Laws2023),
+        "2018" | "laws-2018" => Ok(LawsEdition::Laws2018),
+        other => Err(format!("expected \"2023\" or \"2018\", found {other:?}")),
+    }
+}
+
+/// Rule edition recorded on events.
+pub fn rule_edition(opened: &BoardOpened) -> String {
+    format!("laws-{}", opened.laws_edition)
+}
+
+pub fn rate_name(r: RateOfPlay) -> &'static str {
+    match r {
+        RateOfPlay::Standard => "standard",
+        RateOfPlay::Rapid => "rapid",
+        RateOfPlay::Blitz => "blitz",
+    }
+}
+
+/// Validates the `OpenBoard` fields into the event (`game_number` filled by the caller).
+pub fn decide_open(
+    previous: Option<&Board>,
+    mut opened: BoardOpened,
+) -> Result<BoardOpened, Reject> {
+    if opened.tournament_id.is_empty() {
+        return Err(Reject::new("invalid", "tournament_id", "must not be empty"));
+    }
+    if opened.tournament_id.len() > 100
+        || !opened
+            .tournament_id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(Reject::new(
+            "invalid",
+            "tournament_id",
+            "only ASCII letters, digits, '-' and '_', at most 100 (it is part of NATS subjects)",
+        ));
+    }
+    if opened.board == 0 {
+        return Err(Reject::new(
+            "invalid",
+            "board",
+            "boards are numbered from 1",
+        ));
+    }
+    parse_time_control(&opened.time_control)
+        .map_err(|e| Reject::new("invalid", "time_control", e))?;
+    let edition = parse_edition(&opened.laws_edition)
+        .map_err(|e| Reject::new("invalid", "laws_edition", e))?;
+    opened.laws_edition = match edition {
+        LawsEdition::Laws2023 => "2023",
+        LawsEdition::Laws2018 => "2018",
+    }
+    .into();
+    if let Some(prev) = previous {
+        if prev.end.is_none() && prev.game.clock().is_started() {
+            return Err(Reject::new(
+                "game_in_progress",
+                "board",
+                format!(
+                    "board {} of {} has a game in progress (game {}); it must end first",
+                    prev.opened.board, prev.opened.tournament_id, prev.opened.game_number
+                ),
+            ));
+        }
+        opened.game_number = prev.opened.game_number + 1;
+    } else {
+        opened.game_number = 1;
+    }
+    Ok(opened)
+}
+
+impl Board {
+    /// The board as a `BoardOpened` event makes it.
+    pub fn open(opened: BoardOpened, version: i64) -> Board {
+        let tc =
+            parse_time_control(&opened.time_control).unwrap_or_else(|_| TimeControl::unlimited());
+        let mut config = GameConfig::new(tc);
+        config.edition = parse_edition(&opened.laws_edition).unwrap_or_default();
+        config.quickplay_guidelines = opened.quickplay_guidelines;
+        Board {
+            game: Game::new_from_initial_position(config),
+            opened,
+            last_at: 0,
+            anomalies: 0,
+            version,
+            end: None,
+        }
+    }
+
+    /// Folds one recorded event of this board's stream. Unknown or undecodable events
+    /// are logged and skipped (the game is then what the rest of the log makes it).
+    pub fn fold(board: &mut Option<Board>, event_type: &str, payload: &[u8], version: i64) {
+        if event_type == BOARD_OPENED {
+            match BoardOpened::decode(payload) {
+                Ok(o) => *board = Some(Board::open(o, version)),
+                Err(e) => tracing::error!(%e, "bad BoardOpened"),
+            }
+            return;
+        }
+        let Some(b) = board.as_mut() else {
+            tracing::error!(event_type, "clock event before BoardOpened");
+            return;
+        };
+        b.version = version;
+        if let Err(e) = b.fold_game_event(event_type, payload) {
+            tracing::error!(event_type, error = %e, "clock event not folded");
+        }
+    }
+
+    fn fold_game_event(&mut self, event_type: &str, p: &[u8]) -> Result<(), String> {
+        let de = |e: prost::DecodeError| e.to_string();
+        let (at, ev, device): (u64, Option<GameEvent>, Option<DeviceObservation>) = match event_type
+        {
+            CLOCK_STARTED => {
+                let e = ClockStarted::decode(p).map_err(de)?;
+                (e.at_ms, Some(GameEvent::Start { at: e.at_ms }), e.device)
+            }
+            MOVE_PLAYED => {
+                let e = MovePlayed::decode(p).map_err(de)?;
+                let mv = MoveText::Uci(e.uci);
+                (e.at_ms, Some(GameEvent::Move { at: e.at_ms, mv }), e.device)
+            }
+            CLOCK_PRESSED => {
+                let e = ClockPressed::decode(p).map_err(de)?;
+                (e.at_ms, None, e.device)
+            }
+            CLOCK_PAUSED => {
+                let e = ClockPaused::decode(p).map_err(de)?;
+                (e.at_ms, Some(GameEvent::Pause { at: e.at_ms }), e.device)
+            }
+            CLOCK_RESUMED => {
+                let e = ClockResumed::decode(p).map_err(de)?;
+                (e.at_ms, Some(GameEvent::Resume { at: e.at_ms }), e.device)
+            }
+            TIME_ADJUSTED => {
+                let e = TimeAdjusted::decode(p).map_err(de)?;
+                let side = parse_side("side", &e.side).map_err(|r| r.message)?;
+                let ev = GameEvent::AdjustTime {
+                    at: e.at_ms,
+                    side,
+                    delta_ms: e.delta_ms,
+                };
+                (e.at_ms, Some(ev), e.device)
+            }
+            FLAG_FELL => {
+                let e = FlagFell::decode(p).map_err(de)?;
+                (
+                    e.at_ms,
+                    Some(GameEvent::FlagCheck { at: e.at_ms }),
+                    e.device,
+                )
+            }
+            DRAW_CLAIMED => {
+                let e = DrawClaimed::decode(p).map_err(de)?;
+                let by = parse_side("side", &e.side).map_err(|r| r.message)?;
+                let rule = parse_rule(&e.rule).map_err(|r| r.message)?;
+                let intended = move_text(&e.intended_move);
+                let ev = GameEvent::DrawClaim {
+                    at: e.at_ms,
+                    by,
+                    rule,
+                    intended,
+                };
+                (e.at_ms, Some(ev), e.device)
+            }
+            PLAYER_RESIGNED => {
+                let e = PlayerResigned::decode(p).map_err(de)?;
+                let by = parse_side("side", &e.side).map_err(|r| r.message)?;
+                (
+                    e.at_ms,
+                    Some(GameEvent::Resign { at: e.at_ms, by }),
+                    e.device,
+                )
+            }
+            DRAW_AGREED => {
+                let e = DrawAgreed::decode(p).map_err(de)?;
+                (
+                    e.at_ms,
+                    Some(GameEvent::DrawAgreed { at: e.at_ms }),
+                    e.device,
+                )
+            }
+            DEVICE_GLITCH => {
+                let e = DeviceGlitch::decode(p).map_err(de)?;
+                self.anomalies += 1;
+                (e.at_ms, None, e.device)
+            }
+            ILLEGAL_MOVE_COMPLETED => {
+                let e = IllegalMoveCompleted::decode(p).map_err(de)?;
+                let by = parse_side("side", &e.side).map_err(|r| r.message)?;
+                let ev = GameEvent::IllegalMoveCompleted {
+                    at: e.at_ms,
+                    by,
+                    completed_at_ply: e.completed_at_ply,
+                };
+                (e.at_ms, Some(ev), e.device)
+            }
+            GAME_ENDED | RESULT_REPORTED => return Ok(()),
+            other => return Err(format!("unknown event type {other}")),
+        };
+        if let Some(d) = device {
+            self.anomalies += d.anomalies.len() as u32;
+        }
+        self.last_at = self.last_at.max(at);
+        if let Some(ev) = ev {
+            self.game.apply(&ev).map_err(|r| r.to_string())?;
+            self.end = self.game.end();
+        }
+        Ok(())
+    }
+}
+
+fn parse_rule(text: &str) -> Result<ClaimRule, Reject> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "threefold" | "9.2" => Ok(ClaimRule::Threefold),
+        "fifty-moves" | "fifty" | "50" | "9.3" => Ok(ClaimRule::FiftyMoves),
+        other => Err(Reject::new(
+            "invalid",
+            "claim.rule",
+            format!("expected \"threefold\" (9.2) or \"fifty-moves\" (9.3), found {other:?}"),
+        )),
+    }
+}
+
+fn rule_name(r: ClaimRule) -> &'static str {
+    match r {
+        ClaimRule::Threefold => "threefold",
+        ClaimRule::FiftyMoves => "fifty-moves",
+    }
+}
+
+/// UCI when it looks like UCI (`e2e4`, `e7e8q`), SAN otherwise; `None` when empty.
+fn move_text(text: &str) -> Option<MoveText> {
+    let t = text.trim();
+    if t.is_empty() {
+        return None;
+    }
+    let b = t.as_bytes();
+    let uci = (4..=5).contains(&b.len())
+        && (b'a'..=b'h').contains(&b[0])
+        && (b'1'..=b'8').contains(&b[1])
+        && (b'a'..=b'h').contains(&b[2])
+        && (b'1'..=b'8').contains(&b[3]);
+    Some(if uci {
+        MoveText::Uci(t.to_owned())
+    } else {
+        MoveText::San(t.to_owned())
+    })
+}
+
+/// Human text of one effect.
+pub fn describe(e: &Effect) -> String {
+    match e {
+        Effect::Started { .. } => "clock started (6.5)".into(),
+        Effect::MovePlayed {
+            ply,
+            side,
+            san,
+            used_ms,
+            remaining_ms,
+            ..
+        } => format!(
+            "ply {}: {side:?} {san} (used {}, left {})",
+            ply.saturating_add(1),
+            format_clk(*used_ms),
+            format_clk(*remaining_ms)
+        ),
+        Effect::PeriodStarted {
+            side,
+            period_index,
+            added_ms,
+        } => format!(
+            "{side:?}: period {} starts, {} added",
+            period_index + 1,
+            format_clk(*added_ms)
+        ),
+        Effect::TimeAdded { side, ms, article } => {
+            format!("{side:?}: {} added ({article})", format_clk(*ms))
+        }
+        Effect::TimeRemoved { side, ms } => {
+            format!("{side:?}: {} removed (6.10.2)", format_clk(*ms))
+        }
+        Effect::Paused => "clock paused (6.12.1)".into(),
+        Effect::Resumed => "clock restarted (6.11.3)".into(),
+        Effect::FlagFell { side, .. } => format!("{side:?}'s flag fell (6.9)"),
+        Effect::IllegalMoveCounted { by, count } => {
+            format!("{by:?}: completed illegal move no. {count} (7.5.5)")
+        }
+        Effect::PositionReinstated { plies } => {
+            format!("position before the irregularity reinstated after ply {plies} (7.5.1)")
+        }
+        Effect::ClaimRejected {
+            by,
+            rule,
+            must_play,
+        } => format!(
+            "{by:?}'s {} claim is incorrect (9.5.3){}",
+            rule_name(*rule),
+            must_play
+                .as_ref()
+                .map(|m| format!("; the declared move {m} must be played"))
+                .unwrap_or_default()
+        ),
+        Effect::IncrementIntroduced { ms } => {
+            format!(
+                "increment of {} introduced (Guidelines III.4)",
+                format_clk(*ms)
+            )
+        }
+        Effect::PlayContinues => "both flags fell in a non-final period: play continues".into(),
+        Effect::EventAfterFlagIgnored => "not applied: a flag had already fallen".into(),
+        Effect::GameOver(end) => format!(
+            "game over: {} ({:?}, {})",
+            end.result.to_pgn(),
+            end.termination,
+            end.termination.article()
+        ),
+    }
+}
+
+fn rejection(field: &'static str, r: Rejection) -> Reject {
+    let (code, field) = match &r {
+        Rejection::GameOver { .. } => ("game_over", "item"),
+        Rejection::NotStarted => ("not_started", "item"),
+        Rejection::TimeWentBackwards { .. } => ("time_went_backwards", "at_ms"),
+        Rejection::UnreadableMove { .. } => ("unreadable_move", field),
+        Rejection::IllegalMove { .. } => ("illegal_move", field),
+        Rejection::MustPlayDeclaredMove { .. } => ("illegal_move", field),
+        _ => ("refused", field),
+    };
+    Reject::new(code, field, r)
+}
+
+/// The readings the device sent, compared with the authoritative clock at `at`.
+fn observe(t: &Telemetry, game: &Game, at: Instant, stamped: bool) -> DeviceObservation {
+    let [w, b] = game
+        .clock()
+        .remaining_both_at(at.max(game.clock().last_instant()));
+    let mut anomalies = Vec::new();
+    if !stamped {
+        anomalies.push("no device timestamp: stamped on receipt".to_owned());
+    }
+    for (name, reading, clock) in [("white", t.white_ms, w), ("black", t.black_ms, b)] {
+        let Some(reading) = reading else { continue };
+        if reading == 0 && clock > READING_TOLERANCE_MS {
+            anomalies.push(format!(
+                "{name} reading 0:00:00 while the clock shows {} (display glitch)",
+                format_clk(clock)
+            ));
+        } else if reading.abs_diff(clock) > READING_TOLERANCE_MS {
+            anomalies.push(format!(
+                "{name} reading {} differs from the clock's {} by {:.1} s",
+                format_clk(reading),
+                format_clk(clock),
+                reading.abs_diff(clock) as f64 / 1000.0
+            ));
+        }
+    }
+    DeviceObservation {
+        device_id: t.device_id.clone(),
+        seq: t.seq,
+        device_white_ms: t.white_ms,
+        device_black_ms: t.black_ms,
+        clock_white_ms: w,
+        clock_black_ms: b,
+        timestamp_missing: !stamped,
+        anomalies,
+    }
+}
+
+/// Decides one telemetry item for `board` at instant `at` (the device's stamp, or the
+/// receipt time when `stamped` is false). Pure: the board is not changed.
+pub fn decide(board: &Board, t: &Telemetry, at: Instant, stamped: bool) -> Result<Decided, Reject> {
+    let item = t
+        .item
+        .as_ref()
+        .ok_or_else(|| Reject::new("invalid", "item", "no telemetry item"))?;
+    if at < board.last_at {
+        return Err(Reject::new(
+            "time_went_backwards",
+            "at_ms",
+            format!(
+                "{at} is before the board's last event at {} (timestamps must not go backwards)",
+                board.last_at
+            ),
+        ));
+    }
+    if let Some(end) = board.end
+        && !matches!(item, Item::Glitch(_))
+    {
+        return Err(Reject::new(
+            "game_over",
+            "item",
+            format!(
+                "game {} on board {} is over ({} by {:?}, {}); open the board for a new game",
+                board.opened.game_number,
+                board.opened.board,
+                end.result.to_pgn(),
+                end.termination,
+                end.termination.article()
+            ),
+        ));
+    }
+    let mut game = board.game.clone();
+    let mut out = Decided::default();
+    // Items that do not touch the game.
+    match item {
+        Item::Press(p) => {
+            let side = parse_side("press.side", &p.side)?;
+            let device = observe(t, &game, at, stamped);
+            out.effects.push(format!(
+                "press by {side:?} recorded (a move completes it: 6.2.1)"
+            ));
+            out.anomalies = device.anomalies.clone();
+            out.events.push((
+                CLOCK_PRESSED,
+                ClockPressed {
+                    at_ms: at,
+                    side: side_name(side).into(),
+                    device: Some(device),
+                }
+                .encode_to_vec(),
+            ));
+            return Ok(out);
+        }
+        Item::Glitch(g) => {
+            let device = observe(t, &game, at, stamped);
+            let description = if g.description.trim().is_empty() {
+                "device glitch (no description)".to_owned()
+            } else {
+                g.description.clone()
+            };
+            out.effects
+                .push(format!("device glitch recorded: {description}"));
+            out.anomalies = device.anomalies.clone();
+            out.events.push((
+                DEVICE_GLITCH,
+                DeviceGlitch {
+                    at_ms: at,
+                    description,
+                    device: Some(device),
+                }
+                .encode_to_vec(),
+            ));
+            return Ok(out);
+        }
+        _ => {}
+    }
+    let (field, ev): (&'static str, GameEvent) = match item {
+        Item::ClockStarted(_) => ("clock_started", GameEvent::Start { at }),
+        Item::Move(m) => {
+            let mv = if !m.san.is_empty() {
+                let san = std::str::from_utf8(&m.san).map_err(|e| {
+                    Reject::new(
+                        "unreadable_move",
+                        "move.san",
+                        format!("not UTF-8 ({e}): {:?}", String::from_utf8_lossy(&m.san)),
+                    )
+                })?;
+                MoveText::San(san.trim().to_owned())
+            } else if !m.uci.trim().is_empty() {
+                MoveText::Uci(m.uci.trim().to_owned())
+            } else {
+                return Err(Reject::new(
+                    "invalid",
+                    "move",
+                    "give the move in move.san or move.uci",
+                ));
+            };
+            let field = if matches!(mv, MoveText::San(_)) {
+                "move.san"
+            } else {
+                "move.uci"
+            };
+            (field, GameEvent::Move { at, mv })
+        }
+        Item::Pause(_) => ("pause", GameEvent::Pause { at }),
+        Item::Resume(_) => ("resume", GameEvent::Resume { at }),
+        Item::Adjustment(a) => {
+            let side = parse_side("adjustment.side", &a.side)?;
+            if a.delta_ms == 0 {
+                return Err(Reject::new(
+                    "invalid",
+                    "adjustment.delta_ms",
+                    "must not be 0",
+                ));
+            }
+            (
+                "adjustment",
+                GameEvent::AdjustTime {
+                    at,
+                    side,
+                    delta_ms: a.delta_ms,
+                },
+            )
+        }
+        Item::Flag(f) => {
+            parse_side("flag.side", &f.side)?;
+            ("flag", GameEvent::FlagCheck { at })
+        }
+        Item::Claim(c) => {
+            let by = parse_side("claim.side", &c.side)?;
+            let rule = parse_rule(&c.rule)?;
+            (
+                "claim",
+                GameEvent::DrawClaim {
+                    at,
+                    by,
+                    rule,
+                    intended: move_text(&c.intended_move),
+                },
+            )
+        }
+        Item::Resign(r) => {
+            let by = parse_side("resign.side", &r.side)?;
+            ("resign", GameEvent::Resign { at, by })
+        }
+        Item::DrawAgreed(_) => ("draw_agreed", GameEvent::DrawAgreed { at }),
+        Item::IllegalMove(i) => {
+            let by = parse_side("illegal_move.side", &i.side)?;
+            (
+                "illegal_move",
+                GameEvent::IllegalMoveCompleted {
+                    at,
+                    by,
+                    completed_at_ply: i.completed_at_ply,
+                },
+            )
+        }
+        Item::Press(_) | Item::Glitch(_) => unreachable_item()?,
+    };
+    let effects = game.apply(&ev).map_err(|r| rejection(field, r))?;
+    let device = observe(t, &game, at, stamped);
+    out.anomalies = device.anomalies.clone();
+    out.effects = effects.iter().map(describe).collect();
+    let flag_fell = effects.iter().find_map(|e| match e {
+        Effect::FlagFell { side, at } => Some((*side, *at)),
+        _ => None,
+    });
+    let ignored = effects
+        .iter()
+        .any(|e| matches!(e, Effect::EventAfterFlagIgnored));
+    if let Some((side, fell_at)) = flag_fell {
+        out.events.push((
+            FLAG_FELL,
+            FlagFell {
+                at_ms: fell_at,
+                side: side_name(side).into(),
+                reported_by_device: matches!(item, Item::Flag(_)),
+                device: Some(device.clone()),
+            }
+            .encode_to_vec(),
+        ));
+    }
+    if ignored {
+        out.events.push((
+            DEVICE_GLITCH,
+            DeviceGlitch {
+                at_ms: at,
+                description: format!("{field} arrived after the flag fell: not applied"),
+                device: Some(device.clone()),
+            }
+            .encode_to_vec(),
+        ));
+    } else if flag_fell.is_none() {
+        let d = Some(device.clone());
+        let event: (&'static str, Vec<u8>) = match (item, &ev) {
+            (Item::ClockStarted(_), _) => (
+                CLOCK_STARTED,
+                ClockStarted {
+                    at_ms: at,
+                    device: d,
+                }
+                .encode_to_vec(),
+            ),
+            (Item::Move(_), _) => {
+                let played = effects.iter().find_map(|e| match e {
+                    Effect::MovePlayed {
+                        ply,
+                        side,
+                        san,
+                        uci,
+                        used_ms,
+                        remaining_ms,
+                    } => Some(MovePlayed {
+                        at_ms: at,
+                        ply: *ply,
+                        side: side_name(*side).into(),
+                        san: san.clone(),
+                        uci: uci.clone(),
+                        used_ms: *used_ms,
+                        remaining_ms: *remaining_ms,
+                        device: d.clone(),
+                    }),
+                    _ => None,
+                });
+                match played {
+                    Some(m) => (MOVE_PLAYED, m.encode_to_vec()),
+                    None => {
+                        return Err(Reject::new(
+                            "refused",
+                            field,
+                            "the Laws did not record the move",
+                        ));
+                    }
+                }
+            }
+            (Item::Pause(_), _) => (
+                CLOCK_PAUSED,
+                ClockPaused {
+                    at_ms: at,
+                    device: d,
+                }
+                .encode_to_vec(),
+            ),
+            (Item::Resume(_), _) => (
+                CLOCK_RESUMED,
+                ClockResumed {
+                    at_ms: at,
+                    device: d,
+                }
+                .encode_to_vec(),
+            ),
+            (Item::Adjustment(a), _) => (
+                TIME_ADJUSTED,
+                TimeAdjusted {
+                    at_ms: at,
+                    side: parse_side("adjustment.side", &a.side)
+                        .map(side_name)?
+                        .into(),
+                    delta_ms: a.delta_ms,
+                    device: d,
+                }
+                .encode_to_vec(),
+            ),
+            (Item::Flag(f), _) => {
+                // The device shows a flag the authoritative clock does not: recorded only.
+                let side = parse_side("flag.side", &f.side)?;
+                let left = if side == Side::White {
+                    device.clock_white_ms
+                } else {
+                    device.clock_black_ms
+                };
+                let description = format!(
+                    "device shows {side:?}'s flag fallen, but the clock shows {} left: not a flag fall",
+                    format_clk(left)
+                );
+                out.effects.push(description.clone());
+                out.anomalies.push(description.clone());
+                (
+                    DEVICE_GLITCH,
+                    DeviceGlitch {
+                        at_ms: at,
+                        description,
+                        device: d,
+                    }
+                    .encode_to_vec(),
+                )
+            }
+            (Item::Claim(c), GameEvent::DrawClaim { by, rule, .. }) => (
+                DRAW_CLAIMED,
+                DrawClaimed {
+                    at_ms: at,
+                    side: side_name(*by).into(),
+                    rule: rule_name(*rule).into(),
+                    intended_move: c.intended_move.trim().to_owned(),
+                    correct: game.end().is_some(),
+                    device: d,
+                }
+                .encode_to_vec(),
+            ),
+            (Item::Resign(_), GameEvent::Resign { by, .. }) => (
+                PLAYER_RESIGNED,
+                PlayerResigned {
+                    at_ms: at,
+                    side: side_name(*by).into(),
+                    device: d,
+                }
+                .encode_to_vec(),
+            ),
+            (Item::IllegalMove(i), GameEvent::IllegalMoveCompleted { by, .. }) => (
+                ILLEGAL_MOVE_COMPLETED,
+                IllegalMoveCompleted {
+                    at_ms: at,
+                    side: side_name(*by).into(),
+                    completed_at_ply: i.completed_at_ply,
+                    device: d,
+                }
+                .encode_to_vec(),
+            ),
+            (Item::DrawAgreed(_), _) => (
+                DRAW_AGREED,
+                DrawAgreed {
+                    at_ms: at,
+                    device: d,
+                }
+                .encode_to_vec(),
+            ),
+            _ => unreachable_item()?,
+        };
+        out.events.push(event);
+    }
+    if let Some(end) = game.end() {
+        out.events.extend(ended(board, &game, end));
+    }
+    Ok(out)
+}
+
+fn unreachable_item<T>() -> Result<T, Reject> {
+    Err(Reject::new("internal", "item", "item kind not handled"))
+}
+
+/// The flag check of the service's timer at the flag instant `at`: the events, or none
+/// when no flag has fallen by then (the game moved on meanwhile).
+pub fn decide_flag_check(board: &Board, at: Instant) -> Decided {
+    if board.end.is_some() || at < board.last_at {
+        return Decided::default();
+    }
+    let mut game = board.game.clone();
+    let Ok(effects) = game.apply(&GameEvent::FlagCheck { at }) else {
+        return Decided::default();
+    };
+    let Some((side, fell_at)) = effects.iter().find_map(|e| match e {
+        Effect::FlagFell { side, at } => Some((*side, *at)),
+        _ => None,
+    }) else {
+        return Decided::default();
+    };
+    let [w, b] = game
+        .clock()
+        .remaining_both_at(fell_at.max(game.clock().last_instant()));
+    let mut events = vec![(
+        FLAG_FELL,
+        FlagFell {
+            at_ms: fell_at,
+            side: side_name(side).into(),
+            reported_by_device: false,
+            device: Some(DeviceObservation {
+                device_id: "clock-service-timer".into(),
+                clock_white_ms: w,
+                clock_black_ms: b,
+                ..Default::default()
+            }),
+        }
+        .encode_to_vec(),
+    )];
+    if let Some(end) = game.end() {
+        events.extend(ended(board, &game, end));
+    }
+    Decided {
+        events,
+        effects: effects.iter().map(describe).collect(),
+        anomalies: Vec::new(),
+    }
+}
+
+fn ended(board: &Board, game: &Game, end: GameEnd) -> [(&'static str, Vec<u8>); 2] {
+    let o = &board.opened;
+    [
+        (
+            GAME_ENDED,
+            GameEnded {
+                at_ms: end.at,
+                result: end.result.to_pgn().into(),
+                termination: format!("{:?}", end.termination),
+                article: end.termination.article().into(),
+            }
+            .encode_to_vec(),
+        ),
+        (
+            RESULT_REPORTED,
+            ResultReported {
+                tournament_id: o.tournament_id.clone(),
+                board: o.board,
+                round: o.round,
+                white: o.white.clone(),
+                black: o.black.clone(),
+                result: end.result.to_pgn().into(),
+                termination: format!("{:?}", end.termination),
+                article: end.termination.article().into(),
+                laws_edition: o.laws_edition.clone(),
+                auto_apply: o.auto_apply_results,
+                at_ms: end.at,
+                game_number: o.game_number,
+                plies: game.plies().len() as u32,
+            }
+            .encode_to_vec(),
+        ),
+    ]
+}
+
+/// The board's state as clients see it, the running clock read at `now`.
+pub fn state(board: &Board, now: Instant) -> arbiter_proto::v1::ClockState {
+    let o = &board.opened;
+    let g = &board.game;
+    let as_of = now.max(board.last_at).max(g.clock().last_instant());
+    let as_of = match board.end {
+        Some(end) => end.at.max(g.clock().last_instant()),
+        None if !g.clock().is_started() => board.last_at,
+        None => as_of,
+    };
+    let [w, b] = g.clock().remaining_both_at(as_of);
+    let end = board.end;
+    arbiter_proto::v1::ClockState {
+        tournament_id: o.tournament_id.clone(),
+        board: o.board,
+        round: o.round,
+        white: o.white.clone(),
+        black: o.black.clone(),
+        time_control: o.time_control.clone(),
+        rate: rate_name(g.config().rate).into(),
+        laws_edition: o.laws_edition.clone(),
+        started: g.clock().is_started(),
+        paused: g.clock().is_paused(),
+        side_to_move: side_name(g.side_to_move()).into(),
+        white_ms: w,
+        black_ms: b,
+        as_of_ms: as_of,
+        flag_instant_ms: g.flag_instant(),
+        fen: g.fen(),
+        moves_san: g.plies().iter().map(|p| p.san.clone()).collect(),
+        result: end
+            .map(|e| e.result.to_pgn().to_owned())
+            .unwrap_or_default(),
+        termination: end
+            .map(|e| format!("{:?}", e.termination))
+            .unwrap_or_default(),
+        article: end
+            .map(|e| e.termination.article().to_owned())
+            .unwrap_or_default(),
+        anomalies: board.anomalies,
+        stream_version: board.version,
+        auto_apply_results: o.auto_apply_results,
+        game_number: o.game_number,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_proto::v1::{ClockStartedIn, MoveIn, PressIn};
+
+    fn opened(tc: &str) -> BoardOpened {
+        BoardOpened {
+            tournament_id: "open-2026".into(),
+            board: 1,
+            time_control: tc.into(),
+            ..Default::default()
+        }
+    }
+
+    fn tele(at: u64, item: Item) -> Telemetry {
+        Telemetry {
+            tournament_id: "open-2026".into(),
+            board: 1,
+            at_ms: Some(at),
+            item: Some(item),
+            ..Default::default()
+        }
+    }
+
+    fn started(tc: &str) -> Board {
+        let o = decide_open(None, opened(tc)).unwrap();
+        let mut b = Some(Board::open(o, 1));
+        let d = decide(
+            b.as_ref().unwrap(),
+            &tele(1_000, Item::ClockStarted(ClockStartedIn {})),
+            1_000,
+            true,
+        )
+        .unwrap();
+        for (i, (t, p)) in d.events.iter().enumerate() {
+            Board::fold(&mut b, t, p, 2 + i as i64);
+        }
+        b.unwrap()
+    }
+
+    #[test]
+    fn open_validates_the_fields_it_builds_subjects_and_clocks_from() {
+        let bad = |f: fn(&mut BoardOpened)| {
+            let mut o = opened("90+30");
+            f(&mut o);
+            decide_open(None, o).unwrap_err().field
+        };
+        assert_eq!(bad(|o| o.tournament_id = "a.b".into()), "tournament_id");
+        assert_eq!(bad(|o| o.tournament_id = "a>".into()), "tournament_id");
+        assert_eq!(bad(|o| o.board = 0), "board");
+        assert_eq!(bad(|o| o.time_control = "blitz".into()), "time_control");
+        assert_eq!(bad(|o| o.laws_edition = "2014".into()), "laws_edition");
+        let ok = decide_open(None, opened("40/7200:1800+30")).unwrap();
+        assert_eq!((ok.laws_edition.as_str(), ok.game_number), ("2023", 1));
+        assert!(parse_time_control("W300+2-B240+2").is_ok(), "Armageddon");
+    }
+
+    #[test]
+    fn completed_illegal_moves_cost_two_minutes_then_the_game() {
+        let mut b = Some(started("40/5400+30:1800+30"));
+        let mut v = 3;
+        let mut send = |b: &mut Option<Board>, at: u64, item: Item| {
+            let d = decide(b.as_ref().unwrap(), &tele(at, item), at, true).unwrap();
+            for (t, p) in &d.events {
+                Board::fold(b, t, p, v);
+                v += 1;
+            }
+            d
+        };
+        let illegal = || {
+            Item::IllegalMove(arbiter_proto::v1::IllegalMoveIn {
+                side: "white".into(),
+                completed_at_ply: None,
+            })
+        };
+        let d = send(&mut b, 2_000, illegal());
+        assert!(
+            d.effects
+                .iter()
+                .any(|e| e.contains("2:00") && e.contains("7.5.5")),
+            "{:?}",
+            d.effects
+        );
+        assert_eq!(d.events[0].0, ILLEGAL_MOVE_COMPLETED);
+        let d = send(&mut b, 3_000, illegal());
+        let r = ResultReported::decode(d.events.last().unwrap().1.as_slice()).unwrap();
+        assert_eq!((r.result.as_str(), r.article.as_str()), ("0-1", "7.5.5"));
+        assert_eq!(b.unwrap().end.unwrap().result.to_pgn(), "0-1");
+    }
+
+    #[test]
+    fn moves_are_read_as_uci_or_san() {
+        assert_eq!(move_text("e2e4"), Some(MoveText::Uci("e2e4".into())));
+        assert_eq!(move_text("e7e8q"), Some(MoveText::Uci("e7e8q".into())));
+        assert_eq!(move_text("Nf3"), Some(MoveText::San("Nf3".into())));
+        assert_eq!(move_text(" "), None);
+    }
+
+    #[test]
+    fn readings_within_the_tolerance_pass_and_jumps_are_flagged() {
+        let b = started("300+0");
+        let mut t = tele(
+            3_000,
+            Item::Move(MoveIn {
+                san: b"e4".to_vec(),
+                uci: String::new(),
+            }),
+        );
+        t.white_ms = Some(298_000 + READING_TOLERANCE_MS);
+        t.black_ms = Some(300_000);
+        assert!(decide(&b, &t, 3_000, true).unwrap().anomalies.is_empty());
+        t.white_ms = Some(240_000);
+        let d = decide(&b, &t, 3_000, true).unwrap();
+        assert_eq!(d.anomalies.len(), 1);
+        assert!(d.anomalies[0].contains("differs"), "{:?}", d.anomalies);
+    }
+
+    #[test]
+    fn a_press_without_a_move_is_recorded_and_changes_nothing() {
+        let b = started("300+0");
+        let d = decide(
+            &b,
+            &tele(
+                2_000,
+                Item::Press(PressIn {
+                    side: "white".into(),
+                }),
+            ),
+            2_000,
+            true,
+        )
+        .unwrap();
+        assert_eq!(d.events.len(), 1);
+        assert_eq!(d.events[0].0, CLOCK_PRESSED);
+        let mut after = Some(b.clone());
+        Board::fold(&mut after, d.events[0].0, &d.events[0].1, 3);
+        let after = after.unwrap();
+        assert_eq!(after.game.plies().len(), 0);
+        assert_eq!(after.game.side_to_move(), Side::White);
+        assert_eq!(after.last_at, 2_000);
+        let bad = decide(
+            &b,
+            &tele(2_000, Item::Press(PressIn { side: "red".into() })),
+            2_000,
+            true,
+        )
+        .unwrap_err();
+        assert_eq!(bad.field, "press.side");
+    }
+
+    #[test]
+    fn a_move_after_the_flag_fell_records_the_fall_not_the_move() {
+        let b = started("60+0");
+        let t = tele(
+            62_000,
+            Item::Move(MoveIn {
+                san: b"e4".to_vec(),
+                uci: String::new(),
+            }),
+        );
+        let d = decide(&b, &t, 62_000, true).unwrap();
+        let types: Vec<_> = d.events.iter().map(|(t, _)| *t).collect();
+        assert_eq!(
+            types,
+            [FLAG_FELL, DEVICE_GLITCH, GAME_ENDED, RESULT_REPORTED]
+        );
+        let f = FlagFell::decode(d.events[0].1.as_slice()).unwrap();
+        assert_eq!((f.at_ms, f.side.as_str()), (61_000, "white"));
+        let r = ResultReported::decode(d.events[3].1.as_slice()).unwrap();
+        assert_eq!(r.result, "0-1");
+        // The fold (what a restart does) reaches the same end.
+        let mut b2 = Some(b);
+        for (i, (t, p)) in d.events.iter().enumerate() {
+            Board::fold(&mut b2, t, p, 3 + i as i64);
+        }
+        let end = b2.unwrap().end.unwrap();
+        assert_eq!((end.result.to_pgn(), end.at), ("0-1", 61_000));
+    }
+}

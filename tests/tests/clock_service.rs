@@ -1,0 +1,396 @@
+//! The clock-telemetry service through the real `arbiterd` (and `arbiter clock watch`):
+//! a board device's bidirectional stream, the flag timer on the wall clock, malformed
+//! telemetry refused without disturbing the other boards, a restart rebuilding the
+//! boards from the log, and NATS ingestion with `ResultReported` on the bus.
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use arbiter_proto::v1::clock_service_client::ClockServiceClient;
+use arbiter_proto::v1::telemetry::Item;
+use arbiter_proto::v1::telemetry_reply::Outcome;
+use arbiter_proto::v1::{
+    ClockStartedIn, ClockState, CommandMeta, GetClockStateRequest, MoveIn, OpenBoardRequest,
+    ResultReported, Telemetry, TelemetryReply,
+};
+use arbiter_tests::{Proc, binary};
+use prost::Message;
+use tonic::codegen::tokio_stream::StreamExt;
+use tonic::codegen::tokio_stream::wrappers::ReceiverStream;
+use tonic::transport::Channel;
+
+fn arbiterd(data: &Path, port: u16, nats: Option<&str>) -> Proc {
+    let mut cmd = Command::new(binary("arbiterd"));
+    cmd.arg("--data-dir")
+        .arg(data)
+        .args(["--listen", &format!("127.0.0.1:{port}")])
+        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+        .env_remove("ARBITER_NATS_URL")
+        .env("RUST_LOG", "warn");
+    if let Some(url) = nats {
+        cmd.args(["--nats-url", url]);
+    }
+    let mut p = Proc::spawn(&mut cmd);
+    p.wait_line("listening on", 30);
+    p
+}
+
+fn cli(data: &Path, port: u16, args: &[&str]) -> Output {
+    Command::new(binary("arbiter"))
+        .args(args)
+        .env("ARBITER_SERVER", format!("http://127.0.0.1:{port}"))
+        .env("ARBITER_DATA_DIR", data)
+        .env_remove("ARBITER_TOKEN")
+        .output()
+        .expect("run arbiter")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
+
+fn token(data: &Path) -> String {
+    let t = std::fs::read_to_string(data.join("admin.token")).unwrap();
+    t.lines()
+        .find_map(|l| l.strip_prefix("admin "))
+        .unwrap()
+        .trim()
+        .to_owned()
+}
+
+fn authed<T>(token: &str, body: T) -> tonic::Request<T> {
+    let mut r = tonic::Request::new(body);
+    r.metadata_mut()
+        .insert("authorization", format!("Bearer {token}").parse().unwrap());
+    r
+}
+
+async fn client(port: u16) -> ClockServiceClient<Channel> {
+    ClockServiceClient::connect(format!("http://127.0.0.1:{port}"))
+        .await
+        .unwrap()
+}
+
+async fn open(c: &mut ClockServiceClient<Channel>, token: &str, board: u32, tc: &str) {
+    c.open_board(authed(
+        token,
+        OpenBoardRequest {
+            meta: Some(CommandMeta {
+                command_id: format!("open-{board}-{tc}"),
+                ..Default::default()
+            }),
+            tournament_id: "bunratty-2026".into(),
+            board,
+            round: 1,
+            time_control: tc.into(),
+            white: "Ni Houlihan".into(),
+            black: "Quinn".into(),
+            laws_edition: "2023".into(),
+            auto_apply_results: false,
+            quickplay_guidelines: false,
+        },
+    ))
+    .await
+    .unwrap();
+}
+
+fn telemetry(board: u32, seq: u64, at: u64, item: Item) -> Telemetry {
+    Telemetry {
+        tournament_id: "bunratty-2026".into(),
+        board,
+        device_id: format!("dgt3000-{board}"),
+        seq,
+        at_ms: Some(at),
+        white_ms: None,
+        black_ms: None,
+        item: Some(item),
+    }
+}
+
+fn san(board: u32, seq: u64, at: u64, san: &[u8]) -> Telemetry {
+    telemetry(
+        board,
+        seq,
+        at,
+        Item::Move(MoveIn {
+            san: san.to_vec(),
+            uci: String::new(),
+        }),
+    )
+}
+
+async fn state(c: &mut ClockServiceClient<Channel>, board: u32) -> ClockState {
+    c.get_clock_state(GetClockStateRequest {
+        tournament_id: "bunratty-2026".into(),
+        board,
+    })
+    .await
+    .unwrap()
+    .into_inner()
+}
+
+/// One device stream: send an item, read its reply.
+struct Device {
+    tx: tokio::sync::mpsc::Sender<Telemetry>,
+    rx: tonic::Streaming<TelemetryReply>,
+}
+
+impl Device {
+    async fn connect(c: &mut ClockServiceClient<Channel>, token: &str) -> Device {
+        let (tx, items) = tokio::sync::mpsc::channel(16);
+        let rx = c
+            .board_telemetry(authed(token, ReceiverStream::new(items)))
+            .await
+            .unwrap()
+            .into_inner();
+        Device { tx, rx }
+    }
+    async fn send(&mut self, t: Telemetry) -> TelemetryReply {
+        let seq = t.seq;
+        self.tx.send(t).await.unwrap();
+        let r = tokio::time::timeout(Duration::from_secs(10), self.rx.message())
+            .await
+            .expect("a reply within 10 s")
+            .unwrap()
+            .expect("stream open");
+        assert_eq!(r.seq, seq, "replies carry the item's seq");
+        r
+    }
+}
+
+fn rejection(r: &TelemetryReply) -> (String, String) {
+    match &r.outcome {
+        Some(Outcome::Rejected(x)) => (x.code.clone(), x.message.clone()),
+        other => panic!("expected a rejection, got {other:?}"),
+    }
+}
+
+fn accepted(r: &TelemetryReply) -> &arbiter_proto::v1::TelemetryAccepted {
+    match &r.outcome {
+        Some(Outcome::Accepted(a)) => a,
+        other => panic!("expected acceptance, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn device_stream_flag_timer_watch_and_restart_through_arbiterd() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let port = arbiter_testkit::free_port();
+    let mut d = arbiterd(&data, port, None);
+    let token = token(&data);
+    let mut c = client(port).await;
+
+    // Unauthenticated devices are refused.
+    let (_tx, items) = tokio::sync::mpsc::channel::<Telemetry>(1);
+    let err = c
+        .board_telemetry(ReceiverStream::new(items))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), tonic::Code::Unauthenticated);
+
+    open(&mut c, &token, 1, "5400+30").await;
+    open(&mut c, &token, 2, "5+0").await;
+    let mut dev = Device::connect(&mut c, &token).await;
+    let t0 = now_ms();
+    accepted(
+        &dev.send(telemetry(1, 1, t0, Item::ClockStarted(ClockStartedIn {})))
+            .await,
+    );
+    let mut e4 = san(1, 2, t0 + 5_000, b"e4");
+    e4.white_ms = Some(5_455_000); // 90 min + 30 s − 5 s, + 30 s for the next move
+    e4.black_ms = Some(0); // a 0:00:00 display glitch
+    let r = dev.send(e4).await;
+    let a = accepted(&r);
+    assert!(a.effects[0].contains("e4"), "{:?}", a.effects);
+    assert_eq!(a.anomalies.len(), 1, "{:?}", a.anomalies);
+    assert!(a.anomalies[0].contains("black reading 0:00:00"));
+
+    // Malformed items on the same stream: each refused clearly, the stream goes on.
+    let (code, msg) = rejection(&dev.send(san(7, 3, t0 + 6_000, b"e5")).await);
+    assert_eq!(code, "unknown_board");
+    assert!(msg.starts_with("board: no board 7"), "{msg}");
+    let (code, msg) = rejection(&dev.send(san(1, 4, t0 + 6_000, b"e\xff5")).await);
+    assert_eq!(code, "unreadable_move");
+    assert!(msg.starts_with("move.san: not UTF-8"), "{msg}");
+    let (code, _) = rejection(&dev.send(san(1, 5, t0 + 1_000, b"e5")).await);
+    assert_eq!(code, "time_went_backwards");
+    let r = dev.send(san(1, 6, t0 + 7_000, b"e5")).await;
+    assert_eq!(accepted(&r).state.as_ref().unwrap().moves_san, ["e4", "e5"]);
+
+    // Board 2, 5 s sudden death: after 1.e4 nobody moves; the service's timer records
+    // Black's flag fall, and `arbiter clock watch` follows the board until the result.
+    let t2 = now_ms();
+    accepted(
+        &dev.send(telemetry(2, 1, t2, Item::ClockStarted(ClockStartedIn {})))
+            .await,
+    );
+    accepted(&dev.send(san(2, 2, t2 + 200, b"e4")).await);
+    let watch_data = data.clone();
+    let watcher = tokio::task::spawn_blocking(move || {
+        cli(&watch_data, port, &["clock", "watch", "bunratty-2026", "2"])
+    });
+    let out = tokio::time::timeout(Duration::from_secs(20), watcher)
+        .await
+        .expect("watch ends with the game")
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let shown = text(&out);
+    assert!(shown.contains("Ni Houlihan – Quinn"), "{shown}");
+    assert!(shown.contains("result 1-0 (FlagFall, Law 6.9)"), "{shown}");
+    let s2 = state(&mut c, 2).await;
+    assert_eq!((s2.result.as_str(), s2.black_ms), ("1-0", 0));
+    // Late telemetry for the finished game is refused; board 1 is untouched.
+    let (code, msg) = rejection(&dev.send(san(2, 3, now_ms(), b"e5")).await);
+    assert_eq!(code, "game_over");
+    assert!(msg.contains("6.9"), "{msg}");
+    let s1 = state(&mut c, 1).await;
+    assert_eq!(s1.moves_san, ["e4", "e5"]);
+    assert_eq!(s1.result, "");
+    assert_eq!(s1.anomalies, 1);
+
+    // JSON for scripts: the current state, one object per line.
+    let j = cli(
+        &data,
+        port,
+        &[
+            "--json",
+            "clock",
+            "watch",
+            "bunratty-2026",
+            "1",
+            "--updates",
+            "1",
+        ],
+    );
+    assert!(j.status.success(), "{}", text(&j));
+    let v: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
+    assert_eq!(v["moves_san"], serde_json::json!(["e4", "e5"]));
+    assert_eq!(v["side_to_move"], "white");
+    assert_eq!(v["rate"], "standard");
+    let missing = cli(&data, port, &["clock", "watch", "bunratty-2026", "9"]);
+    assert_eq!(missing.status.code(), Some(1), "{}", text(&missing));
+    assert!(
+        text(&missing).contains("board: no board 9"),
+        "{}",
+        text(&missing)
+    );
+
+    // kill -9 and restart: both boards are rebuilt from the log.
+    drop(dev);
+    d.kill9();
+    let _d = arbiterd(&data, port, None);
+    let mut c = client(port).await;
+    let again = state(&mut c, 1).await;
+    assert_eq!(again.moves_san, s1.moves_san);
+    assert_eq!(
+        (again.white_ms, again.stream_version),
+        (s1.white_ms, s1.stream_version)
+    );
+    assert_eq!(state(&mut c, 2).await.termination, "FlagFall");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nats_telemetry_is_ingested_and_the_result_is_published_on_the_bus() {
+    let nats = arbiter_testkit::NatsServer::start().expect("nats-server (make tools)");
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let port = arbiter_testkit::free_port();
+    let _d = arbiterd(&data, port, Some(nats.url()));
+    let token = token(&data);
+    let mut c = client(port).await;
+    open(&mut c, &token, 4, "600+5").await;
+
+    let bus = arbiter_bus::NatsBus::connect(nats.url()).await.unwrap();
+    let mut results = arbiter_bus::Bus::Nats(bus.clone())
+        .consumer("test-results", "arbiter.v1.clock.ResultReported")
+        .await
+        .unwrap();
+    let nc = bus.client().clone();
+    let subject = "arbiter.v1.clock.in.bunratty-2026.4";
+    let t0 = now_ms();
+    let mut items = vec![telemetry(4, 1, t0, Item::ClockStarted(ClockStartedIn {}))];
+    for (i, m) in ["f3", "e5", "g4", "Qh4#"].iter().enumerate() {
+        let mut t = san(4, 2 + i as u64, t0 + 1_000 * (i as u64 + 1), m.as_bytes());
+        // The subject names the board; the body may leave it out.
+        t.tournament_id.clear();
+        t.board = 0;
+        items.push(t);
+    }
+    // A malformed message on another board's subject disturbs nothing.
+    nc.publish(
+        "arbiter.v1.clock.in.bunratty-2026.5".to_string(),
+        b"\xff\xff not protobuf".to_vec().into(),
+    )
+    .await
+    .unwrap();
+    for t in items {
+        nc.publish(subject.to_string(), t.encode_to_vec().into())
+            .await
+            .unwrap();
+    }
+    nc.flush().await.unwrap();
+
+    // A device that wants an answer sends a reply subject; the service's reply carries
+    // the `Arbiter-Reply` header (JetStream acks the same inbox: the subjects are in ARBITER).
+    let inbox = nc.new_inbox();
+    let mut answers = nc.subscribe(inbox.clone()).await.unwrap();
+    let late = san(4, 9, t0 + 10_000, b"Nc6");
+    nc.publish_with_reply(subject.to_string(), inbox, late.encode_to_vec().into())
+        .await
+        .unwrap();
+    let reply = loop {
+        let m = tokio::time::timeout(Duration::from_secs(10), answers.next())
+            .await
+            .expect("a reply within 10 s")
+            .unwrap();
+        let ours = m
+            .headers
+            .as_ref()
+            .and_then(|h| h.get("Arbiter-Reply"))
+            .is_some();
+        if ours {
+            break TelemetryReply::decode(m.payload.as_ref()).unwrap();
+        }
+    };
+    assert_eq!(reply.seq, 9);
+    assert_eq!(rejection(&reply).0, "game_over", "{reply:?}");
+
+    let delivery = tokio::time::timeout(Duration::from_secs(20), results.next())
+        .await
+        .expect("ResultReported on the bus within 20 s")
+        .unwrap();
+    assert_eq!(delivery.event.event_type, "ResultReported");
+    assert_eq!(delivery.event.stream, "board-bunratty-2026-4");
+    let r = ResultReported::decode(delivery.event.payload.as_slice()).unwrap();
+    assert_eq!(
+        (
+            r.result.as_str(),
+            r.termination.as_str(),
+            r.article.as_str()
+        ),
+        ("0-1", "Checkmate", "5.1.1")
+    );
+    assert_eq!(
+        (r.white.as_str(), r.black.as_str(), r.plies),
+        ("Ni Houlihan", "Quinn", 4)
+    );
+    assert!(
+        !r.auto_apply,
+        "this tournament confirms results by the arbiter"
+    );
+    delivery.ack().await.unwrap();
+    let s = state(&mut c, 4).await;
+    assert_eq!(s.moves_san, ["f3", "e5", "g4", "Qh4#"]);
+}
