@@ -11,6 +11,7 @@ use arbiter_proto::v1::{Tournament, TournamentCreated, TournamentUpdated};
 use prost::Message;
 use tokio::sync::watch;
 
+use crate::roster::{Roster, RosterEvent};
 use crate::tournament;
 
 /// Event types of this service.
@@ -32,6 +33,7 @@ struct State {
     /// By creation order (global position of TournamentCreated).
     by_position: BTreeMap<i64, String>,
     tournaments: std::collections::HashMap<String, Tournament>,
+    rosters: std::collections::HashMap<String, Roster>,
 }
 
 /// Shared handle to the read model.
@@ -90,6 +92,20 @@ impl Tournaments {
         self.state.read().ok()?.tournaments.get(id).cloned()
     }
 
+    /// The entries of one tournament.
+    pub fn roster(&self, id: &str) -> Option<Roster> {
+        let s = self.state.read().ok()?;
+        s.tournaments.get(id)?;
+        Some(s.rosters.get(id).cloned().unwrap_or_default())
+    }
+
+    /// A tournament and its entries, read together.
+    pub fn with_roster(&self, id: &str) -> Option<(Tournament, Roster)> {
+        let s = self.state.read().ok()?;
+        let t = s.tournaments.get(id)?.clone();
+        Some((t, s.rosters.get(id).cloned().unwrap_or_default()))
+    }
+
     /// All tournaments, oldest first.
     pub fn list(&self) -> Vec<Tournament> {
         let Ok(s) = self.state.read() else {
@@ -127,6 +143,27 @@ fn apply(state: &RwLock<State>, e: RecordedEvent) {
                 tracing::error!(%err, position = e.global_position, "bad TournamentUpdated")
             }
         },
-        _ => {}
+        other => match RosterEvent::decode(other, &e.payload) {
+            Some(Ok(event)) => {
+                let id = e.stream.trim_start_matches("tournament-").to_owned();
+                let roster = s.rosters.entry(id.clone()).or_default();
+                roster.apply(event);
+                let (players, paired, frozen) = (
+                    u32::try_from(roster.entries.len()).unwrap_or(u32::MAX),
+                    roster.paired_rounds,
+                    roster.numbers_frozen(),
+                );
+                if let Some(t) = s.tournaments.get_mut(&id) {
+                    t.version = e.stream_version;
+                    t.players = players;
+                    t.paired_rounds = paired;
+                    t.pairing_numbers_frozen = frozen;
+                }
+            }
+            Some(Err(err)) => {
+                tracing::error!(%err, position = e.global_position, event_type = other, "bad registry event")
+            }
+            None => {}
+        },
     }
 }
