@@ -390,7 +390,8 @@ pub fn plan_import(
             .unwrap_or_default(),
         start_date: h.start_date.as_deref().map(iso_date).unwrap_or_default(),
         end_date: h.end_date.as_deref().map(iso_date).unwrap_or_default(),
-        rounds: if total == 0 { paired_u32 } else { total },
+        // Unknown total (no 142/XXR): undecided, the arbiter sets it.
+        rounds: total,
         time_control: String::new(),
         pairing_system: system_of(&doc),
         rule_edition: String::new(),
@@ -425,6 +426,12 @@ XXR 3\n";
         let plan = plan_import(SMALL.as_bytes(), "", &mut ids()).unwrap();
         assert_eq!(plan.draft.name, "Small Open");
         assert_eq!(plan.draft.rounds, 3);
+        let no_total = SMALL.replace("XXR 3\n", "");
+        let plan2 = plan_import(no_total.as_bytes(), "", &mut ids()).unwrap();
+        assert_eq!(
+            plan2.draft.rounds, 0,
+            "undecided when the file does not say"
+        );
         let rounds: Vec<_> = plan
             .events
             .iter()
