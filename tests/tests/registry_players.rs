@@ -151,6 +151,17 @@ fn imported_after_round_5_and_continued_here_exports_the_first_five_rounds_uncha
     assert_eq!(late["joined_round"], 6);
     a.ok(&["player", "bye", &id, "3", "--round", "6", "--kind", "half"]);
     a.ok(&["player", "withdraw", &id, "13", "--from-round", "7"]);
+    // Full-point byes only where the event allows them.
+    let full = ["player", "bye", &id, "1", "--round", "7", "--kind", "full"];
+    let refused = a.run(&full);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused).contains("kind: this tournament does not allow full-point byes"),
+        "{}",
+        text(&refused)
+    );
+    a.ok(&["tournament", "rules", &id, "--full-point-byes", "true"]);
+    a.ok(&full);
     // A correction after round 4 is recorded but does not renumber.
     a.ok(&[
         "player",
@@ -182,6 +193,7 @@ fn imported_after_round_5_and_continued_here_exports_the_first_five_rounds_uncha
     );
     assert!(exported.contains("240 H   6    3"), "{exported}");
     assert!(exported.contains("240 Z   7   13"), "{exported}");
+    assert!(exported.contains("240 F   7    1"), "{exported}");
 
     // TRF16 carries the byes in the round columns; engine lines name the absentees.
     let t16 = a.ok(&[

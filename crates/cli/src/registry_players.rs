@@ -6,7 +6,7 @@ use arbiter_proto::v1::registry_service_client::RegistryServiceClient;
 use arbiter_proto::v1::{
     AddPlayerRequest, CommandAck, CommandMeta, CorrectPlayerRequest, ExportTrfRequest,
     ImportTrfRequest, ListPlayersRequest, Player, PlayerData, ProhibitPairingRequest,
-    RequestByeRequest, WithdrawPlayerRequest,
+    RequestByeRequest, SetEntryRulesRequest, WithdrawPlayerRequest,
 };
 use clap::{Args, Subcommand};
 use tonic::transport::Channel;
@@ -41,9 +41,28 @@ impl Meta {
     }
 }
 
-/// TRF import and export (subcommands of `arbiter tournament`).
+/// TRF import and export, entry rules (subcommands of `arbiter tournament`).
 #[derive(Subcommand)]
 pub enum TournamentTrfCommand {
+    /// Set the event's rules for entries (only the options given change).
+    Rules {
+        /// Tournament id.
+        id: String,
+        /// Whether players may request full-point byes (true/false).
+        #[arg(long)]
+        full_point_byes: Option<bool>,
+        /// Rounds a late entry missed score as: zero or half.
+        #[arg(long)]
+        late_entry_byes: Option<String>,
+        /// Ties after rating, title and name (C.04.2 art. 2): registration or fide-id.
+        #[arg(long)]
+        tie_criterion: Option<String>,
+        /// Rating the initial ranking uses: standard, rapid or blitz.
+        #[arg(long)]
+        rating: Option<String>,
+        #[command(flatten)]
+        meta: Meta,
+    },
     /// Import a TRF16/TRF26 file as a new tournament, with its players and rounds.
     Import {
         /// The TRF file.
@@ -438,6 +457,32 @@ pub async fn run_player(cli: &Cli, cmd: &PlayerCommand) -> Result<(), Failure> {
 /// `arbiter tournament import|export`.
 pub async fn run_trf(cli: &Cli, cmd: &TournamentTrfCommand) -> Result<(), Failure> {
     match cmd {
+        TournamentTrfCommand::Rules {
+            id,
+            full_point_byes,
+            late_entry_byes,
+            tie_criterion,
+            rating,
+            meta,
+        } => {
+            let token = token(cli)?;
+            let mut client = RegistryServiceClient::new(connect(cli).await?);
+            let a = client
+                .set_entry_rules(authed(
+                    &token,
+                    SetEntryRulesRequest {
+                        meta: meta.to_proto(),
+                        tournament_id: id.clone(),
+                        full_point_byes_allowed: *full_point_byes,
+                        late_entry_byes: late_entry_byes.clone(),
+                        announced_criterion: tie_criterion.clone(),
+                        rating: rating.clone(),
+                    },
+                )?)
+                .await?
+                .into_inner();
+            print_ack(cli, &format!("entry rules of {id} set"), &a);
+        }
         TournamentTrfCommand::Import { file, name, meta } => {
             let bytes = std::fs::read(file).map_err(|e| Failure {
                 code: 2,

@@ -21,6 +21,7 @@ use arbiter_proto::v1::{
     TournamentCreated, TournamentUpdated, TrfFinding, UpdateTournamentRequest,
     WithdrawPlayerRequest,
 };
+use arbiter_proto::v1::{EntryRulesSet, SetEntryRulesRequest};
 use arbiter_service_kit::status::{command_meta, from_log, invalid, not_found};
 use arbiter_service_kit::telemetry::current_traceparent;
 use arbiter_service_kit::{Platform, ServiceModule};
@@ -523,18 +524,7 @@ impl RegistryService for Registry {
             "RequestBye",
             |r| r.tournament_id.clone(),
             |t, roster, r, _| {
-                let full = roster
-                    .trf
-                    .as_ref()
-                    .is_some_and(|i| i.full_point_byes_allowed);
-                roster::decide_bye(
-                    roster,
-                    total_rounds(t, roster),
-                    full,
-                    &r.player,
-                    r.round,
-                    &r.kind,
-                )
+                roster::decide_bye(roster, total_rounds(t, roster), &r.player, r.round, &r.kind)
             },
             |r| r.meta.clone(),
         )
@@ -557,6 +547,31 @@ impl RegistryService for Registry {
                     &r.players,
                     r.first_round,
                     r.last_round,
+                )
+            },
+            |r| r.meta.clone(),
+        )
+        .await
+        .map(Response::new)
+    }
+
+    async fn set_entry_rules(
+        &self,
+        request: Request<SetEntryRulesRequest>,
+    ) -> Result<Response<CommandAck>, Status> {
+        self.roster_command(
+            request,
+            "SetEntryRules",
+            |r| r.tournament_id.clone(),
+            |_, roster, r, _| {
+                roster::decide_entry_rules(
+                    roster,
+                    EntryRulesSet {
+                        full_point_byes_allowed: r.full_point_byes_allowed,
+                        late_entry_byes: r.late_entry_byes.clone(),
+                        announced_criterion: r.announced_criterion.clone(),
+                        rating: r.rating.clone(),
+                    },
                 )
             },
             |r| r.meta.clone(),

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use arbiter_proto::v1::{
-    ByeRequested, PairingNumbersAssigned, PairingProhibited, PlayerAdded, PlayerCorrected,
-    PlayerData, PlayerWithdrawn, RoundBlock, RoundImported, TrfImported,
+    ByeRequested, EntryRulesSet, PairingNumbersAssigned, PairingProhibited, PlayerAdded,
+    PlayerCorrected, PlayerData, PlayerWithdrawn, RoundBlock, RoundImported, TrfImported,
 };
 use prost::Message;
 
@@ -31,6 +31,8 @@ pub mod types {
     pub const TRF_IMPORTED: &str = "TrfImported";
     /// `RoundImported`.
     pub const ROUND_IMPORTED: &str = "RoundImported";
+    /// `EntryRulesSet`.
+    pub const ENTRY_RULES_SET: &str = "EntryRulesSet";
 }
 
 /// Pairing numbers may be re-derived until round 4 has been paired (C.04.2 art. 2 note:
@@ -59,6 +61,8 @@ pub enum RosterEvent {
     TrfImported(TrfImported),
     /// A round of imported history.
     RoundImported(RoundImported),
+    /// The event's rules for entries.
+    EntryRulesSet(EntryRulesSet),
 }
 
 impl RosterEvent {
@@ -74,6 +78,7 @@ impl RosterEvent {
             RosterEvent::PairingProhibited(e) => (PAIRING_PROHIBITED, e.encode_to_vec()),
             RosterEvent::TrfImported(e) => (TRF_IMPORTED, e.encode_to_vec()),
             RosterEvent::RoundImported(e) => (ROUND_IMPORTED, e.encode_to_vec()),
+            RosterEvent::EntryRulesSet(e) => (ENTRY_RULES_SET, e.encode_to_vec()),
         }
     }
 
@@ -95,6 +100,7 @@ impl RosterEvent {
             PAIRING_PROHIBITED => d(payload, RosterEvent::PairingProhibited),
             TRF_IMPORTED => d(payload, RosterEvent::TrfImported),
             ROUND_IMPORTED => d(payload, RosterEvent::RoundImported),
+            ENTRY_RULES_SET => d(payload, RosterEvent::EntryRulesSet),
             _ => None,
         }
     }
@@ -117,9 +123,47 @@ pub struct Entry {
     pub byes: BTreeMap<u32, String>,
 }
 
+/// The rating an event ranks by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RatingKind {
+    /// Standard (classical) rating.
+    #[default]
+    Standard,
+    /// Rapid rating.
+    Rapid,
+    /// Blitz rating.
+    Blitz,
+}
+
+impl RatingKind {
+    /// The player's rating of this kind (0 = unrated).
+    pub fn of(self, d: &PlayerData) -> u32 {
+        match self {
+            RatingKind::Standard => d.rating_standard,
+            RatingKind::Rapid => d.rating_rapid,
+            RatingKind::Blitz => d.rating_blitz,
+        }
+    }
+}
+
+/// The event's rules for entries.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct EntryRules {
+    /// Full-point byes may be requested.
+    pub full_point_byes_allowed: bool,
+    /// Rounds a late entry missed score as half-point byes (default: zero-point).
+    pub late_entry_half_point: bool,
+    /// Ties after rating, title and name.
+    pub criterion: AnnouncedCriterion,
+    /// Rating the initial ranking uses.
+    pub rating: RatingKind,
+}
+
 /// The entries of one tournament.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Roster {
+    /// The event's rules for entries.
+    pub rules: EntryRules,
     /// Entries in registration order.
     pub entries: Vec<Entry>,
     /// Player ids in pairing-number order (TPN = index + 1).
@@ -189,14 +233,14 @@ impl Roster {
             .iter()
             .enumerate()
             .map(|(i, e)| RankingKey {
-                rating: e.data.rating_standard,
+                rating: self.rules.rating.of(&e.data),
                 title: &e.data.title,
                 name: &e.data.name,
                 fide_id: e.data.fide_id,
                 registration: i,
             })
             .collect();
-        art2::initial_ranking(&keys, AnnouncedCriterion::RegistrationOrder)
+        art2::initial_ranking(&keys, self.rules.criterion)
             .into_iter()
             .map(|i| self.entries[i].player_id.clone())
             .collect()
@@ -247,7 +291,30 @@ impl Roster {
                 }
             }
             RosterEvent::PairingProhibited(p) => self.prohibited.push(p),
+            RosterEvent::EntryRulesSet(r) => {
+                if let Some(v) = r.full_point_byes_allowed {
+                    self.rules.full_point_byes_allowed = v;
+                }
+                if let Some(v) = r.late_entry_byes {
+                    self.rules.late_entry_half_point = v == "half";
+                }
+                if let Some(v) = r.announced_criterion {
+                    self.rules.criterion = if v == "fide-id" {
+                        AnnouncedCriterion::FideId
+                    } else {
+                        AnnouncedCriterion::RegistrationOrder
+                    };
+                }
+                if let Some(v) = r.rating {
+                    self.rules.rating = match v.as_str() {
+                        "rapid" => RatingKind::Rapid,
+                        "blitz" => RatingKind::Blitz,
+                        _ => RatingKind::Standard,
+                    };
+                }
+            }
             RosterEvent::TrfImported(t) => {
+                self.rules.full_point_byes_allowed |= t.full_point_byes_allowed;
                 self.paired_rounds = self.paired_rounds.max(t.paired_rounds);
                 self.trf = Some(t);
             }
@@ -402,6 +469,7 @@ pub fn decide_add_player(
 ) -> Result<Vec<RosterEvent>, FieldError> {
     let data = check_player_data(data)?;
     let missed = match missed_rounds.trim().to_ascii_lowercase().as_str() {
+        "" if roster.rules.late_entry_half_point => "half",
         "" | "zero" => "zero",
         "half" => "half",
         other => {
@@ -550,7 +618,6 @@ fn check_future_round(
 pub fn decide_bye(
     roster: &Roster,
     total_rounds: u32,
-    full_point_byes_allowed: bool,
     player: &str,
     round: u32,
     kind: &str,
@@ -558,7 +625,7 @@ pub fn decide_bye(
     let entry = roster.resolve(player)?;
     let kind = bye_kind(kind)?;
     check_future_round(roster, total_rounds, "round", round)?;
-    if kind == "full" && !full_point_byes_allowed {
+    if kind == "full" && !roster.rules.full_point_byes_allowed {
         return Err(err(
             "kind",
             "this tournament does not allow full-point byes; half or zero",
@@ -584,6 +651,46 @@ pub fn decide_bye(
         round,
         kind: kind.to_owned(),
     })])
+}
+
+/// Decides a change of the event's rules for entries; a change of the ranking rating or
+/// of the announced criterion re-derives the pairing numbers until round 4 is paired.
+pub fn decide_entry_rules(
+    roster: &Roster,
+    mut r: EntryRulesSet,
+) -> Result<Vec<RosterEvent>, FieldError> {
+    fn one_of(
+        field: &'static str,
+        v: Option<String>,
+        allowed: &[&str],
+    ) -> Result<Option<String>, FieldError> {
+        match v.map(|s| s.trim().to_ascii_lowercase()) {
+            None => Ok(None),
+            Some(s) if allowed.contains(&s.as_str()) => Ok(Some(s)),
+            Some(s) => Err(err(field, format!("{s:?}: one of {}", allowed.join(", ")))),
+        }
+    }
+    r.late_entry_byes = one_of("late_entry_byes", r.late_entry_byes, &["zero", "half"])?;
+    r.announced_criterion = one_of(
+        "announced_criterion",
+        r.announced_criterion,
+        &["registration", "fide-id"],
+    )?;
+    r.rating = one_of("rating", r.rating, &["standard", "rapid", "blitz"])?;
+    if r == EntryRulesSet::default() {
+        return Err(err("rules", "no rule to change"));
+    }
+    if r.rating.is_some() && roster.numbers_frozen() {
+        return Err(err(
+            "rating",
+            "round 4 has been paired: the ranking rating can no longer change",
+        ));
+    }
+    let mut events = vec![RosterEvent::EntryRulesSet(r)];
+    if let Some(renumber) = roster.renumber_after(&events) {
+        events.push(renumber);
+    }
+    Ok(events)
 }
 
 /// Decides a prohibited pairing (two or more players, e.g. same club or family).
@@ -721,11 +828,63 @@ mod tests {
         );
         assert_eq!(e(decide_withdraw(&r, 9, "zz", 2)), "player");
         assert_eq!(e(decide_withdraw(&r, 9, "1", 10)), "from_round");
-        assert_eq!(e(decide_bye(&r, 9, false, "1", 3, "full")), "kind");
-        assert_eq!(e(decide_bye(&r, 9, false, "1", 3, "double")), "kind");
+        assert_eq!(e(decide_bye(&r, 9, "1", 3, "full")), "kind");
+        assert_eq!(e(decide_bye(&r, 9, "1", 3, "double")), "kind");
         assert_eq!(
             e(decide_prohibit(&r, 9, &["a".into(), "1".into()], 1, 2)),
             "players"
+        );
+    }
+
+    #[test]
+    fn rules_rank_by_the_event_rating_and_allow_full_point_byes() {
+        let mut r = Roster::default();
+        add(
+            &mut r,
+            "a",
+            PlayerData {
+                rating_rapid: 1500,
+                ..data("A, A", 2200, "")
+            },
+        );
+        add(
+            &mut r,
+            "b",
+            PlayerData {
+                rating_rapid: 2100,
+                ..data("B, B", 2000, "")
+            },
+        );
+        assert_eq!(tpns(&r), ["a", "b"]);
+        let ev = decide_entry_rules(
+            &r,
+            EntryRulesSet {
+                rating: Some("Rapid".into()),
+                full_point_byes_allowed: Some(true),
+                late_entry_byes: Some("half".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        for e in ev {
+            r.apply(e);
+        }
+        assert_eq!(tpns(&r), ["b", "a"]);
+        assert!(decide_bye(&r, 9, "a", 3, "full").is_ok());
+        r.apply(RosterEvent::RoundImported(RoundImported {
+            round: 1,
+            blocks: vec![],
+        }));
+        let ev = decide_add_player(&r, 9, "c", data("C, C", 1000, ""), "").unwrap();
+        assert!(matches!(&ev[0], RosterEvent::PlayerAdded(p) if p.missed_rounds == "half"));
+        let bad = |x: EntryRulesSet| decide_entry_rules(&r, x).unwrap_err().field;
+        assert_eq!(bad(EntryRulesSet::default()), "rules");
+        assert_eq!(
+            bad(EntryRulesSet {
+                rating: Some("bullet".into()),
+                ..Default::default()
+            }),
+            "rating"
         );
     }
 
@@ -738,17 +897,17 @@ mod tests {
             blocks: vec![],
         }));
         assert_eq!(
-            decide_bye(&r, 9, true, "a", 2, "half").unwrap_err().field,
+            decide_bye(&r, 9, "a", 2, "half").unwrap_err().field,
             "round"
         );
         for e in decide_withdraw(&r, 9, "a", 5).unwrap() {
             r.apply(e);
         }
         assert_eq!(
-            decide_bye(&r, 9, true, "a", 6, "half").unwrap_err().field,
+            decide_bye(&r, 9, "a", 6, "half").unwrap_err().field,
             "round"
         );
-        let ok = decide_bye(&r, 9, true, "a", 4, "").unwrap();
+        let ok = decide_bye(&r, 9, "a", 4, "").unwrap();
         assert!(matches!(&ok[0], RosterEvent::ByeRequested(b) if b.kind == "half"));
     }
 }

@@ -248,7 +248,7 @@ pub fn export(
             sex: e.data.sex.chars().next(),
             title: trf_title(&e.data.title),
             name: e.data.name.clone(),
-            rating: u16_field(e.data.rating_standard),
+            rating: u16_field(roster.rules.rating.of(&e.data)),
             federation: e.data.federation.clone(),
             fide_id: if e.data.fide_id == 0 {
                 Field::Empty
@@ -460,7 +460,7 @@ mod tests {
 001    2      B, B                              2000                             0.0    2     1 b 0\n\
 XXR 5\n";
         let (t, mut roster) = import(text.as_bytes());
-        for e in crate::roster::decide_bye(&roster, 5, false, "1", 2, "half").unwrap() {
+        for e in crate::roster::decide_bye(&roster, 5, "1", 2, "half").unwrap() {
             roster.apply(e);
         }
         for e in crate::roster::decide_withdraw(&roster, 5, "2", 2).unwrap() {
