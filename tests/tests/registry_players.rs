@@ -110,7 +110,7 @@ fn imported_after_round_5_and_continued_here_exports_the_first_five_rounds_uncha
         data: dir.path().join("data"),
         port: arbiter_testkit::free_port(),
     };
-    let _d = start(&a.data, a.port);
+    let mut d = start(&a.data, a.port);
     let full = fixture("s14891904432047-p13-r7.trf");
     let original = std::fs::read_to_string(&full).unwrap();
 
@@ -212,6 +212,11 @@ fn imported_after_round_5_and_continued_here_exports_the_first_five_rounds_uncha
         "{t16}"
     );
     assert!(!t16.contains("240 "), "TRF16 has no 240 records: {t16}");
+
+    // Everything is in the event log: after kill -9 the projection is rebuilt the same.
+    d.kill9();
+    let _d = start(&a.data, a.port);
+    assert_eq!(a.ok(&["tournament", "export", &id]), exported);
 }
 
 #[test]

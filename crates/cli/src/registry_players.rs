@@ -14,6 +14,9 @@ use tonic::transport::Channel;
 use crate::client::{authed, connect, token};
 use crate::{Cli, Failure, output};
 
+/// Largest TRF message sent or received (the TRF reader takes up to 16 MiB).
+const MAX_TRF_MESSAGE: usize = 17 * 1024 * 1024;
+
 /// Idempotency and reason of a command.
 #[derive(Args)]
 pub struct Meta {
@@ -489,7 +492,8 @@ pub async fn run_trf(cli: &Cli, cmd: &TournamentTrfCommand) -> Result<(), Failur
                 message: format!("{}: {e}", file.display()),
             })?;
             let token = token(cli)?;
-            let mut client = RegistryServiceClient::new(connect(cli).await?);
+            let mut client = RegistryServiceClient::new(connect(cli).await?)
+                .max_encoding_message_size(MAX_TRF_MESSAGE);
             let r = client
                 .import_trf(authed(
                     &token,
@@ -545,7 +549,8 @@ pub async fn run_trf(cli: &Cli, cmd: &TournamentTrfCommand) -> Result<(), Failur
             engine_lines,
             output: out,
         } => {
-            let mut client = RegistryServiceClient::new(connect(cli).await?);
+            let mut client = RegistryServiceClient::new(connect(cli).await?)
+                .max_decoding_message_size(MAX_TRF_MESSAGE);
             let r = client
                 .export_trf(ExportTrfRequest {
                     tournament_id: id.clone(),

@@ -61,7 +61,11 @@ impl ServiceModule for Registry {
         "arbiter.v1.RegistryService"
     }
     fn add_to(self: Box<Self>, routes: &mut tonic::service::RoutesBuilder) {
-        routes.add_service(RegistryServiceServer::new(*self));
+        // A whole TRF file travels in ImportTrf (up to trf::MAX_INPUT_BYTES).
+        routes.add_service(
+            RegistryServiceServer::new(*self)
+                .max_decoding_message_size(trf::MAX_INPUT_BYTES + 64 * 1024),
+        );
     }
 }
 

@@ -506,3 +506,70 @@ XXR 5\n";
         assert!(RosterEvent::decode("nothing", &[]).is_none());
     }
 }
+
+#[cfg(test)]
+mod no_panic {
+    use super::*;
+    use crate::trf_import::plan_import;
+
+    /// Deterministic mutations of real files (byte flips, cuts, digit and code swaps):
+    /// import and export never panic, and what imports exports.
+    #[test]
+    fn mutated_files_import_or_are_refused_without_panic() {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../crates/trf/tests/data/pairing"
+        );
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let alphabet = b"0123456789 wb-=+10WDLHFUZQx\r\n.";
+        let mut imported = 0;
+        for f in std::fs::read_dir(dir).unwrap() {
+            let original = std::fs::read(f.unwrap().path()).unwrap();
+            for _ in 0..150 {
+                let mut bytes = original.clone();
+                for _ in 0..(1 + next() % 6) {
+                    if bytes.is_empty() {
+                        break;
+                    }
+                    let i = (next() as usize) % bytes.len();
+                    match next() % 4 {
+                        0 => bytes.truncate(i),
+                        1 => {
+                            bytes.remove(i);
+                        }
+                        _ => bytes[i] = alphabet[(next() as usize) % alphabet.len()],
+                    }
+                }
+                let mut n = 0;
+                let Ok(plan) = plan_import(&bytes, "", &mut || {
+                    n += 1;
+                    format!("p{n}")
+                }) else {
+                    continue;
+                };
+                let mut roster = Roster::default();
+                for e in plan.events {
+                    roster.apply(e);
+                }
+                let t = Tournament::default();
+                for version in [TrfVersion::Trf26, TrfVersion::Trf16] {
+                    let options = ExportOptions {
+                        version,
+                        engine_lines: true,
+                        ..Default::default()
+                    };
+                    let (text, _) = export(&t, &roster, &options).unwrap();
+                    assert!(trf::parse(text.as_bytes()).is_ok());
+                }
+                imported += 1;
+            }
+        }
+        assert!(imported > 100, "most mutations stay importable: {imported}");
+    }
+}
