@@ -316,7 +316,15 @@ fn initial_ranking_late_entry_withdrawal_and_half_point_bye_in_the_exported_trf(
         text(&refused)
     );
 
+    // Same club: Able (1) and Fox (7) may not meet from round 3 on.
+    a.ok(&["player", "prohibit", &club, "1", "7", "--from-round", "3"]);
     let exported = a.ok(&["tournament", "export", &club]);
+    assert!(
+        exported
+            .lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["260", "3", "5", "1", "7"]),
+        "{exported}"
+    );
     let p = players(&exported);
     let by_name = |n: &str| p.values().find(|(name, _)| name == n).unwrap().1.clone();
     let order: Vec<&str> = p.values().map(|(n, _)| n.as_str()).collect();
@@ -361,6 +369,12 @@ fn initial_ranking_late_entry_withdrawal_and_half_point_bye_in_the_exported_trf(
         engine
             .lines()
             .any(|l| l.starts_with("XXZ") && l[3..].trim() == "5"),
+        "{engine}"
+    );
+    assert!(
+        engine
+            .lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["XXP", "1", "7"]),
         "{engine}"
     );
     let listed = a.json(&["player", "list", &club]);

@@ -56,7 +56,11 @@ impl Tournaments {
                 match sub.next().await {
                     Ok(e) => {
                         let pos = e.global_position;
-                        if e.service == "registry" {
+                        // RoundsPaired comes from the service that pairs the round.
+                        if e.service == "registry"
+                            || (e.event_type == crate::roster::types::ROUNDS_PAIRED
+                                && e.stream.starts_with("tournament-"))
+                        {
                             match up.upcast(e) {
                                 Ok(e) => apply(&s, e),
                                 Err(err) => tracing::error!(%err, "registry projection"),

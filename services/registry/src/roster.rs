@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use arbiter_proto::v1::{
     ByeRequested, EntryRulesSet, PairingNumbersAssigned, PairingProhibited, PlayerAdded,
-    PlayerCorrected, PlayerData, PlayerWithdrawn, RoundBlock, RoundImported, TrfImported,
+    PlayerCorrected, PlayerData, PlayerWithdrawn, RoundBlock, RoundImported, RoundsPaired,
+    TrfImported,
 };
 use prost::Message;
 
@@ -33,6 +34,8 @@ pub mod types {
     pub const ROUND_IMPORTED: &str = "RoundImported";
     /// `EntryRulesSet`.
     pub const ENTRY_RULES_SET: &str = "EntryRulesSet";
+    /// `RoundsPaired` (from the service that pairs).
+    pub const ROUNDS_PAIRED: &str = "RoundsPaired";
 }
 
 /// Pairing numbers may be re-derived until round 4 has been paired (C.04.2 art. 2 note:
@@ -63,6 +66,8 @@ pub enum RosterEvent {
     RoundImported(RoundImported),
     /// The event's rules for entries.
     EntryRulesSet(EntryRulesSet),
+    /// A round has been paired (by the pairing service).
+    RoundsPaired(RoundsPaired),
 }
 
 impl RosterEvent {
@@ -79,6 +84,7 @@ impl RosterEvent {
             RosterEvent::TrfImported(e) => (TRF_IMPORTED, e.encode_to_vec()),
             RosterEvent::RoundImported(e) => (ROUND_IMPORTED, e.encode_to_vec()),
             RosterEvent::EntryRulesSet(e) => (ENTRY_RULES_SET, e.encode_to_vec()),
+            RosterEvent::RoundsPaired(e) => (ROUNDS_PAIRED, e.encode_to_vec()),
         }
     }
 
@@ -101,6 +107,7 @@ impl RosterEvent {
             TRF_IMPORTED => d(payload, RosterEvent::TrfImported),
             ROUND_IMPORTED => d(payload, RosterEvent::RoundImported),
             ENTRY_RULES_SET => d(payload, RosterEvent::EntryRulesSet),
+            ROUNDS_PAIRED => d(payload, RosterEvent::RoundsPaired),
             _ => None,
         }
     }
@@ -317,6 +324,9 @@ impl Roster {
                 self.rules.full_point_byes_allowed |= t.full_point_byes_allowed;
                 self.paired_rounds = self.paired_rounds.max(t.paired_rounds);
                 self.trf = Some(t);
+            }
+            RosterEvent::RoundsPaired(r) => {
+                self.paired_rounds = self.paired_rounds.max(r.round);
             }
             RosterEvent::RoundImported(r) => {
                 self.paired_rounds = self.paired_rounds.max(r.round);
@@ -803,6 +813,24 @@ mod tests {
         assert_eq!(ev.len(), 1, "recorded only: {ev:?}");
         add(&mut r, "late", data("Late, L", 2900, ""));
         assert_eq!(tpns(&r), ["a", "b", "late"]);
+    }
+
+    #[test]
+    fn rounds_paired_marker_freezes_numbers_after_round_4() {
+        let mut r = Roster::default();
+        add(&mut r, "a", data("A, A", 2000, ""));
+        r.apply(RosterEvent::RoundsPaired(RoundsPaired { round: 3 }));
+        add(&mut r, "b", data("B, B", 2100, ""));
+        assert_eq!(tpns(&r), ["b", "a"], "still re-derived after round 3");
+        r.apply(RosterEvent::RoundsPaired(RoundsPaired { round: 4 }));
+        assert!(r.numbers_frozen());
+        add(&mut r, "c", data("C, C", 2900, ""));
+        assert_eq!(tpns(&r), ["b", "a", "c"]);
+        let (ty, payload) = RosterEvent::RoundsPaired(RoundsPaired { round: 4 }).encode();
+        assert_eq!(
+            RosterEvent::decode(ty, &payload).unwrap().unwrap(),
+            RosterEvent::RoundsPaired(RoundsPaired { round: 4 })
+        );
     }
 
     #[test]
