@@ -301,10 +301,29 @@ fn initial_ranking_late_entry_withdrawal_and_half_point_bye_in_the_exported_trf(
         "Late, Lou",
         "--rating",
         "2250",
+        "--command-id",
+        "late-entry-lou",
     ]);
     assert_eq!(
         (late["pairing_number"].clone(), late["joined_round"].clone()),
         (3.into(), 3.into())
+    );
+    // A retried command (same id) answers with the same player and writes nothing.
+    let again = a.json(&[
+        "player",
+        "add",
+        &club,
+        "--name",
+        "Late, Lou",
+        "--rating",
+        "2250",
+        "--command-id",
+        "late-entry-lou",
+    ]);
+    assert_eq!(again["player_id"], late["player_id"]);
+    assert_eq!(
+        a.json(&["player", "list", &club]).as_array().unwrap().len(),
+        7
     );
     // Withdrawal (Dunn, now number 5) and a half-point bye (Baker, number 2).
     a.ok(&["player", "withdraw", &club, "5", "--from-round", "3"]);

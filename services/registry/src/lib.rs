@@ -190,18 +190,36 @@ impl Registry {
             .ok_or_else(|| not_found("tournament_id", format!("no tournament {id:?}")))
     }
 
-    /// A retried command id: the original acknowledgement.
+    /// A retried command id: the original acknowledgement, provided the id was used for
+    /// the same kind of command (its first event is an `event_type`).
     async fn replayed(
         &self,
         meta: &arbiter_proto::v1::CommandMeta,
+        event_type: &str,
     ) -> Result<Option<CommandAck>, Status> {
-        Ok(self
+        let Some((stream, a)) = self
             .platform
             .store
             .find_command(&meta.command_id)
             .await
             .map_err(from_log)?
-            .map(|(stream, a)| ack(stream, a)))
+        else {
+            return Ok(None);
+        };
+        let first = self
+            .platform
+            .store
+            .read_at(a.first_position)
+            .await
+            .map_err(from_log)?
+            .ok_or_else(|| Status::internal("replayed command has no event"))?;
+        if first.event_type != event_type {
+            return Err(invalid(
+                "meta.command_id",
+                format!("already used for a {} command", first.event_type),
+            ));
+        }
+        Ok(Some(ack(stream, a)))
     }
 
     /// Appends roster events decided against `t` (at `t.version` unless the client gave
@@ -258,7 +276,14 @@ impl Registry {
         let actor = self.platform.auth.actor(&request, rpc)?;
         let r = request.into_inner();
         let meta = command_meta(meta_of(&r))?;
-        if let Some(a) = self.replayed(&meta).await? {
+        let event_type = match rpc {
+            "CorrectPlayer" => roster::types::PLAYER_CORRECTED,
+            "WithdrawPlayer" => roster::types::PLAYER_WITHDRAWN,
+            "RequestBye" => roster::types::BYE_REQUESTED,
+            "ProhibitPairing" => roster::types::PAIRING_PROHIBITED,
+            _ => roster::types::ENTRY_RULES_SET,
+        };
+        if let Some(a) = self.replayed(&meta, event_type).await? {
             return Ok(a);
         }
         let (t, roster) = self.load(&tournament_id(&r))?;
@@ -441,36 +466,31 @@ impl RegistryService for Registry {
         let actor = self.platform.auth.actor(&request, "AddPlayer")?;
         let r = request.into_inner();
         let meta = command_meta(r.meta)?;
-        let (a, player_id) = if let Some(a) = self.replayed(&meta).await? {
-            let first = self
-                .platform
-                .store
-                .read_at(a.first_position)
-                .await
-                .map_err(from_log)?
-                .ok_or_else(|| Status::internal("replayed command has no event"))?;
-            if first.event_type != roster::types::PLAYER_ADDED {
-                return Err(invalid(
-                    "meta.command_id",
-                    format!("already used for a {} command", first.event_type),
-                ));
-            }
-            let p = PlayerAdded::decode(first.payload.as_slice())
-                .map_err(|e| Status::internal(e.to_string()))?;
-            (a, p.player_id)
-        } else {
-            let (t, roster) = self.load(&r.tournament_id)?;
-            let id = uuid::Uuid::now_v7().to_string();
-            let events = roster::decide_add_player(
-                &roster,
-                t.rounds,
-                &id,
-                r.data.unwrap_or_default(),
-                &r.missed_rounds,
-            )
-            .map_err(field)?;
-            (self.append_roster(actor, &meta, &t, events).await?, id)
-        };
+        let (a, player_id) =
+            if let Some(a) = self.replayed(&meta, roster::types::PLAYER_ADDED).await? {
+                let first = self
+                    .platform
+                    .store
+                    .read_at(a.first_position)
+                    .await
+                    .map_err(from_log)?
+                    .ok_or_else(|| Status::internal("replayed command has no event"))?;
+                let p = PlayerAdded::decode(first.payload.as_slice())
+                    .map_err(|e| Status::internal(e.to_string()))?;
+                (a, p.player_id)
+            } else {
+                let (t, roster) = self.load(&r.tournament_id)?;
+                let id = uuid::Uuid::now_v7().to_string();
+                let events = roster::decide_add_player(
+                    &roster,
+                    t.rounds,
+                    &id,
+                    r.data.unwrap_or_default(),
+                    &r.missed_rounds,
+                )
+                .map_err(field)?;
+                (self.append_roster(actor, &meta, &t, events).await?, id)
+            };
         let tid = a.stream.trim_start_matches("tournament-").to_owned();
         let roster = self.tournaments.roster(&tid).unwrap_or_default();
         let player = roster.entry(&player_id).map(|e| player_of(&roster, e));
@@ -613,7 +633,7 @@ impl RegistryService for Registry {
                 format!("a new tournament's stream is at version 0, not {v}"),
             ));
         }
-        if let Some(a) = self.replayed(&meta).await? {
+        if let Some(a) = self.replayed(&meta, TOURNAMENT_CREATED).await? {
             let id = a.stream.trim_start_matches("tournament-").to_owned();
             let t = self.tournament_after(&id, a.last_position).await?;
             return Ok(Response::new(ImportTrfResponse {
