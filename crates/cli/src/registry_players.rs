@@ -521,9 +521,14 @@ pub async fn run_trf(cli: &Cli, cmd: &TournamentTrfCommand) -> Result<(), Failur
                     })).collect::<Vec<_>>(),
                 }));
             } else {
+                let of = if t.rounds == 0 {
+                    " (number of rounds not in the file: set it with `arbiter tournament update ID --rounds N`)".to_owned()
+                } else {
+                    format!(" of {}", t.rounds)
+                };
                 println!(
-                    "imported tournament {} ({:?}): {} players, {} of {} rounds paired",
-                    t.tournament_id, t.name, t.players, t.paired_rounds, t.rounds
+                    "imported tournament {} ({:?}): {} players, {} rounds paired{of}",
+                    t.tournament_id, t.name, t.players, t.paired_rounds
                 );
                 for f in &r.findings {
                     let record = if f.record.is_empty() {

@@ -61,7 +61,8 @@ fn iso_date(text: &str) -> String {
     let (y, m, d) = match parts.as_slice() {
         [y, m, d] if y.len() == 4 => ((*y).to_owned(), *m, *d),
         [d, m, y] if y.len() == 4 => ((*y).to_owned(), *m, *d),
-        [y, m, d] if y.len() == 2 => (format!("20{y}"), *m, *d),
+        // Two-digit years only in TRF's own YY/MM/DD (dotted dates are ambiguous).
+        [y, m, d] if y.len() == 2 && t.contains('/') => (format!("20{y}"), *m, *d),
         _ => return String::new(),
     };
     let iso = format!("{y}-{m:0>2}-{d:0>2}");
@@ -496,5 +497,10 @@ XXR 3\n";
         assert_eq!(iso_date("11/04/22"), "2011-04-22");
         assert_eq!(iso_date("2011/02/30"), "");
         assert_eq!(iso_date("soon"), "");
+        assert_eq!(
+            iso_date("10.09.13"),
+            "",
+            "DD.MM.YY or YY.MM.DD: not guessed"
+        );
     }
 }
