@@ -558,12 +558,19 @@ pub fn decide_correct_player(
     if changed.is_empty() {
         return Err(err("data", "nothing differs from the recorded data"));
     }
+    // Only what art. 2 ranks by re-derives the numbers (a club or birth date does not).
+    let ranking = changed.iter().any(|f| {
+        matches!(
+            f.as_str(),
+            "name" | "title" | "rating_standard" | "rating_rapid" | "rating_blitz" | "fide_id"
+        )
+    });
     let mut events = vec![RosterEvent::PlayerCorrected(PlayerCorrected {
         player_id: entry.player_id.clone(),
         data: Some(data),
         changed_fields: changed,
     })];
-    if let Some(renumber) = roster.renumber_after(&events) {
+    if ranking && let Some(renumber) = roster.renumber_after(&events) {
         events.push(renumber);
     }
     Ok(events)
@@ -781,6 +788,30 @@ mod tests {
             r.apply(e);
         }
         assert_eq!(tpns(&r), ["a", "c", "b"]);
+    }
+
+    #[test]
+    fn a_correction_outside_the_ranking_keeps_the_numbers() {
+        let mut r = Roster::default();
+        add(&mut r, "a", data("A, A", 2000, ""));
+        add(&mut r, "b", data("B, B", 2100, ""));
+        // Numbers as a file imported them (not in art. 2 order).
+        r.apply(RosterEvent::PairingNumbersAssigned(
+            PairingNumbersAssigned {
+                player_ids: vec!["a".into(), "b".into()],
+                basis: "TRF import".into(),
+            },
+        ));
+        let club = PlayerData {
+            club: "Phibsboro".into(),
+            ..data("A, A", 2000, "")
+        };
+        let ev = decide_correct_player(&r, "a", club, "club").unwrap();
+        assert_eq!(ev.len(), 1, "{ev:?}");
+        let RosterEvent::PlayerCorrected(c) = &ev[0] else {
+            panic!()
+        };
+        assert_eq!(c.changed_fields, ["club"]);
     }
 
     #[test]
