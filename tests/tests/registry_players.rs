@@ -277,6 +277,7 @@ fn initial_ranking_late_entry_withdrawal_and_half_point_bye_in_the_exported_trf(
     // A tournament paired elsewhere up to round 2.
     let trf = [
         "012 Club Championship".to_owned(),
+        "062 6".to_owned(),
         player_line(1, "Able, Ann", 2400, &[(4, 'w', '1'), (2, 'b', '=')]),
         player_line(2, "Baker, Bob", 2300, &[(5, 'b', '1'), (1, 'w', '=')]),
         player_line(3, "Cole, Cy", 2200, &[(6, 'w', '='), (4, 'b', '1')]),
@@ -360,6 +361,10 @@ fn initial_ranking_late_entry_withdrawal_and_half_point_bye_in_the_exported_trf(
         ]
     );
     assert_eq!(by_name("Late, Lou"), ["0000 - Z", "0000 - Z"]);
+    assert!(
+        exported.lines().any(|l| l == "062 7"),
+        "062 counts the late entry: {exported}"
+    );
     // History follows the players to their new numbers: Cole met Fox (now 7) and Dunn (now 5).
     assert_eq!(by_name("Cole, Cy"), ["   7 w =", "   5 b 1"]);
     assert_eq!(by_name("Able, Ann"), ["   5 w 1", "   2 b ="]);

@@ -218,7 +218,34 @@ pub fn export(
         .unwrap_or(t.rounds);
     let (before, after): (Vec<trf::Line>, Vec<trf::Line>) = match &roster.trf {
         Some(imp) => {
-            let lines: Vec<trf::Line> = imp.kept_lines.iter().filter_map(|l| one_line(l)).collect();
+            let players = roster.entries.len().to_string();
+            let rated = roster
+                .entries
+                .iter()
+                .filter(|e| roster.rules.rating.of(&e.data) > 0)
+                .count()
+                .to_string();
+            // 062/072 follow the entries (late entries change them); other lines as read.
+            let lines: Vec<trf::Line> = imp
+                .kept_lines
+                .iter()
+                .filter_map(|l| one_line(l))
+                .map(|line| match &line.record {
+                    Record::Header(h)
+                        if (h.kind == HeaderKind::NumberOfPlayers && h.value.trim() != players)
+                            || (h.kind == HeaderKind::NumberOfRatedPlayers
+                                && h.value.trim() != rated) =>
+                    {
+                        let count = if h.kind == HeaderKind::NumberOfPlayers {
+                            &players
+                        } else {
+                            &rated
+                        };
+                        trf::Line::new(header(h.kind, count))
+                    }
+                    _ => line,
+                })
+                .collect();
             let at = usize::try_from(imp.players_at)
                 .unwrap_or(0)
                 .min(lines.len());
