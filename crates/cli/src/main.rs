@@ -8,6 +8,7 @@ mod client;
 mod clock_watch;
 mod offline;
 mod output;
+mod registry_players;
 mod tournament;
 
 use std::path::PathBuf;
@@ -57,6 +58,9 @@ pub enum Command {
     Tournament(tournament::TournamentCommand),
     #[command(flatten)]
     Offline(offline::OfflineCommand),
+    /// Players and entries of a tournament.
+    #[command(subcommand)]
+    Player(registry_players::PlayerCommand),
 }
 
 /// An error with the exit code it maps to.
@@ -100,6 +104,7 @@ async fn main() -> ExitCode {
             a,
         ))) => clock_watch::watch(&cli, a).await,
         Command::Offline(o) => offline::run(&cli, o),
+        Command::Player(p) => registry_players::run_player(&cli, p).await,
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

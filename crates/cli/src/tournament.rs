@@ -22,6 +22,8 @@ pub enum TournamentCommand {
     },
     /// Change a tournament's details.
     Update(UpdateArgs),
+    #[command(flatten)]
+    Trf(crate::registry_players::TournamentTrfCommand),
 }
 
 #[derive(Args)]
@@ -147,6 +149,9 @@ fn print_one(cli: &Cli, t: &Tournament) {
 }
 
 pub async fn run(cli: &Cli, cmd: &TournamentCommand) -> Result<(), Failure> {
+    if let TournamentCommand::Trf(t) = cmd {
+        return crate::registry_players::run_trf(cli, t).await;
+    }
     let mut client = RegistryServiceClient::new(connect(cli).await?);
     match cmd {
         TournamentCommand::Create(a) => {
@@ -238,6 +243,7 @@ pub async fn run(cli: &Cli, cmd: &TournamentCommand) -> Result<(), Failure> {
                 println!("updated {} (version {})", a.id, ack.stream_version);
             }
         }
+        TournamentCommand::Trf(_) => {}
     }
     Ok(())
 }

@@ -3,16 +3,25 @@
 //! Owns tournaments (and, as they arrive, players, entries, absences). gRPC handler →
 //! command → [`tournament`] decides (pure) → event appended to `tournament-<id>` →
 //! [`projection::Tournaments`] folds it → queries read the projection.
+pub mod initial_ranking_c04_2_art2;
 pub mod projection;
+pub mod roster;
 pub mod tournament;
+pub mod trf_export;
+pub mod trf_import;
 
 use arbiter_eventlog::{AppendRequest, CommandContext, NewEvent};
 use arbiter_proto::v1::registry_service_server::{RegistryService, RegistryServiceServer};
 use arbiter_proto::v1::{
-    CommandAck, CreateTournamentRequest, CreateTournamentResponse, GetServiceInfoRequest,
-    GetTournamentRequest, ListTournamentsRequest, ListTournamentsResponse, ServiceInfo, Tournament,
-    TournamentCreated, TournamentUpdated, UpdateTournamentRequest,
+    AddPlayerRequest, AddPlayerResponse, ByeRequest, CommandAck, CorrectPlayerRequest,
+    CreateTournamentRequest, CreateTournamentResponse, ExportTrfRequest, ExportTrfResponse,
+    GetServiceInfoRequest, GetTournamentRequest, ImportTrfRequest, ImportTrfResponse,
+    ListPlayersRequest, ListPlayersResponse, ListTournamentsRequest, ListTournamentsResponse,
+    Player, PlayerAdded, ProhibitPairingRequest, RequestByeRequest, ServiceInfo, Tournament,
+    TournamentCreated, TournamentUpdated, TrfFinding, UpdateTournamentRequest,
+    WithdrawPlayerRequest,
 };
+use arbiter_proto::v1::{EntryRulesSet, SetEntryRulesRequest};
 use arbiter_service_kit::status::{command_meta, from_log, invalid, not_found};
 use arbiter_service_kit::telemetry::current_traceparent;
 use arbiter_service_kit::{Platform, ServiceModule};
@@ -20,6 +29,7 @@ use prost::Message;
 use tonic::{Request, Response, Status};
 
 use projection::{TOURNAMENT_CREATED, TOURNAMENT_UPDATED, Tournaments, upcasters};
+use roster::{Roster, RosterEvent};
 
 /// Service name in events and NATS subjects.
 pub const SERVICE: &str = "registry";
@@ -51,7 +61,11 @@ impl ServiceModule for Registry {
         "arbiter.v1.RegistryService"
     }
     fn add_to(self: Box<Self>, routes: &mut tonic::service::RoutesBuilder) {
-        routes.add_service(RegistryServiceServer::new(*self));
+        // A whole TRF file travels in ImportTrf (up to trf::MAX_INPUT_BYTES).
+        routes.add_service(
+            RegistryServiceServer::new(*self)
+                .max_decoding_message_size(trf::MAX_INPUT_BYTES + 64 * 1024),
+        );
     }
 }
 
@@ -126,6 +140,155 @@ impl Registry {
         self.tournaments
             .get(id)
             .ok_or_else(|| not_found("tournament_id", format!("no tournament {id}")))
+    }
+}
+
+fn player_of(roster: &Roster, e: &roster::Entry) -> Player {
+    Player {
+        player_id: e.player_id.clone(),
+        pairing_number: roster.pairing_number(&e.player_id),
+        data: Some(e.data.clone()),
+        joined_round: e.joined_round,
+        withdrawn_from_round: e.withdrawn_from_round,
+        byes: e
+            .byes
+            .iter()
+            .map(|(round, kind)| ByeRequest {
+                round: *round,
+                kind: kind.clone(),
+            })
+            .collect(),
+    }
+}
+
+fn finding(f: &trf::Finding) -> TrfFinding {
+    TrfFinding {
+        severity: match f.severity {
+            trf::Severity::Info => "info",
+            trf::Severity::Warning => "warning",
+            trf::Severity::Error => "error",
+        }
+        .into(),
+        line: u32::try_from(f.line).unwrap_or(u32::MAX),
+        column: u32::try_from(f.column).unwrap_or(u32::MAX),
+        record: f.record.clone(),
+        message: f.message.clone(),
+    }
+}
+
+/// At most this many findings are returned (the first ones, by line).
+const MAX_FINDINGS: usize = 1000;
+
+impl Registry {
+    /// The tournament and its entries, or NOT_FOUND naming `tournament_id`.
+    fn load(&self, id: &str) -> Result<(Tournament, Roster), Status> {
+        if id.trim().is_empty() {
+            return Err(invalid("tournament_id", "must not be empty"));
+        }
+        self.tournaments
+            .with_roster(id)
+            .ok_or_else(|| not_found("tournament_id", format!("no tournament {id:?}")))
+    }
+
+    /// A retried command id: the original acknowledgement, provided the id was used for
+    /// the same kind of command (its first event is an `event_type`).
+    async fn replayed(
+        &self,
+        meta: &arbiter_proto::v1::CommandMeta,
+        event_type: &str,
+    ) -> Result<Option<CommandAck>, Status> {
+        let Some((stream, a)) = self
+            .platform
+            .store
+            .find_command(&meta.command_id)
+            .await
+            .map_err(from_log)?
+        else {
+            return Ok(None);
+        };
+        let first = self
+            .platform
+            .store
+            .read_at(a.first_position)
+            .await
+            .map_err(from_log)?
+            .ok_or_else(|| Status::internal("replayed command has no event"))?;
+        if first.event_type != event_type {
+            return Err(invalid(
+                "meta.command_id",
+                format!("already used for a {} command", first.event_type),
+            ));
+        }
+        Ok(Some(ack(stream, a)))
+    }
+
+    /// Appends roster events decided against `t` (at `t.version` unless the client gave
+    /// an expected version) and waits for the projection.
+    async fn append_roster(
+        &self,
+        actor: String,
+        meta: &arbiter_proto::v1::CommandMeta,
+        t: &Tournament,
+        events: Vec<RosterEvent>,
+    ) -> Result<CommandAck, Status> {
+        let stream = tournament::stream_of(&t.tournament_id);
+        let ctx = self.context(actor, meta, &t.rule_edition);
+        let a = self
+            .platform
+            .store
+            .append(AppendRequest {
+                stream: stream.clone(),
+                expected_version: Some(meta.expected_version.unwrap_or(t.version)),
+                events: events
+                    .iter()
+                    .map(|e| {
+                        let (event_type, payload) = e.encode();
+                        NewEvent {
+                            event_type: event_type.into(),
+                            schema_version: 1,
+                            payload,
+                        }
+                    })
+                    .collect(),
+                context: ctx,
+            })
+            .await
+            .map_err(from_log)?;
+        self.tournament_after(&t.tournament_id, a.last_position)
+            .await?;
+        Ok(ack(stream, a))
+    }
+
+    /// Common path of the roster commands: auth, meta, retry, decide, append.
+    async fn roster_command<R>(
+        &self,
+        request: Request<R>,
+        rpc: &str,
+        tournament_id: impl Fn(&R) -> String,
+        decide: impl FnOnce(
+            &Tournament,
+            &Roster,
+            &R,
+            &str,
+        ) -> Result<Vec<RosterEvent>, tournament::FieldError>,
+        meta_of: impl Fn(&R) -> Option<arbiter_proto::v1::CommandMeta>,
+    ) -> Result<CommandAck, Status> {
+        let actor = self.platform.auth.actor(&request, rpc)?;
+        let r = request.into_inner();
+        let meta = command_meta(meta_of(&r))?;
+        let event_type = match rpc {
+            "CorrectPlayer" => roster::types::PLAYER_CORRECTED,
+            "WithdrawPlayer" => roster::types::PLAYER_WITHDRAWN,
+            "RequestBye" => roster::types::BYE_REQUESTED,
+            "ProhibitPairing" => roster::types::PAIRING_PROHIBITED,
+            _ => roster::types::ENTRY_RULES_SET,
+        };
+        if let Some(a) = self.replayed(&meta, event_type).await? {
+            return Ok(a);
+        }
+        let (t, roster) = self.load(&tournament_id(&r))?;
+        let events = decide(&t, &roster, &r, &meta.reason).map_err(field)?;
+        self.append_roster(actor, &meta, &t, events).await
     }
 }
 
@@ -295,4 +458,293 @@ impl RegistryService for Registry {
             projected_position: self.tournaments.position(),
         }))
     }
+
+    async fn add_player(
+        &self,
+        request: Request<AddPlayerRequest>,
+    ) -> Result<Response<AddPlayerResponse>, Status> {
+        let actor = self.platform.auth.actor(&request, "AddPlayer")?;
+        let r = request.into_inner();
+        let meta = command_meta(r.meta)?;
+        let (a, player_id) =
+            if let Some(a) = self.replayed(&meta, roster::types::PLAYER_ADDED).await? {
+                let first = self
+                    .platform
+                    .store
+                    .read_at(a.first_position)
+                    .await
+                    .map_err(from_log)?
+                    .ok_or_else(|| Status::internal("replayed command has no event"))?;
+                let p = PlayerAdded::decode(first.payload.as_slice())
+                    .map_err(|e| Status::internal(e.to_string()))?;
+                (a, p.player_id)
+            } else {
+                let (t, roster) = self.load(&r.tournament_id)?;
+                let id = uuid::Uuid::now_v7().to_string();
+                let events = roster::decide_add_player(
+                    &roster,
+                    t.rounds,
+                    &id,
+                    r.data.unwrap_or_default(),
+                    &r.missed_rounds,
+                )
+                .map_err(field)?;
+                (self.append_roster(actor, &meta, &t, events).await?, id)
+            };
+        let tid = a.stream.trim_start_matches("tournament-").to_owned();
+        let roster = self.tournaments.roster(&tid).unwrap_or_default();
+        let player = roster.entry(&player_id).map(|e| player_of(&roster, e));
+        Ok(Response::new(AddPlayerResponse {
+            ack: Some(a),
+            player,
+        }))
+    }
+
+    async fn correct_player(
+        &self,
+        request: Request<CorrectPlayerRequest>,
+    ) -> Result<Response<CommandAck>, Status> {
+        self.roster_command(
+            request,
+            "CorrectPlayer",
+            |r| r.tournament_id.clone(),
+            |_, roster, r, reason| {
+                roster::decide_correct_player(
+                    roster,
+                    &r.player,
+                    r.data.clone().unwrap_or_default(),
+                    reason,
+                )
+            },
+            |r| r.meta.clone(),
+        )
+        .await
+        .map(Response::new)
+    }
+
+    async fn withdraw_player(
+        &self,
+        request: Request<WithdrawPlayerRequest>,
+    ) -> Result<Response<CommandAck>, Status> {
+        self.roster_command(
+            request,
+            "WithdrawPlayer",
+            |r| r.tournament_id.clone(),
+            |t, roster, r, _| {
+                roster::decide_withdraw(roster, total_rounds(t, roster), &r.player, r.from_round)
+            },
+            |r| r.meta.clone(),
+        )
+        .await
+        .map(Response::new)
+    }
+
+    async fn request_bye(
+        &self,
+        request: Request<RequestByeRequest>,
+    ) -> Result<Response<CommandAck>, Status> {
+        self.roster_command(
+            request,
+            "RequestBye",
+            |r| r.tournament_id.clone(),
+            |t, roster, r, _| {
+                roster::decide_bye(roster, total_rounds(t, roster), &r.player, r.round, &r.kind)
+            },
+            |r| r.meta.clone(),
+        )
+        .await
+        .map(Response::new)
+    }
+
+    async fn prohibit_pairing(
+        &self,
+        request: Request<ProhibitPairingRequest>,
+    ) -> Result<Response<CommandAck>, Status> {
+        self.roster_command(
+            request,
+            "ProhibitPairing",
+            |r| r.tournament_id.clone(),
+            |t, roster, r, _| {
+                roster::decide_prohibit(
+                    roster,
+                    total_rounds(t, roster),
+                    &r.players,
+                    r.first_round,
+                    r.last_round,
+                )
+            },
+            |r| r.meta.clone(),
+        )
+        .await
+        .map(Response::new)
+    }
+
+    async fn set_entry_rules(
+        &self,
+        request: Request<SetEntryRulesRequest>,
+    ) -> Result<Response<CommandAck>, Status> {
+        self.roster_command(
+            request,
+            "SetEntryRules",
+            |r| r.tournament_id.clone(),
+            |_, roster, r, _| {
+                roster::decide_entry_rules(
+                    roster,
+                    EntryRulesSet {
+                        full_point_byes_allowed: r.full_point_byes_allowed,
+                        late_entry_byes: r.late_entry_byes.clone(),
+                        announced_criterion: r.announced_criterion.clone(),
+                        rating: r.rating.clone(),
+                    },
+                )
+            },
+            |r| r.meta.clone(),
+        )
+        .await
+        .map(Response::new)
+    }
+
+    async fn list_players(
+        &self,
+        request: Request<ListPlayersRequest>,
+    ) -> Result<Response<ListPlayersResponse>, Status> {
+        let (_, roster) = self.load(&request.into_inner().tournament_id)?;
+        let players = roster
+            .order
+            .iter()
+            .filter_map(|id| roster.entry(id))
+            .map(|e| player_of(&roster, e))
+            .collect();
+        Ok(Response::new(ListPlayersResponse { players }))
+    }
+
+    async fn import_trf(
+        &self,
+        request: Request<ImportTrfRequest>,
+    ) -> Result<Response<ImportTrfResponse>, Status> {
+        let actor = self.platform.auth.actor(&request, "ImportTrf")?;
+        let r = request.into_inner();
+        let meta = command_meta(r.meta)?;
+        if let Some(v) = meta.expected_version
+            && v != 0
+        {
+            return Err(invalid(
+                "meta.expected_version",
+                format!("a new tournament's stream is at version 0, not {v}"),
+            ));
+        }
+        if let Some(a) = self.replayed(&meta, TOURNAMENT_CREATED).await? {
+            let id = a.stream.trim_start_matches("tournament-").to_owned();
+            let t = self.tournament_after(&id, a.last_position).await?;
+            return Ok(Response::new(ImportTrfResponse {
+                ack: Some(a),
+                tournament: Some(t),
+                findings: Vec::new(),
+            }));
+        }
+        let plan =
+            trf_import::plan_import(&r.trf, &r.name, &mut || uuid::Uuid::now_v7().to_string())
+                .map_err(|findings| {
+                    let shown: Vec<String> =
+                        findings.iter().take(20).map(ToString::to_string).collect();
+                    invalid(
+                        "trf",
+                        format!(
+                            "the file cannot be imported ({} finding(s)); nothing was written:\n{}",
+                            findings.len(),
+                            shown.join("\n")
+                        ),
+                    )
+                })?;
+        let mut findings = plan.findings;
+        let id = uuid::Uuid::now_v7().to_string();
+        let mut draft = plan.draft;
+        // Header values the registry cannot take are dropped (still exported verbatim).
+        let created = loop {
+            match tournament::decide_create(&id, draft.clone()) {
+                Ok(c) => break c,
+                Err(e) => {
+                    findings.push(trf::Finding::new(
+                        trf::Severity::Warning,
+                        0,
+                        0,
+                        "",
+                        format!("tournament {}: {}; left empty", e.field, e.message),
+                    ));
+                    match e.field {
+                        "name" => draft.name = "Imported tournament".into(),
+                        "federation" => draft.federation.clear(),
+                        "start_date" | "end_date" => {
+                            draft.start_date.clear();
+                            draft.end_date.clear();
+                        }
+                        "rounds" => draft.rounds = 0,
+                        "pairing_system" | "rule_edition" => {
+                            draft.pairing_system.clear();
+                            draft.rule_edition.clear();
+                        }
+                        _ => return Err(field(e)),
+                    }
+                }
+            }
+        };
+        let stream = tournament::stream_of(&id);
+        let ctx = self.context(actor, &meta, &created.rule_edition);
+        let mut events = vec![NewEvent {
+            event_type: TOURNAMENT_CREATED.into(),
+            schema_version: upcasters().current_version(TOURNAMENT_CREATED),
+            payload: created.encode_to_vec(),
+        }];
+        events.extend(plan.events.iter().map(|e| {
+            let (event_type, payload) = e.encode();
+            NewEvent {
+                event_type: event_type.into(),
+                schema_version: 1,
+                payload,
+            }
+        }));
+        let a = self
+            .platform
+            .store
+            .append(AppendRequest {
+                stream: stream.clone(),
+                expected_version: Some(0),
+                events,
+                context: ctx,
+            })
+            .await
+            .map_err(from_log)?;
+        let t = self.tournament_after(&id, a.last_position).await?;
+        tracing::info!(tournament_id = %id, players = t.players, rounds = t.paired_rounds, "TRF imported");
+        Ok(Response::new(ImportTrfResponse {
+            ack: Some(ack(stream, a)),
+            tournament: Some(t),
+            findings: findings.iter().take(MAX_FINDINGS).map(finding).collect(),
+        }))
+    }
+
+    async fn export_trf(
+        &self,
+        request: Request<ExportTrfRequest>,
+    ) -> Result<Response<ExportTrfResponse>, Status> {
+        let r = request.into_inner();
+        let (t, roster) = self.load(&r.tournament_id)?;
+        let options = trf_export::ExportOptions {
+            round: r.round,
+            version: trf_export::version(&r.format).map_err(field)?,
+            engine_lines: r.engine_lines,
+        };
+        let (text, round) = trf_export::export(&t, &roster, &options).map_err(field)?;
+        Ok(Response::new(ExportTrfResponse { trf: text, round }))
+    }
+}
+
+/// Rounds of the tournament: the TRF's count for imports, else the tournament's.
+fn total_rounds(t: &Tournament, roster: &Roster) -> u32 {
+    roster
+        .trf
+        .as_ref()
+        .map(|i| i.total_rounds)
+        .filter(|r| *r > 0)
+        .unwrap_or(t.rounds)
 }

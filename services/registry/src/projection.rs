@@ -11,6 +11,7 @@ use arbiter_proto::v1::{Tournament, TournamentCreated, TournamentUpdated};
 use prost::Message;
 use tokio::sync::watch;
 
+use crate::roster::{Roster, RosterEvent};
 use crate::tournament;
 
 /// Event types of this service.
@@ -32,6 +33,7 @@ struct State {
     /// By creation order (global position of TournamentCreated).
     by_position: BTreeMap<i64, String>,
     tournaments: std::collections::HashMap<String, Tournament>,
+    rosters: std::collections::HashMap<String, Roster>,
 }
 
 /// Shared handle to the read model.
@@ -54,7 +56,11 @@ impl Tournaments {
                 match sub.next().await {
                     Ok(e) => {
                         let pos = e.global_position;
-                        if e.service == "registry" {
+                        // RoundsPaired comes from the service that pairs the round.
+                        if e.service == "registry"
+                            || (e.event_type == crate::roster::types::ROUNDS_PAIRED
+                                && e.stream.starts_with("tournament-"))
+                        {
                             match up.upcast(e) {
                                 Ok(e) => apply(&s, e),
                                 Err(err) => tracing::error!(%err, "registry projection"),
@@ -88,6 +94,20 @@ impl Tournaments {
     /// One tournament.
     pub fn get(&self, id: &str) -> Option<Tournament> {
         self.state.read().ok()?.tournaments.get(id).cloned()
+    }
+
+    /// The entries of one tournament.
+    pub fn roster(&self, id: &str) -> Option<Roster> {
+        let s = self.state.read().ok()?;
+        s.tournaments.get(id)?;
+        Some(s.rosters.get(id).cloned().unwrap_or_default())
+    }
+
+    /// A tournament and its entries, read together.
+    pub fn with_roster(&self, id: &str) -> Option<(Tournament, Roster)> {
+        let s = self.state.read().ok()?;
+        let t = s.tournaments.get(id)?.clone();
+        Some((t, s.rosters.get(id).cloned().unwrap_or_default()))
     }
 
     /// All tournaments, oldest first.
@@ -127,6 +147,27 @@ fn apply(state: &RwLock<State>, e: RecordedEvent) {
                 tracing::error!(%err, position = e.global_position, "bad TournamentUpdated")
             }
         },
-        _ => {}
+        other => match RosterEvent::decode(other, &e.payload) {
+            Some(Ok(event)) => {
+                let id = e.stream.trim_start_matches("tournament-").to_owned();
+                let roster = s.rosters.entry(id.clone()).or_default();
+                roster.apply(event);
+                let (players, paired, frozen) = (
+                    u32::try_from(roster.entries.len()).unwrap_or(u32::MAX),
+                    roster.paired_rounds,
+                    roster.numbers_frozen(),
+                );
+                if let Some(t) = s.tournaments.get_mut(&id) {
+                    t.version = e.stream_version;
+                    t.players = players;
+                    t.paired_rounds = paired;
+                    t.pairing_numbers_frozen = frozen;
+                }
+            }
+            Some(Err(err)) => {
+                tracing::error!(%err, position = e.global_position, event_type = other, "bad registry event")
+            }
+            None => {}
+        },
     }
 }

@@ -87,7 +87,7 @@ fn check_dates(start: &str, end: &str) -> Result<(), FieldError> {
 }
 
 /// The fields of a new tournament, as requested.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Draft {
     /// Name (required).
     pub name: String,
@@ -212,6 +212,7 @@ pub fn created(e: TournamentCreated, version: i64, at: i64, actor: &str) -> Tour
         version,
         created_at_micros: at,
         created_by: actor.to_owned(),
+        ..Default::default()
     }
 }
 

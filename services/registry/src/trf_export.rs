@@ -1,0 +1,602 @@
+//! TRF export, pure: a tournament's entries and history as of a round, written by
+//! `crates/trf` in TRF26 (default) or TRF16.
+//!
+//! - `001` records in pairing-number order; round blocks 1..=N from the history; rounds a
+//!   late entry missed are `0000 - Z` (or `H` when the event said so); points computed
+//!   under the file's scoring (`162`/`XXS`/`BB?`, FIDE default otherwise).
+//! - Byes for rounds after N (requested byes, withdrawals): `240` records in TRF26,
+//!   `0000 - H/F/Z` round blocks in TRF16.
+//! - Prohibited pairings: `260` records (TRF26).
+//! - Engine lines on request: `XXR`, `XXZ` (absent in round N+1), `XXP`, and the next
+//!   round's half/full-point byes as round blocks.
+//! - An imported tournament's other records (headers, scoring, team records…) are
+//!   written back as they were read.
+use std::collections::BTreeMap;
+
+use arbiter_proto::v1::Tournament;
+use trf::{
+    ByeRecord, Colour, Field, HeaderKind, HeaderRecord, Opponent, PlayerRecord,
+    ProhibitedPairingRecord, Record, ResultCode, RoundResult, Score, TrfDocument, TrfVersion,
+};
+
+use crate::roster::{Entry, MAX_ROUND, Roster};
+use crate::tournament::FieldError;
+
+/// What to export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ExportOptions {
+    /// As of this round (0 = every paired round).
+    pub round: u32,
+    /// TRF edition.
+    pub version: TrfVersion,
+    /// Add `XXR`/`XXZ`/`XXP` lines for pairing engines.
+    pub engine_lines: bool,
+}
+
+/// Reads `trf26` / `trf16` (default TRF26).
+pub fn version(format: &str) -> Result<TrfVersion, FieldError> {
+    match format.trim().to_ascii_lowercase().as_str() {
+        "" | "trf26" | "26" => Ok(TrfVersion::Trf26),
+        "trf16" | "16" | "trf" => Ok(TrfVersion::Trf16),
+        other => Err(FieldError {
+            field: "format",
+            message: format!("{other:?}: trf26 (default) or trf16"),
+        }),
+    }
+}
+
+fn u16_field(v: u32) -> Field<u16> {
+    match u16::try_from(v) {
+        Ok(0) | Err(_) => Field::Empty,
+        Ok(v) => Field::Value(v),
+    }
+}
+
+/// TRF title letters (C.04 / TRF: g m wg f wm c wf wc).
+fn trf_title(title: &str) -> String {
+    match title {
+        "GM" => "g",
+        "IM" => "m",
+        "WGM" => "wg",
+        "FM" => "f",
+        "WIM" => "wm",
+        "CM" => "c",
+        "WFM" => "wf",
+        "WCM" => "wc",
+        other => other,
+    }
+    .to_owned()
+}
+
+fn bye_code(kind: &str) -> ResultCode {
+    match kind {
+        "half" => ResultCode::HalfPointBye,
+        "full" => ResultCode::FullPointBye,
+        _ => ResultCode::ZeroPointBye,
+    }
+}
+
+fn one_line(text: &str) -> Option<trf::Line> {
+    trf::parse(text.as_bytes())
+        .ok()
+        .and_then(|p| p.doc.lines.into_iter().next())
+}
+
+fn header(kind: HeaderKind, value: &str) -> Record {
+    Record::Header(HeaderRecord {
+        kind,
+        value: value.to_owned(),
+    })
+}
+
+fn generated_header(t: &Tournament, roster: &Roster) -> Vec<trf::Line> {
+    let mut out = vec![header(HeaderKind::TournamentName, &t.name)];
+    if !t.place.is_empty() {
+        out.push(header(HeaderKind::City, &t.place));
+    }
+    if !t.federation.is_empty() {
+        out.push(header(HeaderKind::Federation, &t.federation));
+    }
+    if !t.start_date.is_empty() {
+        out.push(header(
+            HeaderKind::StartDate,
+            &t.start_date.replace('-', "/"),
+        ));
+    }
+    if !t.end_date.is_empty() {
+        out.push(header(HeaderKind::EndDate, &t.end_date.replace('-', "/")));
+    }
+    out.push(header(
+        HeaderKind::NumberOfPlayers,
+        &roster.entries.len().to_string(),
+    ));
+    let rated = roster
+        .entries
+        .iter()
+        .filter(|e| e.data.rating_standard > 0)
+        .count();
+    out.push(header(HeaderKind::NumberOfRatedPlayers, &rated.to_string()));
+    out.push(header(
+        HeaderKind::TournamentType,
+        &format!("{} ({})", t.pairing_system, t.rule_edition),
+    ));
+    if !t.time_control.is_empty() {
+        out.push(header(HeaderKind::TimeControl, &t.time_control));
+    }
+    if t.rounds > 0 {
+        out.push(Record::NumberOfRounds(u16_field(t.rounds)));
+    }
+    out.into_iter().map(trf::Line::new).collect()
+}
+
+/// Byes after round `n`: (round, pairing number) → kind.
+fn future_byes(roster: &Roster, n: u32, total: u32) -> BTreeMap<(u32, u32), &'static str> {
+    let mut out = BTreeMap::new();
+    for e in &roster.entries {
+        let tpn = roster.pairing_number(&e.player_id);
+        for (r, k) in &e.byes {
+            if *r > n {
+                let kind = match k.as_str() {
+                    "half" => "half",
+                    "full" => "full",
+                    _ => "zero",
+                };
+                out.insert((*r, tpn), kind);
+            }
+        }
+        if e.withdrawn_from_round != 0 {
+            let from = e.withdrawn_from_round.max(n + 1);
+            let to = if total >= from { total } else { from };
+            for r in from..=to.min(MAX_ROUND) {
+                out.insert((r, tpn), "zero");
+            }
+        }
+    }
+    out
+}
+
+fn history_block(roster: &Roster, e: &Entry, r: u32) -> RoundResult {
+    let block = roster
+        .rounds
+        .get(&r)
+        .and_then(|bs| bs.iter().find(|b| b.player_id == e.player_id));
+    match block {
+        Some(b) => RoundResult {
+            opponent: if !b.opponent_id.is_empty() {
+                match u16::try_from(roster.pairing_number(&b.opponent_id)) {
+                    Ok(0) | Err(_) => Opponent::Zero,
+                    Ok(n) => Opponent::Player(n),
+                }
+            } else if b.opponent_blank {
+                Opponent::Blank
+            } else {
+                Opponent::Zero
+            },
+            colour: match b.colour.chars().next().unwrap_or(' ') {
+                'w' => Colour::White,
+                'b' => Colour::Black,
+                '-' => Colour::None,
+                ' ' => Colour::Blank,
+                c => Colour::Invalid(c),
+            },
+            result: ResultCode::parse(b.result.chars().next().unwrap_or(' ')),
+        },
+        None if r < e.joined_round => RoundResult::bye(if e.missed_rounds == "half" {
+            ResultCode::HalfPointBye
+        } else {
+            ResultCode::ZeroPointBye
+        }),
+        None => RoundResult::blank(),
+    }
+}
+
+/// Writes the tournament as TRF as of `options.round`.
+pub fn export(
+    t: &Tournament,
+    roster: &Roster,
+    options: &ExportOptions,
+) -> Result<(String, u32), FieldError> {
+    let n = if options.round == 0 {
+        roster.paired_rounds
+    } else {
+        options.round
+    };
+    if n > roster.paired_rounds {
+        return Err(FieldError {
+            field: "round",
+            message: format!(
+                "round {n} has not been paired (rounds paired: {})",
+                roster.paired_rounds
+            ),
+        });
+    }
+    let total = roster
+        .trf
+        .as_ref()
+        .map(|i| i.total_rounds)
+        .filter(|r| *r > 0)
+        .unwrap_or(t.rounds);
+    let (before, after): (Vec<trf::Line>, Vec<trf::Line>) = match &roster.trf {
+        Some(imp) => {
+            let players = roster.entries.len().to_string();
+            let rated = roster
+                .entries
+                .iter()
+                .filter(|e| roster.rules.rating.of(&e.data) > 0)
+                .count()
+                .to_string();
+            // 062/072 follow the entries (late entries change them); other lines as read.
+            let lines: Vec<trf::Line> = imp
+                .kept_lines
+                .iter()
+                .filter_map(|l| one_line(l))
+                .map(|line| match &line.record {
+                    Record::Header(h)
+                        if (h.kind == HeaderKind::NumberOfPlayers && h.value.trim() != players)
+                            || (h.kind == HeaderKind::NumberOfRatedPlayers
+                                && h.value.trim() != rated) =>
+                    {
+                        let count = if h.kind == HeaderKind::NumberOfPlayers {
+                            &players
+                        } else {
+                            &rated
+                        };
+                        trf::Line::new(header(h.kind, count))
+                    }
+                    _ => line,
+                })
+                .collect();
+            let at = usize::try_from(imp.players_at)
+                .unwrap_or(0)
+                .min(lines.len());
+            let (a, b) = lines.split_at(at);
+            (a.to_vec(), b.to_vec())
+        }
+        None => (generated_header(t, roster), Vec::new()),
+    };
+    let mut scoring_doc = TrfDocument::new();
+    scoring_doc.lines.extend(before.iter().cloned());
+    scoring_doc.lines.extend(after.iter().cloned());
+    let scoring = trf::ScoringSystem::from_document(&scoring_doc);
+    // The TRF16 writer turns `142` into `XXR` itself.
+    let has_xxr = scoring_doc.records().any(|r| {
+        matches!(r, Record::XxRounds(_))
+            || (options.version == TrfVersion::Trf16 && matches!(r, Record::NumberOfRounds(_)))
+    });
+
+    let byes = future_byes(roster, n, total);
+    let next = n + 1;
+    let mut players: Vec<PlayerRecord> = Vec::new();
+    for id in &roster.order {
+        let Some(e) = roster.entry(id) else { continue };
+        let tpn = roster.pairing_number(id);
+        let mut p = PlayerRecord {
+            start_rank: u16_field(tpn),
+            sex: e.data.sex.chars().next(),
+            title: trf_title(&e.data.title),
+            name: e.data.name.clone(),
+            rating: u16_field(roster.rules.rating.of(&e.data)),
+            federation: e.data.federation.clone(),
+            fide_id: if e.data.fide_id == 0 {
+                Field::Empty
+            } else {
+                Field::Value(e.data.fide_id)
+            },
+            birth_date: e.data.birth_date.clone(),
+            ..PlayerRecord::default()
+        };
+        for r in 1..=n {
+            p.set_round(r as usize, history_block(roster, e, r));
+        }
+        p.points = scoring.total(&p.rounds).map_or(Field::Empty, Field::Value);
+        for ((r, who), kind) in &byes {
+            let write_block = *who == tpn
+                && (options.version == TrfVersion::Trf16
+                    || (options.engine_lines && *r == next && *kind != "zero"));
+            if write_block {
+                p.set_round(*r as usize, RoundResult::bye(bye_code(kind)));
+            }
+        }
+        players.push(p);
+    }
+    // Rank: points, then pairing number (tie-breaks are the standings' business).
+    let mut by_points: Vec<usize> = (0..players.len()).collect();
+    by_points.sort_by_key(|&i| {
+        (
+            std::cmp::Reverse(players[i].points.get().unwrap_or(Score::ZERO)),
+            players[i].tpn(),
+        )
+    });
+    for (rank, i) in by_points.into_iter().enumerate() {
+        players[i].rank = u16_field(u32::try_from(rank + 1).unwrap_or(0));
+    }
+
+    let mut doc = TrfDocument::new();
+    doc.lines.extend(before);
+    for p in players {
+        doc.push(Record::Player(p));
+    }
+    doc.lines.extend(after);
+    if options.version == TrfVersion::Trf26 {
+        let mut grouped: BTreeMap<(u32, char), Vec<Field<u16>>> = BTreeMap::new();
+        for ((r, who), kind) in &byes {
+            let c = bye_code(kind).to_char();
+            grouped.entry((*r, c)).or_default().push(u16_field(*who));
+        }
+        for ((r, kind), players) in grouped {
+            doc.push(Record::Bye(ByeRecord {
+                kind,
+                round: u16_field(r),
+                players,
+            }));
+        }
+        for p in &roster.prohibited {
+            let first = p.first_round.max(1);
+            let last = if p.last_round != 0 {
+                p.last_round
+            } else if total >= first {
+                total
+            } else {
+                MAX_ROUND
+            };
+            doc.push(Record::ProhibitedPairing(ProhibitedPairingRecord {
+                first_round: u16_field(first),
+                last_round: u16_field(last),
+                players: p
+                    .player_ids
+                    .iter()
+                    .map(|id| u16_field(roster.pairing_number(id)))
+                    .collect(),
+            }));
+        }
+    }
+    if options.engine_lines {
+        if total > 0 && !has_xxr {
+            doc.push(Record::XxRounds(u16_field(total)));
+        }
+        let absent: Vec<Field<u16>> = byes
+            .iter()
+            .filter(|((r, _), k)| *r == next && **k == "zero")
+            .map(|((_, who), _)| u16_field(*who))
+            .collect();
+        if !absent.is_empty() {
+            doc.push(Record::XxAbsent(absent));
+        }
+        for p in &roster.prohibited {
+            let active = (p.first_round == 0 || p.first_round <= next)
+                && (p.last_round == 0 || next <= p.last_round);
+            if active {
+                doc.push(Record::XxProhibited(
+                    p.player_ids
+                        .iter()
+                        .map(|id| u16_field(roster.pairing_number(id)))
+                        .collect(),
+                ));
+            }
+        }
+    }
+    Ok((trf::write(&doc, options.version), n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::roster::RosterEvent;
+    use crate::trf_import::plan_import;
+
+    fn import(bytes: &[u8]) -> (Tournament, Roster) {
+        let mut n = 0;
+        let plan = plan_import(bytes, "", &mut || {
+            n += 1;
+            format!("p{n}")
+        })
+        .unwrap();
+        let mut roster = Roster::default();
+        for e in plan.events {
+            roster.apply(e);
+        }
+        let t = Tournament {
+            name: plan.draft.name,
+            rounds: plan.draft.rounds,
+            ..Default::default()
+        };
+        (t, roster)
+    }
+
+    fn blocks(doc: &TrfDocument, upto: usize) -> BTreeMap<u16, Vec<RoundResult>> {
+        doc.players()
+            .filter_map(|p| {
+                let mut r: Vec<RoundResult> = p.rounds.iter().take(upto).cloned().collect();
+                while r.last().is_some_and(RoundResult::is_blank) {
+                    r.pop();
+                }
+                Some((p.tpn()?, r))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_fixture_exports_its_rounds_unchanged() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../crates/trf/tests/data");
+        for sub in ["trf", "pairing"] {
+            for f in std::fs::read_dir(format!("{dir}/{sub}")).unwrap() {
+                let path = f.unwrap().path();
+                let bytes = std::fs::read(&path).unwrap();
+                let original = trf::parse(&bytes).unwrap().doc;
+                let (t, roster) = import(&bytes);
+                let paired = roster.paired_rounds as usize;
+                for version in [TrfVersion::Trf26, TrfVersion::Trf16] {
+                    let (text, _) = export(
+                        &t,
+                        &roster,
+                        &ExportOptions {
+                            version,
+                            ..Default::default()
+                        },
+                    )
+                    .unwrap();
+                    let back = trf::parse(text.as_bytes()).unwrap().doc;
+                    assert_eq!(
+                        blocks(&back, paired),
+                        blocks(&original, paired),
+                        "{} {version:?}",
+                        path.display()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn as_of_an_earlier_round_and_points_follow_the_scoring() {
+        let text = "012 T\n\
+001    1      A, A                              2100                             1.0    1     2 w 1     2 b =\n\
+001    2      B, B                              2000                             0.0    2     1 b 0     1 w =\n";
+        let (t, roster) = import(text.as_bytes());
+        let (out, n) = export(
+            &t,
+            &roster,
+            &ExportOptions {
+                round: 1,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(n, 1);
+        let doc = trf::parse(out.as_bytes()).unwrap().doc;
+        let a = doc.player(1).unwrap();
+        assert_eq!(a.rounds.len(), 1);
+        assert_eq!(a.points.get(), Some(Score::ONE));
+        assert_eq!(a.rank.get(), Some(1));
+        let e = export(
+            &t,
+            &roster,
+            &ExportOptions {
+                round: 3,
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "round");
+    }
+
+    #[test]
+    fn future_byes_and_withdrawals_by_edition() {
+        let text = "012 T\n\
+001    1      A, A                              2100                             1.0    1     2 w 1\n\
+001    2      B, B                              2000                             0.0    2     1 b 0\n\
+XXR 5\n";
+        let (t, mut roster) = import(text.as_bytes());
+        for e in crate::roster::decide_bye(&roster, 5, "1", 2, "half").unwrap() {
+            roster.apply(e);
+        }
+        for e in crate::roster::decide_withdraw(&roster, 5, "2", 2).unwrap() {
+            roster.apply(e);
+        }
+        let (t26, _) = export(&t, &roster, &ExportOptions::default()).unwrap();
+        assert!(t26.contains("240 H   2    1"), "{t26}");
+        assert!(t26.contains("240 Z   2    2"), "{t26}");
+        assert!(t26.contains("240 Z   5    2"), "{t26}");
+        let doc = trf::parse(t26.as_bytes()).unwrap().doc;
+        assert!(
+            trf::validate(&doc)
+                .iter()
+                .all(|f| f.severity != trf::Severity::Error),
+            "{:?}",
+            trf::validate(&doc)
+        );
+        let (t16, _) = export(
+            &t,
+            &roster,
+            &ExportOptions {
+                version: TrfVersion::Trf16,
+                engine_lines: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let doc = trf::parse(t16.as_bytes()).unwrap().doc;
+        assert_eq!(
+            doc.player(1).unwrap().rounds[1],
+            RoundResult::bye(ResultCode::HalfPointBye)
+        );
+        assert_eq!(
+            doc.player(2).unwrap().rounds[4],
+            RoundResult::bye(ResultCode::ZeroPointBye)
+        );
+        assert!(
+            doc.records()
+                .any(|r| *r == Record::XxAbsent(vec![Field::Value(2)])),
+            "{t16}"
+        );
+        assert!(!t16.contains("240"), "{t16}");
+        assert!(RosterEvent::decode("nothing", &[]).is_none());
+    }
+}
+
+#[cfg(test)]
+mod no_panic {
+    use super::*;
+    use crate::trf_import::plan_import;
+
+    /// Deterministic mutations of real files (byte flips, cuts, digit and code swaps):
+    /// import and export never panic, and what imports exports.
+    #[test]
+    fn mutated_files_import_or_are_refused_without_panic() {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../crates/trf/tests/data/pairing"
+        );
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let alphabet = b"0123456789 wb-=+10WDLHFUZQx\r\n.";
+        let mut imported = 0;
+        for f in std::fs::read_dir(dir).unwrap() {
+            let original = std::fs::read(f.unwrap().path()).unwrap();
+            for _ in 0..150 {
+                let mut bytes = original.clone();
+                for _ in 0..(1 + next() % 6) {
+                    if bytes.is_empty() {
+                        break;
+                    }
+                    let i = (next() as usize) % bytes.len();
+                    match next() % 4 {
+                        0 => bytes.truncate(i),
+                        1 => {
+                            bytes.remove(i);
+                        }
+                        _ => bytes[i] = alphabet[(next() as usize) % alphabet.len()],
+                    }
+                }
+                let mut n = 0;
+                let Ok(plan) = plan_import(&bytes, "", &mut || {
+                    n += 1;
+                    format!("p{n}")
+                }) else {
+                    continue;
+                };
+                let mut roster = Roster::default();
+                for e in plan.events {
+                    roster.apply(e);
+                }
+                let t = Tournament::default();
+                for version in [TrfVersion::Trf26, TrfVersion::Trf16] {
+                    let options = ExportOptions {
+                        version,
+                        engine_lines: true,
+                        ..Default::default()
+                    };
+                    let (text, _) = export(&t, &roster, &options).unwrap();
+                    assert!(trf::parse(text.as_bytes()).is_ok());
+                }
+                imported += 1;
+            }
+        }
+        assert!(imported > 100, "most mutations stay importable: {imported}");
+    }
+}

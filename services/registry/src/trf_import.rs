@@ -1,0 +1,506 @@
+//! TRF import, pure: a TRF16/TRF26 file becomes the events of a new tournament — its
+//! players, their pairing numbers, every paired round (pairings and results), the byes
+//! announced for rounds not yet paired and the prohibited pairings. The records the
+//! registry does not model (headers, scoring, engine options, team records…) are kept
+//! verbatim for export.
+//!
+//! A file is refused (with findings naming line:column) when its history cannot be
+//! represented: no player, a player without a readable pairing number or with a duplicate
+//! one, an opponent that is not a player of the file, a colour or result code TRF does not
+//! define, an unreadable rating or FIDE ID. Other faults (points column ≠ results,
+//! asymmetric pairings, …) are imported and reported.
+use std::collections::{BTreeMap, BTreeSet};
+
+use arbiter_proto::v1::{
+    ByeRequested, PairingNumbersAssigned, PairingProhibited, PlayerAdded, PlayerData, RoundBlock,
+    RoundImported, TrfImported,
+};
+use trf::player::layout;
+use trf::{
+    ByeKind, Colour, Finding, HeaderKind, Opponent, Record, ResultCode, Severity, TrfDocument,
+};
+
+use crate::roster::{RosterEvent, normalise_title};
+use crate::tournament::Draft;
+
+/// What an import will write.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportPlan {
+    /// The tournament (validated by the caller with `decide_create`).
+    pub draft: Draft,
+    /// The roster events, in order.
+    pub events: Vec<RosterEvent>,
+    /// Faults of the file that did not prevent the import.
+    pub findings: Vec<Finding>,
+}
+
+fn error(line: usize, column: usize, record: &str, message: String) -> Finding {
+    Finding::new(Severity::Error, line, column, record, message)
+}
+
+/// One line as written back (its canonical or original text, without line end).
+fn line_text(line: &trf::Line) -> String {
+    let doc = TrfDocument {
+        lines: vec![line.clone()],
+    };
+    trf::write_with(
+        &doc,
+        &trf::WriteOptions {
+            version: trf::TrfVersion::Trf26,
+            line_ending: trf::LineEnding::Lf,
+        },
+    )
+    .trim_end_matches('\n')
+    .to_owned()
+}
+
+/// A TRF date (`YYYY/MM/DD`, `YYYY-MM-DD`, `YY/MM/DD`, `DD.MM.YYYY`) as ISO 8601, if readable.
+fn iso_date(text: &str) -> String {
+    let t = text.trim();
+    let parts: Vec<&str> = t.split(['/', '-', '.']).collect();
+    let (y, m, d) = match parts.as_slice() {
+        [y, m, d] if y.len() == 4 => ((*y).to_owned(), *m, *d),
+        [d, m, y] if y.len() == 4 => ((*y).to_owned(), *m, *d),
+        // Two-digit years only in TRF's own YY/MM/DD (dotted dates are ambiguous).
+        [y, m, d] if y.len() == 2 && t.contains('/') => (format!("20{y}"), *m, *d),
+        _ => return String::new(),
+    };
+    let iso = format!("{y}-{m:0>2}-{d:0>2}");
+    if chrono::NaiveDate::parse_from_str(&iso, "%Y-%m-%d").is_ok() {
+        iso
+    } else {
+        String::new()
+    }
+}
+
+fn system_of(doc: &TrfDocument) -> String {
+    let text = [
+        HeaderKind::EncodedTournamentType,
+        HeaderKind::TournamentType,
+    ]
+    .iter()
+    .filter_map(|k| doc.header_value(*k))
+    .collect::<Vec<_>>()
+    .join(" ")
+    .to_ascii_uppercase();
+    if text.contains("DOUBLE") && (text.contains("ROUND") || text.contains("RR")) {
+        "double-round-robin"
+    } else if text.contains("ROUND ROBIN") || text.contains("ROUND-ROBIN") || text.contains("_RR") {
+        "round-robin"
+    } else {
+        "dutch"
+    }
+    .to_owned()
+}
+
+/// Is a round block a bye announced in advance (no opponent, no colour, `H F Z`)?
+fn announced_bye(b: &trf::RoundResult) -> Option<ByeKind> {
+    let no_opp = matches!(b.opponent, Opponent::Zero | Opponent::Blank);
+    let no_col = matches!(b.colour, Colour::None | Colour::Blank);
+    let kind = match b.result {
+        ResultCode::HalfPointBye => ByeKind::Half,
+        ResultCode::FullPointBye => ByeKind::Full,
+        ResultCode::ZeroPointBye => ByeKind::Zero,
+        _ => return None,
+    };
+    (no_opp && no_col).then_some(kind)
+}
+
+fn kind_name(k: ByeKind) -> &'static str {
+    match k {
+        ByeKind::Full => "full",
+        ByeKind::Half => "half",
+        ByeKind::Zero => "zero",
+    }
+}
+
+/// Plans the import of `input`. `new_id` gives each player its id. `Err` holds the
+/// findings that make the file unusable (nothing is to be imported).
+pub fn plan_import(
+    input: &[u8],
+    name: &str,
+    new_id: &mut dyn FnMut() -> String,
+) -> Result<ImportPlan, Vec<Finding>> {
+    let parsed = trf::parse(input).map_err(|e| vec![error(0, 0, "", e.to_string())])?;
+    let doc = parsed.doc;
+    let mut findings = parsed.findings;
+    findings.extend(trf::validate(&doc));
+    let mut blocking = Vec::new();
+
+    // Players by pairing number, with their line numbers.
+    let mut by_tpn: BTreeMap<u16, (usize, &trf::PlayerRecord)> = BTreeMap::new();
+    for (i, line) in doc.lines.iter().enumerate() {
+        let Record::Player(p) = &line.record else {
+            continue;
+        };
+        let n = i + 1;
+        let Some(tpn) = p.tpn() else {
+            blocking.push(error(
+                n,
+                layout::START_RANK.0,
+                "001",
+                "no readable starting rank (pairing number)".into(),
+            ));
+            continue;
+        };
+        if let Some((first, _)) = by_tpn.get(&tpn) {
+            blocking.push(error(
+                n,
+                layout::START_RANK.0,
+                "001",
+                format!("starting rank {tpn} is also on line {first}"),
+            ));
+            continue;
+        }
+        if p.rating.is_invalid() {
+            blocking.push(error(
+                n,
+                layout::RATING.0,
+                "001",
+                format!(
+                    "rating {:?} is not a number",
+                    p.rating.invalid_text().unwrap_or("")
+                ),
+            ));
+        }
+        if p.fide_id.is_invalid() {
+            blocking.push(error(
+                n,
+                layout::FIDE_ID.0,
+                "001",
+                format!(
+                    "FIDE ID {:?} is not a number",
+                    p.fide_id.invalid_text().unwrap_or("")
+                ),
+            ));
+        }
+        if p.name.chars().count() > 33 || p.name.trim().is_empty() {
+            blocking.push(error(
+                n,
+                layout::NAME.0,
+                "001",
+                "the name must be 1-33 characters".into(),
+            ));
+        }
+        by_tpn.insert(tpn, (n, p));
+    }
+    if by_tpn.is_empty() && blocking.is_empty() {
+        blocking.push(error(
+            0,
+            0,
+            "",
+            "no 001 player record: nothing to import".into(),
+        ));
+    }
+    for (n, p) in by_tpn.values() {
+        for (i, b) in p.rounds.iter().enumerate() {
+            let r = i + 1;
+            match &b.opponent {
+                Opponent::Player(o) if !by_tpn.contains_key(o) => blocking.push(error(
+                    *n,
+                    layout::opponent_col(r),
+                    "001",
+                    format!("round {r}: opponent {o} is not a player of this file"),
+                )),
+                Opponent::Invalid(t) => blocking.push(error(
+                    *n,
+                    layout::opponent_col(r),
+                    "001",
+                    format!("round {r}: opponent {t:?} is not a starting rank"),
+                )),
+                _ => {}
+            }
+            if let Colour::Invalid(c) = b.colour {
+                blocking.push(error(
+                    *n,
+                    layout::colour_col(r),
+                    "001",
+                    format!("round {r}: colour {c:?} is not w, b or -"),
+                ));
+            }
+            if let ResultCode::Unknown(c) = b.result {
+                blocking.push(error(
+                    *n,
+                    layout::result_col(r),
+                    "001",
+                    format!("round {r}: result code {c:?} is not a TRF result"),
+                ));
+            }
+        }
+    }
+    if !blocking.is_empty() {
+        blocking.sort_by_key(|f| (f.line, f.column));
+        return Err(blocking);
+    }
+
+    // Rounds paired: the last round in which some block is more than an announced bye.
+    let paired = by_tpn
+        .values()
+        .filter_map(|(_, p)| {
+            p.rounds
+                .iter()
+                .rposition(|b| !b.is_blank() && announced_bye(b).is_none())
+                .map(|i| i + 1)
+        })
+        .max()
+        .unwrap_or(0);
+    let paired_u32 = u32::try_from(paired).unwrap_or(u32::MAX);
+
+    let ids: BTreeMap<u16, String> = by_tpn.keys().map(|t| (*t, new_id())).collect();
+    let id_of = |tpn: u16| ids.get(&tpn).cloned().unwrap_or_default();
+
+    // Records kept verbatim; the players go where the first 001 was.
+    let mut kept = Vec::new();
+    let mut players_at = None;
+    for line in &doc.lines {
+        match &line.record {
+            Record::Player(_) => {
+                players_at.get_or_insert(kept.len());
+            }
+            Record::Bye(_) | Record::XxAbsent(_) | Record::ProhibitedPairing(_) => {}
+            Record::XxProhibited(_) => {}
+            _ => kept.push(line_text(line)),
+        }
+    }
+    let players_at = players_at.unwrap_or(kept.len());
+    let total = trf::total_rounds(&doc).map_or(0, u32::from);
+    let full_allowed = by_tpn.values().any(|(_, p)| {
+        p.rounds
+            .iter()
+            .any(|b| b.result == ResultCode::FullPointBye)
+    }) || trf::known_byes(&doc)
+        .iter()
+        .any(|b| b.kind == ByeKind::Full);
+
+    let mut events = vec![RosterEvent::TrfImported(TrfImported {
+        kept_lines: kept,
+        paired_rounds: paired_u32,
+        total_rounds: total,
+        full_point_byes_allowed: full_allowed,
+        players_at: u32::try_from(players_at).unwrap_or(0),
+    })];
+    for (tpn, (_, p)) in &by_tpn {
+        // Unknown titles are kept as written (upper case).
+        let title = normalise_title(&p.title).unwrap_or_else(|_| p.title.to_ascii_uppercase());
+        events.push(RosterEvent::PlayerAdded(PlayerAdded {
+            player_id: id_of(*tpn),
+            data: Some(PlayerData {
+                fide_id: p.fide_id.get().unwrap_or(0),
+                name: p.name.trim().to_owned(),
+                sex: p.sex.map(|c| c.to_string()).unwrap_or_default(),
+                title,
+                federation: p.federation.trim().to_owned(),
+                birth_date: p.birth_date.clone(),
+                rating_standard: p.rating.get().map_or(0, u32::from),
+                ..Default::default()
+            }),
+            joined_round: 1,
+            missed_rounds: "zero".into(),
+        }));
+    }
+    events.push(RosterEvent::PairingNumbersAssigned(
+        PairingNumbersAssigned {
+            player_ids: by_tpn.keys().map(|t| id_of(*t)).collect(),
+            basis: "TRF import".into(),
+        },
+    ));
+    for r in 1..=paired {
+        let blocks = by_tpn
+            .iter()
+            .filter_map(|(tpn, (_, p))| {
+                let b = p.round(r).filter(|b| !b.is_blank())?;
+                Some(RoundBlock {
+                    player_id: id_of(*tpn),
+                    opponent_id: b.opponent.start_rank().map(id_of).unwrap_or_default(),
+                    opponent_blank: b.opponent == Opponent::Blank,
+                    colour: b.colour.to_char().to_string(),
+                    result: b.result.to_char().to_string(),
+                })
+            })
+            .collect();
+        events.push(RosterEvent::RoundImported(RoundImported {
+            round: u32::try_from(r).unwrap_or(0),
+            blocks,
+        }));
+    }
+    // Byes announced for rounds not yet paired (240, 0000 - H/F/Z blocks, XXZ).
+    let mut byes: BTreeSet<(u16, u16, ByeKind)> = BTreeSet::new();
+    for b in trf::known_byes(&doc) {
+        if usize::from(b.round) > paired && ids.contains_key(&b.player) {
+            byes.insert((b.player, b.round, b.kind));
+        } else if usize::from(b.round) > paired {
+            findings.push(Finding::new(
+                Severity::Warning,
+                0,
+                0,
+                "240",
+                format!(
+                    "bye of player {} in round {}: no such player; ignored",
+                    b.player, b.round
+                ),
+            ));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for (player, round, kind) in byes {
+        // One bye per player and round: the first kind (full before half before zero).
+        if seen.insert((player, round)) {
+            events.push(RosterEvent::ByeRequested(ByeRequested {
+                player_id: id_of(player),
+                round: u32::from(round),
+                kind: kind_name(kind).into(),
+            }));
+        }
+    }
+    for f in trf::forbidden_pairings(&doc) {
+        let players: Vec<String> = f
+            .players
+            .iter()
+            .filter(|p| ids.contains_key(p))
+            .map(|p| id_of(*p))
+            .collect();
+        if players.len() >= 2 {
+            let (first, last) = f
+                .rounds
+                .map_or((0, 0), |(a, b)| (u32::from(a), u32::from(b)));
+            events.push(RosterEvent::PairingProhibited(PairingProhibited {
+                player_ids: players,
+                first_round: first,
+                last_round: last,
+            }));
+        }
+    }
+
+    let h = doc.header();
+    let file_name = h.name.clone().unwrap_or_default();
+    let draft = Draft {
+        name: if name.trim().is_empty() {
+            if file_name.trim().is_empty() {
+                "Imported tournament".into()
+            } else {
+                file_name.chars().take(200).collect()
+            }
+        } else {
+            name.trim().to_owned()
+        },
+        place: h.city.clone().unwrap_or_default(),
+        federation: h
+            .federation
+            .clone()
+            .filter(|f| f.len() == 3 && f.chars().all(|c| c.is_ascii_uppercase()))
+            .unwrap_or_default(),
+        start_date: h.start_date.as_deref().map(iso_date).unwrap_or_default(),
+        end_date: h.end_date.as_deref().map(iso_date).unwrap_or_default(),
+        // Unknown total (no 142/XXR): undecided, the arbiter sets it.
+        rounds: total,
+        time_control: String::new(),
+        pairing_system: system_of(&doc),
+        rule_edition: String::new(),
+    };
+    findings.sort_by_key(|f| (f.line, f.column));
+    Ok(ImportPlan {
+        draft,
+        events,
+        findings,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids() -> impl FnMut() -> String {
+        let mut n = 0;
+        move || {
+            n += 1;
+            format!("p{n}")
+        }
+    }
+
+    const SMALL: &str = "012 Small Open\n\
+001    1      Doe, John                         2100                             1.0    1     2 w 1  0000 - H\n\
+001    2      Roe, Jane                         2000                             0.0    2     1 b 0\n\
+XXR 3\n";
+
+    #[test]
+    fn history_players_and_announced_byes() {
+        let plan = plan_import(SMALL.as_bytes(), "", &mut ids()).unwrap();
+        assert_eq!(plan.draft.name, "Small Open");
+        assert_eq!(plan.draft.rounds, 3);
+        let no_total = SMALL.replace("XXR 3\n", "");
+        let plan2 = plan_import(no_total.as_bytes(), "", &mut ids()).unwrap();
+        assert_eq!(
+            plan2.draft.rounds, 0,
+            "undecided when the file does not say"
+        );
+        let rounds: Vec<_> = plan
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                RosterEvent::RoundImported(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(rounds.len(), 1, "round 2 holds only an announced bye");
+        assert_eq!(rounds[0].blocks[0].opponent_id, "p2");
+        assert!(plan.events.iter().any(|e| matches!(e,
+            RosterEvent::ByeRequested(b) if b.player_id == "p1" && b.round == 2 && b.kind == "half")));
+    }
+
+    #[test]
+    fn unusable_files_are_refused_with_line_and_column() {
+        let bad = SMALL.replace("     2 w 1", "     7 w 1");
+        let f = plan_import(bad.as_bytes(), "", &mut ids()).unwrap_err();
+        assert_eq!((f[0].line, f[0].column), (2, 92), "{f:?}");
+        let bad = SMALL.replace("2000", "20x0");
+        let f = plan_import(bad.as_bytes(), "", &mut ids()).unwrap_err();
+        assert_eq!((f[0].line, f[0].column), (3, 49), "{f:?}");
+        let bad = SMALL.replace("2 w 1", "2 w Q");
+        let f = plan_import(bad.as_bytes(), "", &mut ids()).unwrap_err();
+        assert_eq!((f[0].line, f[0].column), (2, 99), "{f:?}");
+        assert!(plan_import(b"012 Only a header\n", "", &mut ids()).is_err());
+        assert!(plan_import(b"", "", &mut ids()).is_err());
+    }
+
+    #[test]
+    fn faults_that_keep_the_data_usable_are_reported() {
+        let faulty = SMALL.replace(" 1.0    1", " 3.0    1");
+        let plan = plan_import(faulty.as_bytes(), "", &mut ids()).unwrap();
+        assert!(
+            plan.findings.iter().any(|f| f.line == 2),
+            "{:?}",
+            plan.findings
+        );
+    }
+
+    #[test]
+    fn every_real_fixture_imports() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../crates/trf/tests/data");
+        let mut n = 0;
+        for sub in ["trf", "pairing"] {
+            for f in std::fs::read_dir(format!("{dir}/{sub}")).unwrap() {
+                let path = f.unwrap().path();
+                let bytes = std::fs::read(&path).unwrap();
+                if let Err(e) = plan_import(&bytes, "", &mut ids()) {
+                    panic!("{}: {e:?}", path.display());
+                }
+                n += 1;
+            }
+        }
+        assert!(n >= 15);
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(iso_date("2011/04/22"), "2011-04-22");
+        assert_eq!(iso_date("22.04.2011"), "2011-04-22");
+        assert_eq!(iso_date("11/04/22"), "2011-04-22");
+        assert_eq!(iso_date("2011/02/30"), "");
+        assert_eq!(iso_date("soon"), "");
+        assert_eq!(
+            iso_date("10.09.13"),
+            "",
+            "DD.MM.YY or YY.MM.DD: not guessed"
+        );
+    }
+}
