@@ -313,7 +313,7 @@ async fn nats_telemetry_is_ingested_and_the_result_is_published_on_the_bus() {
     open(&mut c, &token, 4, "600+5").await;
 
     let bus = arbiter_bus::NatsBus::connect(nats.url()).await.unwrap();
-    let mut results = arbiter_bus::Bus::Nats(bus.clone())
+    let mut results = arbiter_bus::Bus::Nats(Box::new(bus.clone()))
         .consumer("test-results", "arbiter.v1.clock.ResultReported")
         .await
         .unwrap();

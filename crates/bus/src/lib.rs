@@ -25,7 +25,9 @@ pub mod relay;
 /// Name of the JetStream stream that carries every event.
 pub const STREAM_NAME: &str = "ARBITER";
 /// Subjects it holds.
-pub const STREAM_SUBJECTS: &str = "arbiter.v1.>";
+/// Event subjects have exactly four tokens (`arbiter.v1.<service>.<event-type>`); device
+/// telemetry (`arbiter.v1.clock.in.<tournament>.<board>`) is not captured.
+pub const STREAM_SUBJECTS: &str = "arbiter.v1.*.*";
 /// Header carrying the W3C trace context.
 pub const TRACEPARENT_HEADER: &str = "traceparent";
 /// JetStream dedupe window for `Nats-Msg-Id` (a relay restarting later than this after a
