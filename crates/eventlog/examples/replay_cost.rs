@@ -26,13 +26,18 @@ async fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(200_000);
-    let dir = std::env::temp_dir().join(format!("replay-cost-{}", std::process::id()));
+    let dir = std::env::var("REPLAY_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| {
+            std::env::temp_dir().join(format!("replay-cost-{}", std::process::id()))
+        });
+    let fresh = !dir.join("log.db").exists();
     std::fs::create_dir_all(&dir).unwrap();
     let store = EventStore::open(&format!("sqlite://{}/log.db", dir.display()))
         .await
         .unwrap();
     let (c0, t0) = (cpu(), std::time::Instant::now());
-    for i in 0..n / 100 {
+    for i in 0..if fresh { n / 100 } else { 0 } {
         store
             .append(AppendRequest {
                 stream: format!("s-{}", i % 100),
@@ -73,5 +78,7 @@ async fn main() {
         cpu() - c0,
         t0.elapsed().as_secs_f64()
     );
-    let _ = std::fs::remove_dir_all(&dir);
+    if std::env::var("REPLAY_DIR").is_err() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

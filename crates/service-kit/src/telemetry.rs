@@ -24,6 +24,7 @@ use opentelemetry_sdk::trace::SdkTracerProvider;
 use tracing::Instrument;
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::Layer;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 
@@ -84,14 +85,16 @@ pub fn init(service: &str) -> TelemetryGuard {
     let tracer = tracer.build();
     let otel = tracing_opentelemetry::layer().with_tracer(tracer.tracer(service.to_owned()));
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    // `RUST_LOG` filters what is logged, never what is traced: spans feed the trace
+    // context that travels to other services even when logging is quiet.
     let _ = tracing_subscriber::registry()
-        .with(filter)
         .with(
             tracing_subscriber::fmt::layer()
                 .with_writer(std::io::stderr)
-                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr())),
+                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+                .with_filter(filter),
         )
-        .with(otel)
+        .with(otel.with_filter(tracing_subscriber::filter::LevelFilter::INFO))
         .try_init();
     TelemetryGuard { tracer, meter }
 }
