@@ -6,6 +6,7 @@
 //! SERVING); 2 bad usage; 3 the server cannot be reached.
 mod client;
 mod output;
+mod rating_service;
 mod tournament;
 
 use std::path::PathBuf;
@@ -51,6 +52,9 @@ pub enum Command {
     /// Tournaments.
     #[command(subcommand)]
     Tournament(tournament::TournamentCommand),
+    /// Monthly FIDE rating lists: starting list, TRF submissions, periods, exports, reports.
+    #[command(subcommand)]
+    Rating(rating_service::RatingCommand),
 }
 
 /// An error with the exit code it maps to.
@@ -88,6 +92,7 @@ async fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Health => client::health(&cli).await,
         Command::Tournament(t) => tournament::run(&cli, t).await,
+        Command::Rating(r) => rating_service::run(&cli, r).await,
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
