@@ -341,6 +341,9 @@ impl RatingService for Rating {
         let r = request.into_inner();
         let meta = meta_ok(r.meta)?;
         let month = parse_month("list_month", &r.list_month).map_err(field)?;
+        if r.chunk == 0 && r.last && r.players.is_empty() {
+            return Err(invalid("players", "the list is empty"));
+        }
         if r.players.len() > CHUNK_PLAYERS {
             return Err(invalid(
                 "players",
