@@ -712,7 +712,7 @@ mod tests {
     }
 
     #[test]
-    fn hand_worked_period_deterministic_and_floor() {
+    fn hand_worked_period_is_deterministic() {
         let t = tournament("a", "2026-09-20", &[(1, 2, BLACK_WINS), (3, 2, BLACK_WINS)]);
         let c = compute(m(2026, 10), &base(), &[&t]).unwrap();
         let again = compute(m(2026, 10), &base(), &[&t]).unwrap();
@@ -801,5 +801,76 @@ mod tests {
                 .field
                 .starts_with("players[3]")
         );
+    }
+
+    #[test]
+    fn floor_drops_to_unrated_and_the_diff_says_so() {
+        let b: BTreeMap<u32, RatingListPlayer> = [player(1, 1405, 20), player(2, 1405, 20)]
+            .into_iter()
+            .map(|p| (p.fide_id, p))
+            .collect();
+        let t = tournament("a", "2026-09-20", &[(1, 2, BLACK_WINS)]);
+        let c = compute(m(2026, 10), &b, &[&t]).unwrap();
+        let e = c.players[0].standard.as_ref().unwrap();
+        assert_eq!((e.rating, e.k), (0, 0), "1395 is below the floor (§7.2.1)");
+        assert_eq!(c.players[1].standard.as_ref().unwrap().rating, 1415);
+        let d = diff(&b.into_values().collect::<Vec<_>>(), &c.players);
+        assert_eq!(
+            (d[0].fide_id, d[0].old_rating, d[0].new_rating),
+            (1, 1405, 0)
+        );
+    }
+
+    #[test]
+    fn k_changes_between_events_of_a_period_after_30_games() {
+        let mut b = base();
+        let e = b.get_mut(&2).unwrap().standard.as_mut().unwrap();
+        e.games_total = 28;
+        let t1 = tournament("a", "2026-09-05", &[(2, 1, DRAW), (2, 3, DRAW)]);
+        let t2 = tournament("b", "2026-09-20", &[(2, 1, DRAW)]);
+        let c = compute(m(2026, 10), &b, &[&t2, &t1]).unwrap();
+        let r = player_report(
+            m(2026, 10),
+            &b,
+            &[&t2, &t1],
+            2,
+            RatingKind::Standard,
+            c.players[1].standard.as_ref(),
+        )
+        .unwrap();
+        assert_eq!(r.events[0].tournament_id, "a", "events in end-date order");
+        assert_eq!((r.events[0].k, r.events[1].k), (40, 20));
+        assert_eq!(c.players[1].standard.as_ref().unwrap().games_total, 31);
+        assert_eq!(
+            c.players[1].standard.as_ref().unwrap().rating as i64,
+            1800 + r.change,
+            "batch and report agree"
+        );
+    }
+
+    #[test]
+    fn lists_are_separate_and_march_2024_is_compressed() {
+        let mut t = tournament("r", "2026-09-20", &[(1, 2, WHITE_WINS)]);
+        t.kind = kind_number(RatingKind::Rapid);
+        let mut b = base();
+        for id in [1, 2] {
+            b.get_mut(&id).unwrap().rapid = Some(RatingListEntry {
+                rating: 1600,
+                k: 20,
+                games_total: 30,
+                ..Default::default()
+            });
+        }
+        let c = compute(m(2026, 10), &b, &[&t]).unwrap();
+        assert_eq!(c.players[0].standard.as_ref().unwrap().rating, 2000);
+        assert_eq!(c.players[0].rapid.as_ref().unwrap().rating, 1610);
+        assert_eq!(c.players[1].rapid.as_ref().unwrap().rating, 1590);
+
+        let mut feb: BTreeMap<u32, RatingListPlayer> = BTreeMap::new();
+        feb.insert(7, player(7, 1500, 20));
+        let march = compute(m(2024, 3), &feb, &[]).unwrap();
+        assert_eq!(march.players[0].standard.as_ref().unwrap().rating, 1700);
+        let april = compute(m(2024, 4), &feb, &[]).unwrap();
+        assert_eq!(april.players[0].standard.as_ref().unwrap().rating, 1500);
     }
 }
