@@ -616,12 +616,19 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
             };
             let mut sha = String::new();
             while let Some(c) = stream.message().await? {
-                out.write_all(&c.data).map_err(io)?;
+                match out.write_all(&c.data) {
+                    // `arbiter rating export … | head`: the reader left; not an error
+                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+                    r => r.map_err(io)?,
+                }
                 if !c.sha256.is_empty() {
                     sha = c.sha256;
                 }
             }
-            out.flush().map_err(io)?;
+            match out.flush() {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+                r => r.map_err(io)?,
+            }
             if let Some(p) = path {
                 eprintln!("wrote {} (sha256 {sha})", p.display());
             }
