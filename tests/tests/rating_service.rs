@@ -394,6 +394,16 @@ fn monthly_period_runs_deterministically_and_corrections_revise_it() {
     // revision 1 is still exported as it was; revision 2 differs
     assert_eq!(export(&data, port, "2026-10", "csv", "1"), first[2]);
     assert_ne!(export(&data, port, "2026-10", "csv", "0"), first[2]);
+    // the individual calculation of each revision uses that revision's games
+    let rep1 = json(
+        &data,
+        port,
+        &["rating", "report", "1000003", "2026-10", "--revision", "1"],
+    );
+    let rep2 = json(&data, port, &["rating", "report", "1000003", "2026-10"]);
+    assert_eq!(rep1["lists"][0]["rating_after"].as_u64(), Some(diff[0].1));
+    assert_eq!(rep2["lists"][0]["rating_after"].as_u64(), Some(diff[0].2));
+    assert_eq!(rep2["lists"][0]["events"][0]["games"][0]["score"], "1");
     // and running again changes nothing
     let same = json(&data, port, &["rating", "run", "2026-10"]);
     assert_eq!(same["unchanged"], true, "{same}");
