@@ -190,7 +190,7 @@ fn monthly_period_runs_deterministically_and_corrections_revise_it() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let port = arbiter_testkit::free_port();
-    let _d = start(&data, port);
+    let mut d = start(&data, port);
 
     // 1. starting list (the September 2026 list)
     let list = dir.path().join("players_list_xml_foa.xml");
@@ -408,4 +408,16 @@ fn monthly_period_runs_deterministically_and_corrections_revise_it() {
     let same = json(&data, port, &["rating", "run", "2026-10"]);
     assert_eq!(same["unchanged"], true, "{same}");
     assert_eq!(same["status"]["revision"], 2);
+
+    // 8. after kill -9 the service rebuilds everything from the log
+    let latest = export(&data, port, "2026-10", "txt", "0");
+    d.kill9();
+    let _d = start(&data, port);
+    assert_eq!(export(&data, port, "2026-10", "txt", "0"), latest);
+    assert_eq!(export(&data, port, "2026-10", "csv", "1"), first[2]);
+    let st = json(&data, port, &["rating", "status", "2026-10"]);
+    assert_eq!(st["status"], "published", "{st}");
+    assert_eq!(changed_ids(&st["last_diff"]), diff);
+    let after = json(&data, port, &["rating", "run", "2026-10"]);
+    assert_eq!(after["unchanged"], true, "{after}");
 }

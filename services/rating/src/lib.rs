@@ -209,6 +209,18 @@ impl Rating {
         }
     }
 
+    /// Waits until the projection has applied everything in the log now (reads after a
+    /// restart or another process's writes see them).
+    async fn fresh(&self) -> Result<(), Status> {
+        let head = self
+            .platform
+            .store
+            .head_position()
+            .await
+            .map_err(from_log)?;
+        self.caught_up(head).await
+    }
+
     fn status_of(&self, m: ListMonth) -> Option<RatingPeriodStatus> {
         self.ratings.read(|s| {
             let p = s.periods.get(&m)?;
@@ -338,6 +350,7 @@ impl RatingService for Rating {
         request: Request<ImportStartingListRequest>,
     ) -> Result<Response<ImportStartingListResponse>, Status> {
         let actor = self.platform.auth.actor(&request, "ImportStartingList")?;
+        self.fresh().await?;
         let r = request.into_inner();
         let meta = meta_ok(r.meta)?;
         let month = parse_month("list_month", &r.list_month).map_err(field)?;
@@ -450,6 +463,7 @@ impl RatingService for Rating {
             .platform
             .auth
             .actor(&request, "SubmitExternalTournament")?;
+        self.fresh().await?;
         let r = request.into_inner();
         let meta = meta_ok(r.meta)?;
         let t = intake::decide_submission(&intake::Submission {
@@ -532,6 +546,7 @@ impl RatingService for Rating {
         request: Request<RunPeriodRequest>,
     ) -> Result<Response<RunPeriodResponse>, Status> {
         let actor = self.platform.auth.actor(&request, "RunPeriod")?;
+        self.fresh().await?;
         let r = request.into_inner();
         let meta = meta_ok(r.meta)?;
         let m = parse_month("period", &r.period).map_err(field)?;
@@ -706,6 +721,7 @@ impl RatingService for Rating {
         request: Request<PublishPeriodRequest>,
     ) -> Result<Response<RatingPeriodStatus>, Status> {
         let actor = self.platform.auth.actor(&request, "PublishPeriod")?;
+        self.fresh().await?;
         let r = request.into_inner();
         let meta = meta_ok(r.meta)?;
         let m = parse_month("period", &r.period).map_err(field)?;
@@ -758,6 +774,7 @@ impl RatingService for Rating {
         request: Request<GetPeriodRequest>,
     ) -> Result<Response<RatingPeriodStatus>, Status> {
         let m = parse_month("period", &request.into_inner().period).map_err(field)?;
+        self.fresh().await?;
         self.status_of(m)
             .map(Response::new)
             .ok_or_else(|| not_found("period", format!("no period {}", month_text(m))))
@@ -772,6 +789,7 @@ impl RatingService for Rating {
         let r = request.into_inner();
         let m = parse_month("period", &r.period).map_err(field)?;
         let format = export::Format::parse(&r.format).map_err(field)?;
+        self.fresh().await?;
         let rev = self.revision(m, r.revision)?;
         let number = rev.number;
         let bytes = tokio::task::spawn_blocking(move || export::export(&rev.players, format))
@@ -811,6 +829,7 @@ impl RatingService for Rating {
     ) -> Result<Response<PlayerReport>, Status> {
         let r = request.into_inner();
         let m = parse_month("period", &r.period).map_err(field)?;
+        self.fresh().await?;
         let rev = self.revision(m, r.revision)?;
         let (base, tournaments) = self
             .ratings
