@@ -281,6 +281,13 @@ async fn list_import(
         .unwrap_or_default();
     let (mut chunk, mut sent, mut bad) = (0u32, 0u64, Vec::new());
     let mut batch = Vec::with_capacity(CHUNK);
+    let resume = |f: Failure, chunk: u32| Failure {
+        code: f.code,
+        message: format!(
+            "{} (chunk {chunk}; chunks before it are stored: re-run with --command-id {base_id} to resume)",
+            f.message
+        ),
+    };
     let send = |batch: Vec<RatingListPlayer>, chunk: u32, last: bool| {
         let req = ImportStartingListRequest {
             meta: Some(CommandMeta {
@@ -320,14 +327,16 @@ async fn list_import(
         if batch.len() == CHUNK {
             let b = std::mem::replace(&mut batch, Vec::with_capacity(CHUNK));
             sent += b.len() as u64;
-            send(b, chunk, false).await?;
+            send(b, chunk, false).await.map_err(|f| resume(f, chunk))?;
             chunk += 1;
             bar.set_position(reader.bytes_consumed());
             bar.set_message(format!("{sent} players"));
         }
     }
     sent += batch.len() as u64;
-    let r = send(batch, chunk, true).await?;
+    let r = send(batch, chunk, true)
+        .await
+        .map_err(|f| resume(f, chunk))?;
     bar.finish_and_clear();
     if cli.json {
         output::json(
