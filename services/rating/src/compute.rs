@@ -873,4 +873,49 @@ mod tests {
         let april = compute(m(2024, 4), &feb, &[]).unwrap();
         assert_eq!(april.players[0].standard.as_ref().unwrap().rating, 1500);
     }
+
+    /// Scale check (run with `--ignored --nocapture`, ideally `--release`):
+    /// RATING_SCALE_PLAYERS players, 5 games each on average, 1,000 tournaments.
+    #[test]
+    #[ignore]
+    fn scale() {
+        let n: u32 = std::env::var("RATING_SCALE_PLAYERS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(100_000);
+        let b: BTreeMap<u32, RatingListPlayer> = (1..=n)
+            .map(|id| {
+                let p = player(id, 1400 + (id * 7919) % 1400, 20);
+                (id, p)
+            })
+            .collect();
+        let mut ts = Vec::new();
+        let mut x: u64 = 42;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for t in 0..1000u32 {
+            let games: Vec<(u32, u32, u32)> = (0..(n as usize * 5 / 2 / 1000))
+                .map(|_| {
+                    let w = (next() % n as u64) as u32 + 1;
+                    let b = (w % n) + 1;
+                    (w, b, (next() % 3) as u32 + 1)
+                })
+                .collect();
+            ts.push(tournament(&format!("t{t:04}"), "2026-09-20", &games));
+        }
+        let refs: Vec<&ExternalTournamentSubmitted> = ts.iter().collect();
+        let t0 = std::time::Instant::now();
+        let c = compute(m(2026, 10), &b, &refs).unwrap();
+        let d = diff(&b.into_values().collect::<Vec<_>>(), &c.players);
+        eprintln!(
+            "{n} players, {} games: computed in {:?} ({} rating changes)",
+            c.games,
+            t0.elapsed(),
+            d.len()
+        );
+    }
 }
