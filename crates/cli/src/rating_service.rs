@@ -497,7 +497,8 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
                 output::json(
                     &serde_json::json!({"tournament_id": r.tournament_id, "period": r.period,
                     "rated_games": r.rated_games, "skipped_games": r.skipped_games, "version": r.version,
-                    "period_status": r.period_status, "notes": r.notes}),
+                    "period_status": r.period_status, "notes": r.notes, "revision": r.revision,
+                    "diff": diff_json(&r.diff)}),
                 );
             } else {
                 println!(
@@ -511,6 +512,9 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
                 );
                 for n in &r.notes {
                     println!("note: {n}");
+                }
+                if !r.diff.is_empty() {
+                    print_diff(&r.diff);
                 }
             }
         }

@@ -481,15 +481,17 @@ impl RatingService for Rating {
             .find_command(&meta.command_id)
             .await
             .map_err(from_log)?;
+        let mut moved_from: Option<String> = None;
         let a = match replay {
             Some((_, a)) => a,
             None => {
-                let current = self.ratings.read(|s| {
+                let (current, old_period) = self.ratings.read(|s| {
                     s.tournaments
                         .get(&t.tournament_id)
                         .and_then(|v| v.last())
-                        .map_or(0, |(v, _)| *v)
+                        .map_or((0, None), |(v, t)| (*v, Some(t.period.clone())))
                 });
+                moved_from = old_period.filter(|p| *p != t.period);
                 if current > 0 && meta.reason.trim().is_empty() {
                     return Err(invalid(
                         "meta.reason",
@@ -521,14 +523,47 @@ impl RatingService for Rating {
         )
         .await?;
         self.wake.notify_one();
-        let status = self.status_of(period).map(|s| s.status).unwrap_or_default();
+        // a published period is revised at once (and the one a correction left)
         let mut notes = Vec::new();
-        if status == "published" {
-            notes.push(format!(
-                "period {} is published: run it again (arbiter rating run {}) to publish a revision",
-                t.period, t.period
-            ));
+        let (mut revision, mut diff) = (0, Vec::new());
+        let mut touched = vec![period];
+        if let Some(p) = moved_from
+            .as_deref()
+            .and_then(|p| parse_month("period", p).ok())
+        {
+            touched.push(p);
         }
+        for p in touched {
+            if self.status_of(p).is_some_and(|s| s.status == "published") {
+                let run = self
+                    .run_inner(
+                        p,
+                        actor.clone(),
+                        &format!("{}-revise-{}", meta.command_id, month_text(p)),
+                        &meta.reason,
+                        false,
+                    )
+                    .await?;
+                let rev = run.status.as_ref().map_or(0, |s| s.revision);
+                if run.unchanged {
+                    notes.push(format!(
+                        "period {} stays at revision {rev}: no list entry changes",
+                        month_text(p)
+                    ));
+                } else {
+                    notes.push(format!(
+                        "period {} revised: revision {rev}, {} rating change(s)",
+                        month_text(p),
+                        run.diff.len()
+                    ));
+                }
+                if p == period {
+                    revision = rev;
+                }
+                diff.extend(run.diff);
+            }
+        }
+        let status = self.status_of(period).map(|s| s.status).unwrap_or_default();
         Ok(Response::new(SubmitExternalTournamentResponse {
             ack: Some(ack(stream, a)),
             tournament_id: t.tournament_id.clone(),
@@ -538,6 +573,8 @@ impl RatingService for Rating {
             version: a.stream_version as u32,
             period_status: status,
             notes,
+            revision,
+            diff,
         }))
     }
 
@@ -550,170 +587,9 @@ impl RatingService for Rating {
         let r = request.into_inner();
         let meta = meta_ok(r.meta)?;
         let m = parse_month("period", &r.period).map_err(field)?;
-        if !r.dry_run
-            && let Some((stream, a)) = self
-                .platform
-                .store
-                .find_command(&meta.command_id)
-                .await
-                .map_err(from_log)?
-        {
-            self.caught_up(a.last_position).await?;
-            let status = self.status_of(m);
-            return Ok(Response::new(RunPeriodResponse {
-                ack: Some(ack(stream, a)),
-                list_sha256: status
-                    .as_ref()
-                    .map(|s| s.list_sha256.clone())
-                    .unwrap_or_default(),
-                status,
-                unchanged: true,
-                ..Default::default()
-            }));
-        }
-        if !r.dry_run {
-            let open = self
-                .ratings
-                .read(|s| s.periods.get(&m).map(|p| p.status))
-                .is_none_or(|s| s == PeriodStatus::Open);
-            if open && closing_date(m) >= (self.today)() {
-                return Err(Status::failed_precondition(format!(
-                    "period: {} is open until its closing date {} (use --dry-run to preview)",
-                    month_text(m),
-                    date_text(closing_date(m))
-                )));
-            }
-            self.open_and_close_if_due(m, &actor, &format!("{}-close", meta.command_id), true)
-                .await?;
-        }
-        // gather the inputs
-        let (base, tournaments, latest, status, version) = self.ratings.read(|s| {
-            let base = s.base_for(m);
-            let ts = s.tournaments_of(m);
-            let p = s.periods.get(&m);
-            (
-                base,
-                ts,
-                p.and_then(|p| p.revisions.last().cloned()),
-                p.map(|p| p.status),
-                p.map_or(0, |p| p.version),
-            )
-        });
-        let (base_name, base) =
-            base.map_err(|e| Status::failed_precondition(format!("period: {e}")))?;
-        let inputs: Vec<RatingInput> = {
-            let mut v: Vec<RatingInput> = tournaments
-                .iter()
-                .map(|(ver, t)| RatingInput {
-                    tournament_id: t.tournament_id.clone(),
-                    version: *ver,
-                })
-                .collect();
-            v.sort_by(|a, b| a.tournament_id.cmp(&b.tournament_id));
-            v
-        };
-        let base_for_diff = base.clone();
-        let computed = tokio::task::spawn_blocking(move || {
-            let refs: Vec<&ExternalTournamentSubmitted> =
-                tournaments.iter().map(|(_, t)| t.as_ref()).collect();
-            compute::compute(m, &base, &refs)
-        })
-        .await
-        .map_err(|e| Status::internal(e.to_string()))?
-        .map_err(|e| Status::failed_precondition(format!("period: {e}")))?;
-        let diff = match &latest {
-            Some(rev) => compute::diff(&rev.players, &computed.players),
-            None => compute::diff(
-                &base_for_diff.into_values().collect::<Vec<_>>(),
-                &computed.players,
-            ),
-        };
-        let mut resp = RunPeriodResponse {
-            list_sha256: computed.sha256.clone(),
-            players: computed.players.len() as u32,
-            games: computed.games,
-            tournaments: inputs.len() as u32,
-            ..Default::default()
-        };
-        if latest.as_ref().is_some_and(|l| l.sha256 == computed.sha256) {
-            resp.unchanged = true;
-            resp.status = self.status_of(m);
-            return Ok(Response::new(resp));
-        }
-        resp.diff = diff.clone();
-        if r.dry_run {
-            resp.status = self.status_of(m);
-            return Ok(Response::new(resp));
-        }
-        let published = status == Some(PeriodStatus::Published);
-        let revision = if published {
-            latest.as_ref().map_or(1, |l| l.number + 1)
-        } else {
-            1
-        };
-        let chunks: Vec<&[arbiter_proto::v1::RatingListPlayer]> = if computed.players.is_empty() {
-            vec![&[]]
-        } else {
-            computed.players.chunks(CHUNK_PLAYERS).collect()
-        };
-        let n = chunks.len();
-        let events: Vec<NewEvent> = chunks
-            .into_iter()
-            .enumerate()
-            .map(|(i, players)| {
-                let last = i + 1 == n;
-                if published {
-                    event(
-                        RATING_LIST_REVISED,
-                        &RatingListRevised {
-                            period: month_text(m),
-                            revision,
-                            chunk: i as u32,
-                            last,
-                            inputs: if i == 0 { inputs.clone() } else { Vec::new() },
-                            players: players.to_vec(),
-                            list_sha256: if last {
-                                computed.sha256.clone()
-                            } else {
-                                String::new()
-                            },
-                            diff: if i == 0 { diff.clone() } else { Vec::new() },
-                            games: computed.games,
-                        },
-                    )
-                } else {
-                    event(
-                        RATING_PERIOD_COMPUTED,
-                        &RatingPeriodComputed {
-                            period: month_text(m),
-                            revision,
-                            chunk: i as u32,
-                            last,
-                            base_list: base_name.clone(),
-                            inputs: if i == 0 { inputs.clone() } else { Vec::new() },
-                            players: players.to_vec(),
-                            list_sha256: if last {
-                                computed.sha256.clone()
-                            } else {
-                                String::new()
-                            },
-                            games: computed.games,
-                        },
-                    )
-                }
-            })
-            .collect();
-        let stream = period_stream(m);
-        let ctx = self.context(actor, &meta.command_id, &meta.reason);
-        let a = self
-            .append(stream.clone(), Some(version), events, ctx)
+        self.run_inner(m, actor, &meta.command_id, &meta.reason, r.dry_run)
             .await
-            .map_err(from_log)?;
-        self.caught_up(a.last_position).await?;
-        tracing::info!(period = %month_text(m), revision, "rating period computed");
-        resp.ack = Some(ack(stream, a));
-        resp.status = self.status_of(m);
-        Ok(Response::new(resp))
+            .map(Response::new)
     }
 
     async fn publish_period(
@@ -882,6 +758,183 @@ impl RatingService for Rating {
 }
 
 impl Rating {
+    /// RunPeriod: compute, compare with the current revision, write revision 1
+    /// (before publication) or N+1 with the diff (after). Also used when a correction
+    /// reaches a published period.
+    async fn run_inner(
+        &self,
+        m: ListMonth,
+        actor: String,
+        command_id: &str,
+        reason: &str,
+        dry_run: bool,
+    ) -> Result<RunPeriodResponse, Status> {
+        if !dry_run
+            && let Some((stream, a)) = self
+                .platform
+                .store
+                .find_command(command_id)
+                .await
+                .map_err(from_log)?
+        {
+            self.caught_up(a.last_position).await?;
+            let status = self.status_of(m);
+            return Ok(RunPeriodResponse {
+                ack: Some(ack(stream, a)),
+                list_sha256: status
+                    .as_ref()
+                    .map(|s| s.list_sha256.clone())
+                    .unwrap_or_default(),
+                status,
+                unchanged: true,
+                ..Default::default()
+            });
+        }
+        if !dry_run {
+            let open = self
+                .ratings
+                .read(|s| s.periods.get(&m).map(|p| p.status))
+                .is_none_or(|s| s == PeriodStatus::Open);
+            if open && closing_date(m) >= (self.today)() {
+                return Err(Status::failed_precondition(format!(
+                    "period: {} is open until its closing date {} (use --dry-run to preview)",
+                    month_text(m),
+                    date_text(closing_date(m))
+                )));
+            }
+            self.open_and_close_if_due(m, &actor, &format!("{command_id}-close"), true)
+                .await?;
+        }
+        // gather the inputs
+        let (base, tournaments, latest, status, version) = self.ratings.read(|s| {
+            let base = s.base_for(m);
+            let ts = s.tournaments_of(m);
+            let p = s.periods.get(&m);
+            (
+                base,
+                ts,
+                p.and_then(|p| p.revisions.last().cloned()),
+                p.map(|p| p.status),
+                p.map_or(0, |p| p.version),
+            )
+        });
+        let (base_name, base) =
+            base.map_err(|e| Status::failed_precondition(format!("period: {e}")))?;
+        let inputs: Vec<RatingInput> = {
+            let mut v: Vec<RatingInput> = tournaments
+                .iter()
+                .map(|(ver, t)| RatingInput {
+                    tournament_id: t.tournament_id.clone(),
+                    version: *ver,
+                })
+                .collect();
+            v.sort_by(|a, b| a.tournament_id.cmp(&b.tournament_id));
+            v
+        };
+        let base_for_diff = base.clone();
+        let computed = tokio::task::spawn_blocking(move || {
+            let refs: Vec<&ExternalTournamentSubmitted> =
+                tournaments.iter().map(|(_, t)| t.as_ref()).collect();
+            compute::compute(m, &base, &refs)
+        })
+        .await
+        .map_err(|e| Status::internal(e.to_string()))?
+        .map_err(|e| Status::failed_precondition(format!("period: {e}")))?;
+        let diff = match &latest {
+            Some(rev) => compute::diff(&rev.players, &computed.players),
+            None => compute::diff(
+                &base_for_diff.into_values().collect::<Vec<_>>(),
+                &computed.players,
+            ),
+        };
+        let mut resp = RunPeriodResponse {
+            list_sha256: computed.sha256.clone(),
+            players: computed.players.len() as u32,
+            games: computed.games,
+            tournaments: inputs.len() as u32,
+            ..Default::default()
+        };
+        if latest.as_ref().is_some_and(|l| l.sha256 == computed.sha256) {
+            resp.unchanged = true;
+            resp.status = self.status_of(m);
+            return Ok(resp);
+        }
+        resp.diff = diff.clone();
+        if dry_run {
+            resp.status = self.status_of(m);
+            return Ok(resp);
+        }
+        let published = status == Some(PeriodStatus::Published);
+        let revision = if published {
+            latest.as_ref().map_or(1, |l| l.number + 1)
+        } else {
+            1
+        };
+        let chunks: Vec<&[arbiter_proto::v1::RatingListPlayer]> = if computed.players.is_empty() {
+            vec![&[]]
+        } else {
+            computed.players.chunks(CHUNK_PLAYERS).collect()
+        };
+        let n = chunks.len();
+        let events: Vec<NewEvent> = chunks
+            .into_iter()
+            .enumerate()
+            .map(|(i, players)| {
+                let last = i + 1 == n;
+                if published {
+                    event(
+                        RATING_LIST_REVISED,
+                        &RatingListRevised {
+                            period: month_text(m),
+                            revision,
+                            chunk: i as u32,
+                            last,
+                            inputs: if i == 0 { inputs.clone() } else { Vec::new() },
+                            players: players.to_vec(),
+                            list_sha256: if last {
+                                computed.sha256.clone()
+                            } else {
+                                String::new()
+                            },
+                            diff: if i == 0 { diff.clone() } else { Vec::new() },
+                            games: computed.games,
+                        },
+                    )
+                } else {
+                    event(
+                        RATING_PERIOD_COMPUTED,
+                        &RatingPeriodComputed {
+                            period: month_text(m),
+                            revision,
+                            chunk: i as u32,
+                            last,
+                            base_list: base_name.clone(),
+                            inputs: if i == 0 { inputs.clone() } else { Vec::new() },
+                            players: players.to_vec(),
+                            list_sha256: if last {
+                                computed.sha256.clone()
+                            } else {
+                                String::new()
+                            },
+                            games: computed.games,
+                        },
+                    )
+                }
+            })
+            .collect();
+        let stream = period_stream(m);
+        let ctx = self.context(actor, command_id, reason);
+        let a = self
+            .append(stream.clone(), Some(version), events, ctx)
+            .await
+            .map_err(from_log)?;
+        self.caught_up(a.last_position).await?;
+        tracing::info!(period = %month_text(m), revision, "rating period computed");
+        resp.ack = Some(ack(stream, a));
+        resp.status = self.status_of(m);
+        Ok(resp)
+    }
+
     fn revision(&self, m: ListMonth, number: u32) -> Result<projection::Revision, Status> {
         self.ratings
             .read(|s| {
