@@ -6,6 +6,12 @@
 //! between two players who both have a FIDE id. Not rated: forfeits (`+`, `-`), games of
 //! less than one move (`W`, `D`, `L`), byes; they are counted in `skipped_games`. The
 //! time-control kind comes from the request (the uploader says which list it is for).
+//!
+//! The results service (not built yet) will feed the same aggregate: a consumer of its
+//! "tournament results final/corrected" events maps each tournament to this same message
+//! (`source = "results"`, games with both FIDE ids, the kind from the tournament's time
+//! control via `elo::rate_of_play_1`) and appends it to `rating-tournament-<id>`; the
+//! projection and the period computation read only this shape, so nothing else changes.
 use arbiter_proto::v1::{ExternalTournamentSubmitted, RatingGame, RatingListPlayer};
 use elo::rating_list_7::first_list_for_event;
 use elo::{CalendarDate, RatingKind};
