@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use arbiter_proto::v1::rating_service_client::RatingServiceClient;
 use arbiter_proto::v1::{
-    CommandMeta, ExportListRequest, GetPeriodRequest, GetPlayerReportRequest,
-    ImportStartingListRequest, PlayerReport, PublishPeriodRequest, RatingChange, RatingListEntry,
-    RatingListKind, RatingListPlayer, RatingPeriodStatus, RunPeriodRequest,
-    SubmitExternalTournamentRequest,
+    CommandMeta, ExportRatingListRequest, GetRatingPeriodRequest, GetRatingReportRequest,
+    ImportStartingListRequest, PublishRatingPeriodRequest, RatingChange, RatingListEntry,
+    RatingListKind, RatingListPlayer, RatingPeriodStatus, RatingPlayerReport,
+    RunRatingPeriodRequest, SubmitExternalTournamentRequest,
 };
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -359,7 +359,7 @@ async fn list_import(
     Ok(())
 }
 
-fn print_report(r: &PlayerReport) {
+fn print_report(r: &RatingPlayerReport) {
     println!(
         "{} (FIDE {}), period {}, revision {}",
         r.name, r.fide_id, r.period, r.revision
@@ -443,7 +443,7 @@ fn print_report(r: &PlayerReport) {
     }
 }
 
-fn report_json(r: &PlayerReport) -> serde_json::Value {
+fn report_json(r: &RatingPlayerReport) -> serde_json::Value {
     serde_json::json!({"fide_id": r.fide_id, "name": r.name, "period": r.period, "revision": r.revision,
       "lists": r.lists.iter().map(|l| serde_json::json!({
         "kind": kind_name(l.kind as u32), "edition": l.edition, "rating_before": l.rating_before,
@@ -534,7 +534,7 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
             let r = client
                 .run_period(authed(
                     &token,
-                    RunPeriodRequest {
+                    RunRatingPeriodRequest {
                         meta: meta(command, ""),
                         period: period.clone(),
                         dry_run: *dry_run,
@@ -572,7 +572,7 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
             let s = client
                 .publish_period(authed(
                     &token,
-                    PublishPeriodRequest {
+                    PublishRatingPeriodRequest {
                         meta: meta(command, ""),
                         period: period.clone(),
                     },
@@ -587,7 +587,7 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
         }
         RatingCommand::Status { period } => {
             let s = client
-                .get_period(GetPeriodRequest {
+                .get_period(GetRatingPeriodRequest {
                     period: period.clone(),
                 })
                 .await?
@@ -610,7 +610,7 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
                 ExportFormat::Csv => "csv",
             };
             let mut stream = client
-                .export_list(ExportListRequest {
+                .export_list(ExportRatingListRequest {
                     period: period.clone(),
                     format: format.into(),
                     revision: *revision,
@@ -653,7 +653,7 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
             revision,
         } => {
             let r = client
-                .get_player_report(GetPlayerReportRequest {
+                .get_player_report(GetRatingReportRequest {
                     period: period.clone(),
                     fide_id: *fide_id,
                     kind: kind.map_or(0, |k| k.proto() as i32),

@@ -20,8 +20,8 @@
 use std::collections::BTreeMap;
 
 use arbiter_proto::v1::{
-    ExternalTournamentSubmitted, PlayerKindReport, RatingChange, RatingListEntry, RatingListPlayer,
-    RatingUnratedEvent, ReportEvent, ReportGame,
+    ExternalTournamentSubmitted, RatingChange, RatingKindReport, RatingListEntry, RatingListPlayer,
+    RatingReportEvent, RatingReportGame, RatingUnratedEvent,
 };
 use elo::initial_rating_8_2::{UnratedEvent, UnratedTally, initial_rating};
 use elo::k_factor_8_3_3::{BirthDate, KProfile, base_k};
@@ -473,7 +473,7 @@ pub fn player_report(
     fide_id: u32,
     kind: RatingKind,
     result: Option<&RatingListEntry>,
-) -> Option<PlayerKindReport> {
+) -> Option<RatingKindReport> {
     let start = starting_ratings(period, base);
     let tournaments = in_order(tournaments.to_vec());
     let rules = rules_for(kind, period);
@@ -542,7 +542,7 @@ pub fn player_report(
                     sum += r as i64;
                     hp += g.score.half_points();
                 }
-                games.push(ReportGame {
+                games.push(RatingReportGame {
                     opponent_id: g.opponent_id.unwrap_or(0) as u32,
                     opponent_name: name_of(g.opponent_id.unwrap_or(0) as u32),
                     opponent_rating: r as u32,
@@ -555,7 +555,7 @@ pub fn player_report(
                     ..Default::default()
                 });
             }
-            rep_events.push(ReportEvent {
+            rep_events.push(RatingReportEvent {
                 tournament_id: id.clone(),
                 name: e.event.clone(),
                 games,
@@ -570,7 +570,7 @@ pub fn player_report(
                 hp as f64 / 2.0
             )
         };
-        return Some(PlayerKindReport {
+        return Some(RatingKindReport {
             kind: kind_number(kind) as i32,
             edition,
             rating_before: 0,
@@ -594,7 +594,7 @@ pub fn player_report(
         .events
         .iter()
         .zip(&ids)
-        .map(|(e, id)| ReportEvent {
+        .map(|(e, id)| RatingReportEvent {
             tournament_id: id.clone(),
             name: e.event.clone(),
             k: e.k,
@@ -608,7 +608,7 @@ pub fn player_report(
             games: e
                 .games
                 .iter()
-                .map(|g| ReportGame {
+                .map(|g| RatingReportGame {
                     opponent_id: g.opponent_id.unwrap_or(0) as u32,
                     opponent_name: name_of(g.opponent_id.unwrap_or(0) as u32),
                     opponent_rating: g.opponent_rating.unwrap_or(0) as u32,
@@ -638,7 +638,7 @@ pub fn player_report(
         ),
         _ => String::new(),
     };
-    Some(PlayerKindReport {
+    Some(RatingKindReport {
         kind: kind_number(kind) as i32,
         edition,
         rating_before: rating as u32,

@@ -25,11 +25,12 @@ use std::time::Duration;
 use arbiter_eventlog::{AppendAck, AppendRequest, CommandContext, NewEvent};
 use arbiter_proto::v1::rating_service_server::{RatingService, RatingServiceServer};
 use arbiter_proto::v1::{
-    CommandAck, CommandMeta, ExportListChunk, ExportListRequest, ExternalTournamentSubmitted,
-    GetPeriodRequest, GetPlayerReportRequest, GetServiceInfoRequest, ImportStartingListRequest,
-    ImportStartingListResponse, PlayerReport, PublishPeriodRequest, RatingInput, RatingListRevised,
-    RatingPeriodClosed, RatingPeriodComputed, RatingPeriodOpened, RatingPeriodPublished,
-    RatingPeriodStatus, RunPeriodRequest, RunPeriodResponse, ServiceInfo, StartingListImported,
+    CommandAck, CommandMeta, ExportRatingListRequest, ExternalTournamentSubmitted,
+    GetRatingPeriodRequest, GetRatingReportRequest, GetServiceInfoRequest,
+    ImportStartingListRequest, ImportStartingListResponse, PublishRatingPeriodRequest, RatingInput,
+    RatingListExportChunk, RatingListRevised, RatingPeriodClosed, RatingPeriodComputed,
+    RatingPeriodOpened, RatingPeriodPublished, RatingPeriodStatus, RatingPlayerReport,
+    RunRatingPeriodRequest, RunRatingPeriodResponse, ServiceInfo, StartingListImported,
     SubmitExternalTournamentRequest, SubmitExternalTournamentResponse,
 };
 use arbiter_service_kit::status::{command_meta, from_log, invalid, not_found};
@@ -341,7 +342,7 @@ fn meta_ok(meta: Option<CommandMeta>) -> Result<CommandMeta, Status> {
 }
 
 type ExportStream =
-    Pin<Box<dyn futures::Stream<Item = Result<ExportListChunk, Status>> + Send + 'static>>;
+    Pin<Box<dyn futures::Stream<Item = Result<RatingListExportChunk, Status>> + Send + 'static>>;
 
 #[tonic::async_trait]
 impl RatingService for Rating {
@@ -580,8 +581,8 @@ impl RatingService for Rating {
 
     async fn run_period(
         &self,
-        request: Request<RunPeriodRequest>,
-    ) -> Result<Response<RunPeriodResponse>, Status> {
+        request: Request<RunRatingPeriodRequest>,
+    ) -> Result<Response<RunRatingPeriodResponse>, Status> {
         let actor = self.platform.auth.actor(&request, "RunPeriod")?;
         self.fresh().await?;
         let r = request.into_inner();
@@ -594,7 +595,7 @@ impl RatingService for Rating {
 
     async fn publish_period(
         &self,
-        request: Request<PublishPeriodRequest>,
+        request: Request<PublishRatingPeriodRequest>,
     ) -> Result<Response<RatingPeriodStatus>, Status> {
         let actor = self.platform.auth.actor(&request, "PublishPeriod")?;
         self.fresh().await?;
@@ -647,7 +648,7 @@ impl RatingService for Rating {
 
     async fn get_period(
         &self,
-        request: Request<GetPeriodRequest>,
+        request: Request<GetRatingPeriodRequest>,
     ) -> Result<Response<RatingPeriodStatus>, Status> {
         let m = parse_month("period", &request.into_inner().period).map_err(field)?;
         self.fresh().await?;
@@ -660,7 +661,7 @@ impl RatingService for Rating {
 
     async fn export_list(
         &self,
-        request: Request<ExportListRequest>,
+        request: Request<ExportRatingListRequest>,
     ) -> Result<Response<Self::ExportListStream>, Status> {
         let r = request.into_inner();
         let m = parse_month("period", &r.period).map_err(field)?;
@@ -676,10 +677,10 @@ impl RatingService for Rating {
             use sha2::Digest;
             hex::encode(sha2::Sha256::digest(&bytes))
         };
-        let mut chunks: Vec<Result<ExportListChunk, Status>> = bytes
+        let mut chunks: Vec<Result<RatingListExportChunk, Status>> = bytes
             .chunks(1 << 20)
             .map(|c| {
-                Ok(ExportListChunk {
+                Ok(RatingListExportChunk {
                     data: c.to_vec(),
                     revision: number,
                     sha256: String::new(),
@@ -687,7 +688,7 @@ impl RatingService for Rating {
             })
             .collect();
         if chunks.is_empty() {
-            chunks.push(Ok(ExportListChunk {
+            chunks.push(Ok(RatingListExportChunk {
                 data: Vec::new(),
                 revision: number,
                 sha256: String::new(),
@@ -701,8 +702,8 @@ impl RatingService for Rating {
 
     async fn get_player_report(
         &self,
-        request: Request<GetPlayerReportRequest>,
-    ) -> Result<Response<PlayerReport>, Status> {
+        request: Request<GetRatingReportRequest>,
+    ) -> Result<Response<RatingPlayerReport>, Status> {
         let r = request.into_inner();
         let m = parse_month("period", &r.period).map_err(field)?;
         self.fresh().await?;
@@ -735,7 +736,7 @@ impl RatingService for Rating {
                 compute::player_report(m, &base, &refs, r.fide_id, k, compute::entry(&player, k))
             })
             .collect();
-        Ok(Response::new(PlayerReport {
+        Ok(Response::new(RatingPlayerReport {
             period: month_text(m),
             fide_id: r.fide_id,
             name: player.name.clone(),
@@ -768,7 +769,7 @@ impl Rating {
         command_id: &str,
         reason: &str,
         dry_run: bool,
-    ) -> Result<RunPeriodResponse, Status> {
+    ) -> Result<RunRatingPeriodResponse, Status> {
         if !dry_run
             && let Some((stream, a)) = self
                 .platform
@@ -779,7 +780,7 @@ impl Rating {
         {
             self.caught_up(a.last_position).await?;
             let status = self.status_of(m);
-            return Ok(RunPeriodResponse {
+            return Ok(RunRatingPeriodResponse {
                 ack: Some(ack(stream, a)),
                 list_sha256: status
                     .as_ref()
@@ -847,7 +848,7 @@ impl Rating {
                 &computed.players,
             ),
         };
-        let mut resp = RunPeriodResponse {
+        let mut resp = RunRatingPeriodResponse {
             list_sha256: computed.sha256.clone(),
             players: computed.players.len() as u32,
             games: computed.games,

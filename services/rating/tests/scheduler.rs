@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use arbiter_proto::v1::rating_service_server::RatingService;
 use arbiter_proto::v1::{
-    CommandMeta, GetPeriodRequest, ImportStartingListRequest, RatingListEntry, RatingListPlayer,
-    RunPeriodRequest, SubmitExternalTournamentRequest,
+    CommandMeta, GetRatingPeriodRequest, ImportStartingListRequest, RatingListEntry,
+    RatingListPlayer, RunRatingPeriodRequest, SubmitExternalTournamentRequest,
 };
 use arbiter_rating::Rating;
 use arbiter_service_kit::Platform;
@@ -124,7 +124,7 @@ async fn scheduler_closes_at_the_closing_date_from_the_injected_clock() {
     assert_eq!(s.period_status, "open");
 
     let status = |svc: Rating| async move {
-        svc.get_period(Request::new(GetPeriodRequest {
+        svc.get_period(Request::new(GetRatingPeriodRequest {
             period: "2026-12".into(),
         }))
         .await
@@ -141,7 +141,7 @@ async fn scheduler_closes_at_the_closing_date_from_the_injected_clock() {
     let early = svc
         .run_period(authed(
             &token,
-            RunPeriodRequest {
+            RunRatingPeriodRequest {
                 meta: meta("run-early"),
                 period: "2026-12".into(),
                 dry_run: false,
@@ -154,7 +154,7 @@ async fn scheduler_closes_at_the_closing_date_from_the_injected_clock() {
     let dry = svc
         .run_period(authed(
             &token,
-            RunPeriodRequest {
+            RunRatingPeriodRequest {
                 meta: meta("run-dry"),
                 period: "2026-12".into(),
                 dry_run: true,
@@ -180,7 +180,7 @@ async fn scheduler_closes_at_the_closing_date_from_the_injected_clock() {
     let run = svc
         .run_period(authed(
             &token,
-            RunPeriodRequest {
+            RunRatingPeriodRequest {
                 meta: meta("run"),
                 period: "2026-12".into(),
                 dry_run: false,
@@ -194,7 +194,7 @@ async fn scheduler_closes_at_the_closing_date_from_the_injected_clock() {
     let retry = svc
         .run_period(authed(
             &token,
-            RunPeriodRequest {
+            RunRatingPeriodRequest {
                 meta: meta("run"),
                 period: "2026-12".into(),
                 dry_run: false,
