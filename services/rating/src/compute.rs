@@ -61,6 +61,18 @@ pub fn rating_of(e: Option<&RatingListEntry>) -> Option<u16> {
         .filter(|r| *r > 0)
 }
 
+/// The rating a player is rated with on list `kind`: their own, or, for rapid and blitz,
+/// their standard rating when they have none of their own (rapid/blitz §7.2.1).
+pub fn effective_rating(p: &RatingListPlayer, kind: RatingKind) -> Option<u16> {
+    rating_of(entry(p, kind)).or_else(|| {
+        if kind.is_rapid_or_blitz() {
+            rating_of(p.standard.as_ref())
+        } else {
+            None
+        }
+    })
+}
+
 fn profile(p: &RatingListPlayer, e: Option<&RatingListEntry>) -> KProfile {
     KProfile {
         games_before_period: e.map_or(0, |e| e.games_total),
@@ -237,7 +249,7 @@ pub fn compute(
         let batch: Vec<BatchPlayer> = players
             .iter()
             .map(|p| BatchPlayer {
-                rating: rating_of(entry(p, kind)),
+                rating: effective_rating(p, kind),
                 profile: profile(p, entry(p, kind)),
             })
             .collect();
@@ -268,7 +280,15 @@ pub fn compute(
         let out = rate_period(rules, elo_period, &batch, &games).map_err(|e| e.to_string())?;
         for ((p, o), u) in players.iter().zip(&out).zip(updated.iter_mut()) {
             let before = entry(p, kind);
-            let new = match rating_of(before) {
+            let new = match effective_rating(p, kind) {
+                // rated with the standard rating (§7.2.1) but played no rated game here:
+                // nothing to publish on this list
+                Some(_) if rating_of(before).is_none() && o.rated_games == 0 => {
+                    before.cloned().map(|mut e| {
+                        e.games = 0;
+                        e
+                    })
+                }
                 Some(_) => {
                     let mut e = before.cloned().unwrap_or_default();
                     e.games = o.rated_games;
@@ -491,7 +511,7 @@ pub fn player_report(
             })
             .unwrap_or_default()
     };
-    let rating_in_start = |id: u32| start.get(&id).and_then(|p| rating_of(entry(p, kind)));
+    let rating_in_start = |id: u32| start.get(&id).and_then(|p| effective_rating(p, kind));
     let mut events = Vec::new();
     let mut ids = Vec::new();
     for t in tournaments
@@ -872,6 +892,36 @@ mod tests {
         assert_eq!(march.players[0].standard.as_ref().unwrap().rating, 1700);
         let april = compute(m(2024, 4), &feb, &[]).unwrap();
         assert_eq!(april.players[0].standard.as_ref().unwrap().rating, 1500);
+    }
+
+    #[test]
+    fn rapid_unrated_player_counts_with_the_standard_rating() {
+        // player 2 has no rapid rating: rated with the standard 1800 (rapid/blitz §7.2.1)
+        let mut t = tournament("r", "2026-09-20", &[(1, 2, WHITE_WINS)]);
+        t.kind = kind_number(RatingKind::Rapid);
+        let mut b = base();
+        b.get_mut(&1).unwrap().rapid = Some(RatingListEntry {
+            rating: 2000,
+            k: 20,
+            games_total: 30,
+            ..Default::default()
+        });
+        let c = compute(m(2026, 10), &b, &[&t]).unwrap();
+        // 2000 beats 1800: +0.24 × 20 → +5; 1800 (new to the rapid list, K 40): −0.24 × 40 → −10
+        assert_eq!(c.players[0].rapid.as_ref().unwrap().rating, 2005);
+        assert_eq!(c.players[1].rapid.as_ref().unwrap().rating, 1790);
+        assert!(c.players[2].rapid.is_none(), "no game, no rapid entry");
+        let r = player_report(
+            m(2026, 10),
+            &b,
+            &[&t],
+            2,
+            RatingKind::Rapid,
+            c.players[1].rapid.as_ref(),
+        )
+        .unwrap();
+        assert_eq!(r.rating_before, 1800);
+        assert_eq!(r.rating_after, 1790);
     }
 
     /// Scale check (run with `--ignored --nocapture`, ideally `--release`):
