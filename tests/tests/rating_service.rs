@@ -185,6 +185,9 @@ fn changed_ids(diff: &serde_json::Value) -> Vec<(u64, u64, u64)> {
     v
 }
 
+/// Players on the starting list who play no game here.
+const FILLER: u32 = 11_000;
+
 #[test]
 fn monthly_period_runs_deterministically_and_corrections_revise_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -197,11 +200,21 @@ fn monthly_period_runs_deterministically_and_corrections_revise_it() {
     std::fs::write(
         &list,
         format!(
-            "<playerslist>\n{}{}{}{}</playerslist>\n",
+            "<playerslist>\n{}{}{}{}{}</playerslist>\n",
             xml_player(1000001, "Alpha, Ann", 2000, 20, 1990),
             xml_player(1000002, "Beta, Bob", 1800, 20, 1990),
             xml_player(1000003, "Gamma, Gia", 1900, 20, 1990),
             xml_player(1000004, "Delta, Dan", 1700, 20, 1990),
+            // enough players for several chunks (5,000 per request and per event)
+            (0..FILLER)
+                .map(|i| xml_player(
+                    3_000_000 + i,
+                    &format!("Filler, No {i}"),
+                    1500 + i % 1000,
+                    20,
+                    1980
+                ))
+                .collect::<String>(),
         ),
     )
     .unwrap();
@@ -216,7 +229,8 @@ fn monthly_period_runs_deterministically_and_corrections_revise_it() {
             "2026-09",
         ],
     );
-    assert_eq!(imported["players"], 4, "{imported}");
+    assert_eq!(imported["players"], 4 + FILLER as u64, "{imported}");
+    assert_eq!(imported["chunks"], 3, "{imported}");
     let again = cli(
         &data,
         port,
@@ -299,7 +313,13 @@ fn monthly_period_runs_deterministically_and_corrections_revise_it() {
     // the unrated player is listed (no rating yet) with the game pooled for later
     assert!(csv.contains("1000005,\"Epsilon, Eve\""), "{csv}");
     let txt = String::from_utf8(first[0].clone()).unwrap();
-    assert!(txt.starts_with("ID Number"), "{txt}");
+    assert!(txt.starts_with("ID Number"));
+    assert_eq!(
+        txt.lines().count(),
+        1 + 5 + FILLER as usize,
+        "header + every player"
+    );
+    assert!(txt.contains("3000999        Filler, No 999"));
     assert!(
         String::from_utf8(first[1].clone())
             .unwrap()

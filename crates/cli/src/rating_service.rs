@@ -19,7 +19,7 @@ use crate::client::{authed, connect, token};
 use crate::{Cli, Failure, output};
 
 /// Players per import request (one `StartingListImported` event each).
-const CHUNK: usize = 10_000;
+const CHUNK: usize = 5_000;
 
 #[derive(Subcommand)]
 pub enum RatingCommand {

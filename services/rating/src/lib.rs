@@ -1,7 +1,7 @@
 //! # The rating service: FIDE Elo per event and monthly rating lists
 //!
 //! State is events (service name `rating`):
-//! - `rating-list-<YYYY-MM>`: [`StartingListImported`] chunks (≤ 10,000 players each) of a
+//! - `rating-list-<YYYY-MM>`: [`StartingListImported`] chunks (≤ 5,000 players each) of a
 //!   FIDE player list used as a starting list;
 //! - `rating-tournament-<id>`: [`ExternalTournamentSubmitted`] (a TRF upload's rated games;
 //!   a later version is a correction);
@@ -54,8 +54,9 @@ use projection::{
 
 /// Service name in events and NATS subjects.
 pub const SERVICE: &str = "rating";
-/// Players per list chunk (import requests and computed-list events).
-pub const CHUNK_PLAYERS: usize = 10_000;
+/// Players per list chunk (import requests and computed-list events): about 300 KB of
+/// payload, well under NATS's default 1 MB message limit in distributed mode.
+pub const CHUNK_PLAYERS: usize = 5_000;
 /// Rule editions this service applies (default first).
 pub const EDITIONS: &[&str] = &["fide-2026", "fide-2024", "fide-2014"];
 
