@@ -349,6 +349,15 @@ fn monthly_period_runs_deterministically_and_corrections_revise_it() {
     let human = ok(&data, port, &["rating", "report", "1000001", "2026-10"]);
     assert!(text(&human).contains("OPPONENT"), "{}", text(&human));
 
+    // the tournament's report: each player's part, K × ΣΔR
+    let tr = json(&data, port, &["rating", "tournament-report", &tid]);
+    let rows = tr["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 5, "{tr}");
+    assert_eq!(rows[0]["fide_id"], 1000001);
+    assert_eq!(rows[0]["games"], 2);
+    assert_eq!(rows[0]["change"], "2.00");
+    assert_eq!(rows[4]["rating"], 0, "the unrated player: {tr}");
+
     // 6. publish
     let p = json(&data, port, &["rating", "publish", "2026-10"]);
     assert_eq!(p["status"], "published", "{p}");

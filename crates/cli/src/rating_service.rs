@@ -7,9 +7,9 @@ use std::time::Duration;
 use arbiter_proto::v1::rating_service_client::RatingServiceClient;
 use arbiter_proto::v1::{
     CommandMeta, ExportRatingListRequest, GetRatingPeriodRequest, GetRatingReportRequest,
-    ImportStartingListRequest, PublishRatingPeriodRequest, RatingChange, RatingListEntry,
-    RatingListKind, RatingListPlayer, RatingPeriodStatus, RatingPlayerReport,
-    RunRatingPeriodRequest, SubmitExternalTournamentRequest,
+    GetRatingTournamentReportRequest, ImportStartingListRequest, PublishRatingPeriodRequest,
+    RatingChange, RatingListEntry, RatingListKind, RatingListPlayer, RatingPeriodStatus,
+    RatingPlayerReport, RunRatingPeriodRequest, SubmitExternalTournamentRequest,
 };
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -87,6 +87,15 @@ pub enum RatingCommand {
         /// Write here instead of stdout.
         #[arg(long, short)]
         output: Option<PathBuf>,
+    },
+    /// A tournament's rating report: per player, rated games, score, expected score, K
+    /// and K × ΣΔR in the tournament's period.
+    TournamentReport {
+        /// Tournament id (as `submit` printed it).
+        tournament_id: String,
+        /// Revision of the tournament's period (default: the latest).
+        #[arg(long, default_value_t = 0)]
+        revision: u32,
     },
     /// A player's individual calculation for a period (every game: opponent, rating, D,
     /// PD, score, ΔR, K; the totals).
@@ -644,6 +653,71 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
             }
             if let Some(p) = path {
                 eprintln!("wrote {} (sha256 {sha})", p.display());
+            }
+        }
+        RatingCommand::TournamentReport {
+            tournament_id,
+            revision,
+        } => {
+            let r = client
+                .get_tournament_report(GetRatingTournamentReportRequest {
+                    tournament_id: tournament_id.clone(),
+                    revision: *revision,
+                })
+                .await?
+                .into_inner();
+            let rows: Vec<serde_json::Value> = r
+                .rows
+                .iter()
+                .map(|x| {
+                    serde_json::json!({"fide_id": x.fide_id, "name": x.name, "rating": x.rating,
+                        "games": x.games, "score": x.score, "expected": x.expected, "k": x.k,
+                        "change": x.change, "note": x.note})
+                })
+                .collect();
+            if cli.json {
+                output::json(
+                    &serde_json::json!({"tournament_id": r.tournament_id, "name": r.name,
+                    "period": r.period, "revision": r.revision, "kind": kind_name(r.kind as u32),
+                    "tournament_version": r.tournament_version, "rows": rows}),
+                );
+            } else {
+                println!(
+                    "{} [{}], {} list of {} (revision {}, submission version {})",
+                    r.name,
+                    r.tournament_id,
+                    kind_name(r.kind as u32),
+                    r.period,
+                    r.revision,
+                    r.tournament_version
+                );
+                let table: Vec<Vec<String>> = r
+                    .rows
+                    .iter()
+                    .map(|x| {
+                        vec![
+                            x.fide_id.to_string(),
+                            x.name.clone(),
+                            rating_text(x.rating),
+                            x.games.to_string(),
+                            x.score.clone(),
+                            x.expected.clone(),
+                            if x.k == 0 {
+                                String::new()
+                            } else {
+                                x.k.to_string()
+                            },
+                            x.change.clone(),
+                            x.note.clone(),
+                        ]
+                    })
+                    .collect();
+                output::table(
+                    &[
+                        "FIDE ID", "NAME", "RATING", "GAMES", "SCORE", "EXPECTED", "K", "K×ΣΔR", "",
+                    ],
+                    &table,
+                );
             }
         }
         RatingCommand::Report {

@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 
 use arbiter_proto::v1::{
     ExternalTournamentSubmitted, RatingChange, RatingKindReport, RatingListEntry, RatingListPlayer,
-    RatingReportEvent, RatingReportGame, RatingUnratedEvent,
+    RatingReportEvent, RatingReportGame, RatingTournamentReportRow, RatingUnratedEvent,
 };
 use elo::initial_rating_8_2::{UnratedEvent, UnratedTally, initial_rating};
 use elo::k_factor_8_3_3::{BirthDate, KProfile, base_k};
@@ -495,6 +495,77 @@ pub fn player_report(
     result: Option<&RatingListEntry>,
 ) -> Option<RatingKindReport> {
     let start = starting_ratings(period, base);
+    player_report_from(period, &start, tournaments, fide_id, kind, result)
+}
+
+/// One row per player of a tournament: the tournament's part of each player's
+/// calculation (rated games, score, expected score, K, K × ΣΔR), in FIDE id order.
+pub fn tournament_report(
+    period: ListMonth,
+    base: &BTreeMap<u32, RatingListPlayer>,
+    tournaments: &[&ExternalTournamentSubmitted],
+    tournament_id: &str,
+    list: &[RatingListPlayer],
+) -> Vec<RatingTournamentReportRow> {
+    let start = starting_ratings(period, base);
+    let Some(t) = tournaments
+        .iter()
+        .find(|t| t.tournament_id == tournament_id)
+    else {
+        return Vec::new();
+    };
+    let Some(kind) = kind_from_number(t.kind) else {
+        return Vec::new();
+    };
+    let mut ids: Vec<u32> = t.games.iter().flat_map(|g| [g.white, g.black]).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.into_iter()
+        .filter_map(|id| {
+            let result = list
+                .binary_search_by_key(&id, |p| p.fide_id)
+                .ok()
+                .and_then(|i| list.get(i))
+                .and_then(|p| entry(p, kind));
+            let r = player_report_from(period, &start, tournaments, id, kind, result)?;
+            let e = r.events.iter().find(|e| e.tournament_id == tournament_id)?;
+            let name = start
+                .get(&id)
+                .map(|p| p.name.clone())
+                .or_else(|| {
+                    t.players
+                        .iter()
+                        .find(|p| p.fide_id == id)
+                        .map(|p| p.name.clone())
+                })
+                .unwrap_or_default();
+            Some(RatingTournamentReportRow {
+                fide_id: id,
+                name,
+                rating: r.rating_before,
+                games: e.games.iter().filter(|g| g.status == "rated").count() as u32,
+                score: e.score.clone(),
+                expected: e.expected.clone(),
+                k: e.k,
+                change: e.change.clone(),
+                note: if r.rating_before == 0 {
+                    "unrated: the games count towards an initial rating".into()
+                } else {
+                    String::new()
+                },
+            })
+        })
+        .collect()
+}
+
+fn player_report_from(
+    period: ListMonth,
+    start: &BTreeMap<u32, RatingListPlayer>,
+    tournaments: &[&ExternalTournamentSubmitted],
+    fide_id: u32,
+    kind: RatingKind,
+    result: Option<&RatingListEntry>,
+) -> Option<RatingKindReport> {
     let tournaments = in_order(tournaments.to_vec());
     let rules = rules_for(kind, period);
     let me = start.get(&fide_id);

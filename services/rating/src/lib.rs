@@ -26,12 +26,13 @@ use arbiter_eventlog::{AppendAck, AppendRequest, CommandContext, NewEvent};
 use arbiter_proto::v1::rating_service_server::{RatingService, RatingServiceServer};
 use arbiter_proto::v1::{
     CommandAck, CommandMeta, ExportRatingListRequest, ExternalTournamentSubmitted,
-    GetRatingPeriodRequest, GetRatingReportRequest, GetServiceInfoRequest,
-    ImportStartingListRequest, ImportStartingListResponse, PublishRatingPeriodRequest, RatingInput,
-    RatingListExportChunk, RatingListRevised, RatingPeriodClosed, RatingPeriodComputed,
-    RatingPeriodOpened, RatingPeriodPublished, RatingPeriodStatus, RatingPlayerReport,
-    RunRatingPeriodRequest, RunRatingPeriodResponse, ServiceInfo, StartingListImported,
-    SubmitExternalTournamentRequest, SubmitExternalTournamentResponse,
+    GetRatingPeriodRequest, GetRatingReportRequest, GetRatingTournamentReportRequest,
+    GetServiceInfoRequest, ImportStartingListRequest, ImportStartingListResponse,
+    PublishRatingPeriodRequest, RatingInput, RatingListExportChunk, RatingListRevised,
+    RatingPeriodClosed, RatingPeriodComputed, RatingPeriodOpened, RatingPeriodPublished,
+    RatingPeriodStatus, RatingPlayerReport, RatingTournamentReport, RunRatingPeriodRequest,
+    RunRatingPeriodResponse, ServiceInfo, StartingListImported, SubmitExternalTournamentRequest,
+    SubmitExternalTournamentResponse,
 };
 use arbiter_service_kit::status::{command_meta, from_log, invalid, not_found};
 use arbiter_service_kit::telemetry::current_traceparent;
@@ -743,6 +744,67 @@ impl RatingService for Rating {
             name: player.name.clone(),
             revision: rev.number,
             lists,
+        }))
+    }
+
+    async fn get_tournament_report(
+        &self,
+        request: Request<GetRatingTournamentReportRequest>,
+    ) -> Result<Response<RatingTournamentReport>, Status> {
+        let r = request.into_inner();
+        intake::check_id(&r.tournament_id).map_err(field)?;
+        self.fresh().await?;
+        let period = self
+            .ratings
+            .read(|s| {
+                s.tournaments
+                    .get(&r.tournament_id)
+                    .and_then(|v| v.last())
+                    .map(|(_, t)| t.period.clone())
+            })
+            .ok_or_else(|| {
+                not_found(
+                    "tournament_id",
+                    format!("no tournament {:?}", r.tournament_id),
+                )
+            })?;
+        let m = parse_month("period", &period).map_err(field)?;
+        let rev = self.revision(m, r.revision)?;
+        let Some(input) = rev
+            .inputs
+            .iter()
+            .find(|i| i.tournament_id == r.tournament_id)
+            .cloned()
+        else {
+            return Err(not_found(
+                "tournament_id",
+                format!(
+                    "{} is not in revision {} of period {period}; run the period (arbiter rating run {period})",
+                    r.tournament_id, rev.number
+                ),
+            ));
+        };
+        let (base, tournaments) = self
+            .ratings
+            .read(|s| (s.base_for(m), s.versions(&rev.inputs)));
+        let (_, base) = base.map_err(|e| Status::failed_precondition(format!("period: {e}")))?;
+        let refs: Vec<&ExternalTournamentSubmitted> =
+            tournaments.iter().map(|t| t.as_ref()).collect();
+        let t = refs
+            .iter()
+            .find(|t| t.tournament_id == r.tournament_id)
+            .ok_or_else(|| Status::internal("tournament version missing"))?;
+        let (name, kind) = (t.name.clone(), t.kind as i32);
+        let players = rev.players.clone();
+        let rows = compute::tournament_report(m, &base, &refs, &r.tournament_id, &players);
+        Ok(Response::new(RatingTournamentReport {
+            tournament_id: r.tournament_id,
+            name,
+            period,
+            revision: rev.number,
+            kind,
+            tournament_version: input.version,
+            rows,
         }))
     }
 
