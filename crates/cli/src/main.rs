@@ -8,6 +8,7 @@ mod client;
 mod clock_watch;
 mod offline;
 mod output;
+mod rating_service;
 mod registry_players;
 mod tournament;
 
@@ -103,6 +104,10 @@ async fn main() -> ExitCode {
         Command::Offline(offline::OfflineCommand::Clock(offline::clock::ClockCommand::Watch(
             a,
         ))) => clock_watch::watch(&cli, a).await,
+        // So do the rating service's commands under `rating` (beside the offline `calc`).
+        Command::Offline(offline::OfflineCommand::Rating(
+            offline::rating::RatingCommand::Service(r),
+        )) => rating_service::run(&cli, r).await,
         Command::Offline(o) => offline::run(&cli, o),
         Command::Player(p) => registry_players::run_player(&cli, p).await,
     };

@@ -28,7 +28,7 @@ macro_rules! out {
 
 pub mod clock;
 mod pair;
-mod rating;
+pub mod rating;
 mod standings;
 mod trf;
 pub mod trf_crosstable;

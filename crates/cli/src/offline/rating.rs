@@ -15,6 +15,9 @@ use crate::{Cli, Failure, output};
 pub enum RatingCommand {
     /// Rating change of a rated player over one rating period, game by game (B.02 §8.3).
     Calc(CalcArgs),
+    /// The rating service's commands (lists, submissions, periods, exports, reports).
+    #[command(flatten)]
+    Service(crate::rating_service::RatingCommand),
 }
 
 #[derive(Args)]
@@ -69,6 +72,8 @@ pub enum EditionArg {
 pub fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
     match cmd {
         RatingCommand::Calc(a) => calc(cli, a),
+        // Dispatched by main (it needs the async client).
+        RatingCommand::Service(_) => Err(usage("this rating command talks to the server")),
     }
 }
 
