@@ -100,3 +100,43 @@ impl Drop for Proc {
         let _ = self.child.wait();
     }
 }
+
+/// `arbiterd` (embedded mode) on `127.0.0.1:port` with its data in `data`, quiet logs,
+/// no OTLP export; `configure` adds arguments or environment. Returns once it listens.
+pub fn start_arbiterd(
+    data: &std::path::Path,
+    port: u16,
+    configure: impl FnOnce(&mut std::process::Command),
+) -> Proc {
+    let mut cmd = std::process::Command::new(binary("arbiterd"));
+    cmd.arg("--data-dir")
+        .arg(data)
+        .args(["--listen", &format!("127.0.0.1:{port}")])
+        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+        .env_remove("ARBITER_NATS_URL")
+        .env("RUST_LOG", "warn");
+    configure(&mut cmd);
+    let mut p = Proc::spawn(&mut cmd);
+    p.wait_line("listening on", 30);
+    p
+}
+
+/// Runs the `arbiter` CLI against the arbiterd on `port`, with the admin token from `data`.
+pub fn run_cli(data: &std::path::Path, port: u16, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(binary("arbiter"))
+        .args(args)
+        .env("ARBITER_SERVER", format!("http://127.0.0.1:{port}"))
+        .env("ARBITER_DATA_DIR", data)
+        .env_remove("ARBITER_TOKEN")
+        .output()
+        .expect("run arbiter")
+}
+
+/// stdout followed by stderr, for assertion messages.
+pub fn output_text(o: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}

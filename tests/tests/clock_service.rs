@@ -3,7 +3,7 @@
 //! telemetry refused without disturbing the other boards, a restart rebuilding the
 //! boards from the log, and NATS ingestion with `ResultReported` on the bus.
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use arbiter_proto::v1::clock_service_client::ClockServiceClient;
@@ -13,44 +13,26 @@ use arbiter_proto::v1::{
     ClockStartedIn, ClockState, CommandMeta, GetClockStateRequest, MoveIn, OpenBoardRequest,
     ResultReported, Telemetry, TelemetryReply,
 };
-use arbiter_tests::{Proc, binary};
+use arbiter_tests::{Proc, output_text, run_cli, start_arbiterd};
 use prost::Message;
 use tonic::codegen::tokio_stream::StreamExt;
 use tonic::codegen::tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::Channel;
 
 fn arbiterd(data: &Path, port: u16, nats: Option<&str>) -> Proc {
-    let mut cmd = Command::new(binary("arbiterd"));
-    cmd.arg("--data-dir")
-        .arg(data)
-        .args(["--listen", &format!("127.0.0.1:{port}")])
-        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
-        .env_remove("ARBITER_NATS_URL")
-        .env("RUST_LOG", "warn");
-    if let Some(url) = nats {
-        cmd.args(["--nats-url", url]);
-    }
-    let mut p = Proc::spawn(&mut cmd);
-    p.wait_line("listening on", 30);
-    p
+    start_arbiterd(data, port, |c| {
+        if let Some(url) = nats {
+            c.args(["--nats-url", url]);
+        }
+    })
 }
 
 fn cli(data: &Path, port: u16, args: &[&str]) -> Output {
-    Command::new(binary("arbiter"))
-        .args(args)
-        .env("ARBITER_SERVER", format!("http://127.0.0.1:{port}"))
-        .env("ARBITER_DATA_DIR", data)
-        .env_remove("ARBITER_TOKEN")
-        .output()
-        .expect("run arbiter")
+    run_cli(data, port, args)
 }
 
 fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+    output_text(o)
 }
 
 fn now_ms() -> u64 {

@@ -4,37 +4,18 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use arbiter_tests::{Proc, binary};
+use arbiter_tests::{Proc, binary, output_text, run_cli, start_arbiterd};
 
 fn start(data: &Path, port: u16) -> Proc {
-    let mut p = Proc::spawn(
-        Command::new(binary("arbiterd"))
-            .arg("--data-dir")
-            .arg(data)
-            .args(["--listen", &format!("127.0.0.1:{port}")])
-            .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
-            .env("RUST_LOG", "warn"),
-    );
-    p.wait_line("listening on", 30);
-    p
+    start_arbiterd(data, port, |_| {})
 }
 
 fn cli(data: &Path, port: u16, args: &[&str]) -> Output {
-    Command::new(binary("arbiter"))
-        .args(args)
-        .env("ARBITER_SERVER", format!("http://127.0.0.1:{port}"))
-        .env("ARBITER_DATA_DIR", data)
-        .env_remove("ARBITER_TOKEN")
-        .output()
-        .expect("run arbiter")
+    run_cli(data, port, args)
 }
 
 fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+    output_text(o)
 }
 
 fn list(data: &Path, port: u16) -> Vec<serde_json::Value> {

@@ -4,43 +4,25 @@
 //! per-player report, publication, then a late correction → revision 2 whose diff names
 //! exactly the players whose rating changes.
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
-use arbiter_tests::{Proc, binary};
+use arbiter_tests::{Proc, output_text, run_cli, start_arbiterd};
 
 fn start(data: &Path, port: u16) -> Proc {
-    let mut p = Proc::spawn(
-        Command::new(binary("arbiterd"))
-            .arg("--data-dir")
-            .arg(data)
-            .args(["--listen", &format!("127.0.0.1:{port}")])
-            .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
-            // the rating service's date source: after the 2026-10 closing date (28 Sept),
-            // before the 2026-12 one (28 Nov)
-            .env("ARBITER_RATING_TODAY", "2026-11-20")
-            .env("RUST_LOG", "warn"),
-    );
-    p.wait_line("listening on", 30);
-    p
+    // The rating service's date source: after the 2026-10 closing date (28 Sept), before
+    // the 2026-12 one (28 Nov).
+    start_arbiterd(data, port, |c| {
+        c.env("ARBITER_RATING_TODAY", "2026-11-20");
+    })
 }
 
 fn cli(data: &Path, port: u16, args: &[&str]) -> Output {
-    Command::new(binary("arbiter"))
-        .args(args)
-        .env("ARBITER_SERVER", format!("http://127.0.0.1:{port}"))
-        .env("ARBITER_DATA_DIR", data)
-        .env_remove("ARBITER_TOKEN")
-        .output()
-        .expect("run arbiter")
+    run_cli(data, port, args)
 }
 
 fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+    output_text(o)
 }
 
 fn ok(data: &Path, port: u16, args: &[&str]) -> Output {

@@ -5,21 +5,12 @@
 //! exported TRF.
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-use arbiter_tests::{Proc, binary};
+use arbiter_tests::{Proc, output_text, run_cli, start_arbiterd};
 
 fn start(data: &Path, port: u16) -> Proc {
-    let mut p = Proc::spawn(
-        Command::new(binary("arbiterd"))
-            .arg("--data-dir")
-            .arg(data)
-            .args(["--listen", &format!("127.0.0.1:{port}")])
-            .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
-            .env("RUST_LOG", "warn"),
-    );
-    p.wait_line("listening on", 30);
-    p
+    start_arbiterd(data, port, |_| {})
 }
 
 struct Arbiter {
@@ -29,13 +20,7 @@ struct Arbiter {
 
 impl Arbiter {
     fn run(&self, args: &[&str]) -> Output {
-        Command::new(binary("arbiter"))
-            .args(args)
-            .env("ARBITER_SERVER", format!("http://127.0.0.1:{}", self.port))
-            .env("ARBITER_DATA_DIR", &self.data)
-            .env_remove("ARBITER_TOKEN")
-            .output()
-            .expect("run arbiter")
+        run_cli(&self.data, self.port, args)
     }
 
     /// Runs and expects success; returns stdout.
@@ -53,11 +38,7 @@ impl Arbiter {
 }
 
 fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+    output_text(o)
 }
 
 /// A `001` line in the TRF column layout.
