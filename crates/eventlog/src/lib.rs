@@ -23,6 +23,7 @@ mod envelope;
 mod error;
 pub mod hash_chain;
 mod migrations;
+mod sqlite_replay;
 mod store;
 pub mod upcast;
 mod verify;

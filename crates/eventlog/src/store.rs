@@ -75,6 +75,8 @@ struct Inner {
     writer: AnyPool,
     /// Last global position committed by this process.
     head: watch::Sender<i64>,
+    /// SQLite: the replay read path on the raw handle.
+    replay: Option<crate::sqlite_replay::SqliteReplay>,
 }
 
 impl EventStore {
@@ -94,6 +96,7 @@ impl EventStore {
                 format!("unsupported scheme in {url:?}: use sqlite://PATH or postgres://…"),
             ));
         };
+        let mut replay = None;
         let (pool, writer) = match backend {
             Backend::Sqlite => {
                 let url = if url.contains('?') {
@@ -113,6 +116,8 @@ impl EventStore {
                 };
                 let writer = opts().max_connections(1).connect(&url).await?;
                 let pool = opts().max_connections(4).connect(&url).await?;
+                let native: sqlx::sqlite::SqliteConnectOptions = url.parse()?;
+                replay = Some(native);
                 (pool, writer)
             }
             Backend::Postgres => {
@@ -124,6 +129,11 @@ impl EventStore {
             }
         };
         migrations::migrator(backend).run(&writer).await?;
+        // Opened after the migrations: the replay connection is read-only.
+        let replay = match replay {
+            Some(options) => Some(crate::sqlite_replay::SqliteReplay::open(options).await?),
+            None => None,
+        };
         let head: i64 = sqlx::query_scalar("SELECT position FROM log_head WHERE id = 1")
             .fetch_one(&pool)
             .await?;
@@ -134,6 +144,7 @@ impl EventStore {
                 pool,
                 writer,
                 head,
+                replay,
             }),
         })
     }
@@ -145,6 +156,9 @@ impl EventStore {
 
     /// Closes the pools (waits for in-flight queries).
     pub async fn close(&self) {
+        if let Some(r) = &self.inner.replay {
+            r.close().await;
+        }
         self.inner.writer.close().await;
         self.inner.pool.close().await;
     }
@@ -355,6 +369,9 @@ impl EventStore {
 
     /// Up to `limit` events with global position ≥ `from_position`, in log order.
     pub async fn read_all(&self, from_position: i64, limit: i64) -> Result<Vec<RecordedEvent>> {
+        if let Some(replay) = &self.inner.replay {
+            return replay.page(from_position, limit).await;
+        }
         let sql = format!(
             "SELECT {COLUMNS} FROM events WHERE global_position >= $1 \
              ORDER BY global_position LIMIT $2"
