@@ -77,6 +77,8 @@ struct Inner {
     head: watch::Sender<i64>,
     /// SQLite: the replay read path on the raw handle.
     replay: Option<crate::sqlite_replay::SqliteReplay>,
+    /// PostgreSQL: the replay read path on the native driver (no `Any` row copies).
+    pg_replay: Option<sqlx::PgPool>,
 }
 
 impl EventStore {
@@ -97,6 +99,7 @@ impl EventStore {
             ));
         };
         let mut replay = None;
+        let mut pg_replay = None;
         let (pool, writer) = match backend {
             Backend::Sqlite => {
                 let url = if url.contains('?') {
@@ -125,6 +128,12 @@ impl EventStore {
                     .max_connections(8)
                     .connect(url)
                     .await?;
+                pg_replay = Some(
+                    sqlx::postgres::PgPoolOptions::new()
+                        .max_connections(2)
+                        .connect(url)
+                        .await?,
+                );
                 (pool.clone(), pool)
             }
         };
@@ -145,6 +154,7 @@ impl EventStore {
                 writer,
                 head,
                 replay,
+                pg_replay,
             }),
         })
     }
@@ -158,6 +168,9 @@ impl EventStore {
     pub async fn close(&self) {
         if let Some(r) = &self.inner.replay {
             r.close().await;
+        }
+        if let Some(p) = &self.inner.pg_replay {
+            p.close().await;
         }
         self.inner.writer.close().await;
         self.inner.pool.close().await;
@@ -371,6 +384,18 @@ impl EventStore {
     pub async fn read_all(&self, from_position: i64, limit: i64) -> Result<Vec<RecordedEvent>> {
         if let Some(replay) = &self.inner.replay {
             return replay.page(from_position, limit).await;
+        }
+        if let Some(pg) = &self.inner.pg_replay {
+            let sql = format!(
+                "SELECT {COLUMNS} FROM events WHERE global_position >= $1 \
+                 ORDER BY global_position LIMIT $2"
+            );
+            let rows = sqlx::query(AssertSqlSafe(sql))
+                .bind(from_position)
+                .bind(limit)
+                .fetch_all(pg)
+                .await?;
+            return rows.iter().map(decode_pg_row).collect();
         }
         let sql = format!(
             "SELECT {COLUMNS} FROM events WHERE global_position >= $1 \
@@ -631,6 +656,36 @@ async fn insert_events(
         q.execute(&mut **tx).await?;
     }
     Ok(())
+}
+
+fn decode_pg_row(row: &sqlx::postgres::PgRow) -> Result<RecordedEvent> {
+    let global_position: i64 = row.try_get(0)?;
+    let schema: i64 = row.try_get(5)?;
+    let text = |i: usize| -> Result<String> { Ok(row.try_get::<&str, _>(i)?.to_owned()) };
+    let bytes = |i: usize| -> Result<Vec<u8>> { Ok(row.try_get::<&[u8], _>(i)?.to_vec()) };
+    Ok(RecordedEvent {
+        global_position,
+        event_id: text(1)?,
+        stream: text(2)?,
+        stream_version: row.try_get(3)?,
+        event_type: text(4)?,
+        schema_version: u32::try_from(schema).map_err(|_| Error::Corrupt {
+            position: global_position,
+            message: format!("schema_version {schema} out of range"),
+        })?,
+        payload: bytes(6)?,
+        recorded_at_micros: row.try_get(7)?,
+        actor: text(8)?,
+        command_id: text(9)?,
+        correlation_id: text(10)?,
+        causation_id: text(11)?,
+        reason: text(12)?,
+        rule_edition: text(13)?,
+        service: text(14)?,
+        prev_hash: bytes(15)?,
+        hash: bytes(16)?,
+        trace_parent: text(17)?,
+    })
 }
 
 pub(crate) fn decode_row(row: &AnyRow) -> Result<RecordedEvent> {
