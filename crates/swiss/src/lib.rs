@@ -1,0 +1,20 @@
+//! FIDE (Dutch) Swiss pairing system, C.04.3 — exact, pure (no I/O).
+//!
+//! Entry point: [`pair`]. Editions: [`Edition::Dutch2026`] (default, rules applied from
+//! 1 February 2026) and [`Edition::Dutch2017`] (Baku 2016 text).
+//!
+//! Module map (where to find each rule):
+//! - [`model`]: the state read and the pairing produced.
+//! - [`colour`]: colour preferences (Art. 1.7 / 2017 A.6) and allocation (Art. 5.2 / 2017 E).
+//! - [`criteria`]: absolute criteria C1–C3, topscorers (Art. 1.8), PAB eligibility (C.04.1 Art. 4).
+//! - [`weight`]: lexicographic wide weights encoding the criteria.
+//! - [`blossom`]: maximum-weight matching.
+//! - [`dutch`]: the bracket-by-bracket process (Art. 3–4): quality criteria C5–C21 and the
+//!   generation order (MDP sets, transpositions, exchanges).
+//! - [`board_order`]: C.04.2 Art. 3.6 board order.
+
+pub mod blossom;
+pub mod model;
+pub mod weight;
+
+pub use model::*;
