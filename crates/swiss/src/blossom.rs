@@ -97,7 +97,9 @@ impl<'a> Matcher<'a> {
     #[inline]
     fn slack(&self, k: usize) -> Wide {
         let e = &self.edges[k];
-        self.dualvar[e.u].add(self.dualvar[e.v]).sub(e.w.add(e.w))
+        self.dualvar[e.u]
+            .plus(self.dualvar[e.v])
+            .minus(e.w.plus(e.w))
     }
 
     fn leaves(&self, b: usize, out: &mut Vec<usize>) {
@@ -528,16 +530,16 @@ impl<'a> Matcher<'a> {
                 }
                 for v in 0..n {
                     match self.label[self.inblossom[v]] {
-                        1 => self.dualvar[v] = self.dualvar[v].sub(delta),
-                        2 => self.dualvar[v] = self.dualvar[v].add(delta),
+                        1 => self.dualvar[v] = self.dualvar[v].minus(delta),
+                        2 => self.dualvar[v] = self.dualvar[v].plus(delta),
                         _ => {}
                     }
                 }
                 for b in n..2 * n {
                     if self.blossombase[b] >= 0 && self.blossomparent[b] == NO {
                         match self.label[b] {
-                            1 => self.dualvar[b] = self.dualvar[b].add(delta),
-                            2 => self.dualvar[b] = self.dualvar[b].sub(delta),
+                            1 => self.dualvar[b] = self.dualvar[b].plus(delta),
+                            2 => self.dualvar[b] = self.dualvar[b].minus(delta),
                             _ => {}
                         }
                     }

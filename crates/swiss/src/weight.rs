@@ -47,7 +47,7 @@ impl Wide {
 
     /// Wrapping addition.
     #[inline]
-    pub fn add(self, o: Wide) -> Wide {
+    pub fn plus(self, o: Wide) -> Wide {
         let mut r = [0u64; LIMBS];
         let mut carry = false;
         for (i, slot) in r.iter_mut().enumerate() {
@@ -61,7 +61,7 @@ impl Wide {
 
     /// Wrapping subtraction (callers guarantee `self >= o`).
     #[inline]
-    pub fn sub(self, o: Wide) -> Wide {
+    pub fn minus(self, o: Wide) -> Wide {
         let mut r = [0u64; LIMBS];
         let mut borrow = false;
         for (i, slot) in r.iter_mut().enumerate() {
@@ -77,13 +77,13 @@ impl Wide {
     #[inline]
     pub fn half(self) -> Wide {
         let mut r = [0u64; LIMBS];
-        for i in 0..LIMBS {
+        for (i, slot) in r.iter_mut().enumerate() {
             let hi = if i + 1 < LIMBS {
                 self.0[i + 1] << 63
             } else {
                 0
             };
-            r[i] = (self.0[i] >> 1) | hi;
+            *slot = (self.0[i] >> 1) | hi;
         }
         Wide(r)
     }
@@ -102,7 +102,7 @@ impl Wide {
                 v.0[limb + 1] = value >> (64 - off);
             }
         }
-        *self = self.add(v);
+        *self = self.plus(v);
     }
 
     /// Extracts `bits` bits starting at `shift`.
@@ -200,10 +200,10 @@ mod tests {
         a.add_at(200, 5);
         let mut b = Wide::ZERO;
         b.add_at(10, 7);
-        let c = a.add(b);
-        assert_eq!(c.sub(b), a);
+        let c = a.plus(b);
+        assert_eq!(c.minus(b), a);
         assert!(c > a);
-        assert_eq!(a.add(a).half(), a);
+        assert_eq!(a.plus(a).half(), a);
         assert_eq!(a.field(200, 3), 5);
         assert_eq!(a.field(63, 2), 3);
     }
