@@ -18,3 +18,20 @@ pub mod model;
 pub mod weight;
 
 pub use model::*;
+pub mod colour;
+pub mod criteria;
+pub mod dutch;
+
+/// Pairs the next round of `state` by the FIDE (Dutch) system, `edition` (C.04.3).
+///
+/// The round paired is `state.rounds_played + 1`; absent players are not paired.
+/// Returns the boards in C.04.2 Art. 3.6 order, the PAB receiver and (with
+/// `options.explain`) a per-bracket explanation; or [`NoValidPairing`] when no pairing
+/// complies with the absolute criteria.
+pub fn pair(
+    state: &TournamentState,
+    edition: Edition,
+    options: &Options,
+) -> Result<RoundPairing, NoValidPairing> {
+    dutch::pair_round(state, edition, options)
+}

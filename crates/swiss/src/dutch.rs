@@ -1,0 +1,955 @@
+//! The Dutch pairing process, bracket by bracket (C.04.3 2026 Art. 3–4; 2017 B).
+//!
+//! Method (any method giving the identical result is allowed, 2026 Art. 3 note): the whole
+//! round is one maximum-weight matching over all players not yet paired (plus a dummy
+//! vertex for the pairing-allocated bye). Edge weights encode, from most to least
+//! significant: completion (C4, every bracket), the PAB assignee's score (C5), then the
+//! quality of the *current* bracket (C6 pairs, C7 downfloater scores, C8 look-ahead into
+//! the next bracket, C9, colour criteria C10–C13, float criteria C14–C21). A maximum
+//! matching is therefore a best candidate by the criteria. Among equally good candidates
+//! the rules take the one generated first; we reproduce the generation order by fixing
+//! decisions one at a time in that order (MDP set, MDP partners by S2 transposition,
+//! remainder exchange, remainder partners by transposition), re-solving to check that the
+//! optimum is still reachable after each decision.
+
+use crate::blossom::{Edge, max_weight_matching};
+use crate::colour::{ColourState, Strength, allocate};
+use crate::criteria::{c1_allows, c3_allows, is_topscorer, pab_eligible};
+use crate::model::*;
+use crate::weight::{Layout, Wide};
+
+/// A player as the engine sees them (sorted by Art. 1.2 order: score, then TPN).
+#[derive(Debug, Clone)]
+pub(crate) struct Pl {
+    pub tpn: Tpn,
+    pub score: Score,
+    pub col: ColourState,
+    pub top: bool,
+    pub f1: Float,
+    pub f2: Float,
+    pub bye_ok: bool,
+    pub unplayed: u32,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Fields {
+    complete: usize,
+    c5: usize,
+    c6: usize,
+    c7: Vec<usize>,
+    c8p: usize,
+    c8: Vec<usize>,
+    c9: Option<usize>,
+    c10: usize,
+    c11: usize,
+    c12: usize,
+    c13: usize,
+    c14: usize,
+    c15: usize,
+    c16: usize,
+    c17: usize,
+    c18: Vec<usize>,
+    c19: Vec<usize>,
+    c20: Vec<usize>,
+    c21: Vec<usize>,
+    ex1: Option<usize>,
+    ex2: Option<usize>,
+}
+
+/// Remainder exchange data (Art. 4.3 / 2017 D.2).
+#[derive(Debug, Clone)]
+struct Exch {
+    in_rm: Vec<bool>,
+    in_s1: Vec<bool>,
+    pos: Vec<usize>,
+    len: usize,
+}
+
+/// The weights for one bracket (and phase).
+struct Frame {
+    in_b: Vec<bool>,
+    mdp: Vec<bool>,
+    in_n: Vec<bool>,
+    last: bool,
+    mdp_levels: Vec<Score>,
+    b_levels: Vec<Score>,
+    sd_levels: Vec<Score>,
+    exch: Option<Exch>,
+    layout: Layout,
+    f: Fields,
+    /// Dense weight matrix over n+1 vertices (index n = bye dummy); None = no edge.
+    w: Vec<Option<Wide>>,
+}
+
+/// Constraints used while fixing decisions.
+#[derive(Debug, Clone)]
+struct Cons {
+    /// Some(true): must be paired inside the bracket; Some(false): must not.
+    req: Vec<Option<bool>>,
+    /// Remainder S1 members after the exchange: paired with a lower-ranked non-S1 remainder player.
+    tops: Vec<bool>,
+}
+
+#[derive(Clone)]
+struct Sol {
+    total: Wide,
+    mate: Vec<Option<usize>>,
+}
+
+pub(crate) struct Engine {
+    ps: Vec<Pl>,
+    n: usize,
+    has_bye: bool,
+    compat: Vec<bool>,
+    edition: Edition,
+    initial: Colour,
+    remaining: Vec<bool>,
+    pairs: Vec<(usize, usize)>,
+    bye: Option<usize>,
+    max_score: Score,
+    max_unplayed: u32,
+    explain: bool,
+    explanation: Vec<BracketExplanation>,
+}
+
+fn float_at(p: &Player, back: usize) -> Float {
+    let len = p.floats.len();
+    if len >= back {
+        p.floats[len - back]
+    } else {
+        Float::None
+    }
+}
+
+/// Pairs the next round (see [`crate::pair`]).
+pub(crate) fn pair_round(
+    state: &TournamentState,
+    edition: Edition,
+    options: &Options,
+) -> Result<RoundPairing, NoValidPairing> {
+    let mut seen = std::collections::HashSet::new();
+    for p in &state.players {
+        if p.tpn == 0 || !seen.insert(p.tpn) {
+            return Err(NoValidPairing::InvalidState(format!(
+                "player TPN {} is zero or duplicated",
+                p.tpn
+            )));
+        }
+    }
+    let present: Vec<&Player> = state.players.iter().filter(|p| !p.absent).collect();
+    let mut ps: Vec<(Pl, &Player)> = present
+        .iter()
+        .map(|p| {
+            (
+                Pl {
+                    tpn: p.tpn,
+                    score: p.pairing_score(),
+                    col: ColourState::from_history(&p.colours),
+                    top: is_topscorer(state, p),
+                    f1: float_at(p, 1),
+                    f2: float_at(p, 2),
+                    bye_ok: pab_eligible(p),
+                    unplayed: p.unplayed_games(),
+                },
+                *p,
+            )
+        })
+        .collect();
+    ps.sort_by(|a, b| b.0.score.cmp(&a.0.score).then(a.0.tpn.cmp(&b.0.tpn)));
+    let n = ps.len();
+    if n > 4000 {
+        return Err(NoValidPairing::Limit(format!(
+            "{n} players: the dense matching is limited to 4000"
+        )));
+    }
+    let mut compat = vec![false; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            if i != j {
+                let (a, pa) = &ps[i];
+                let (b, pb) = &ps[j];
+                compat[i * n + j] =
+                    c1_allows(state, pa, pb) && c3_allows(&a.col, a.top, &b.col, b.top);
+            }
+        }
+    }
+    let max_score = ps.iter().map(|p| p.0.score).max().unwrap_or(0);
+    let max_unplayed = ps.iter().map(|p| p.0.unplayed).max().unwrap_or(0);
+    let mut eng = Engine {
+        n,
+        has_bye: n % 2 == 1,
+        compat,
+        edition,
+        initial: state.initial_colour,
+        remaining: vec![true; n + 1],
+        pairs: Vec::new(),
+        bye: None,
+        max_score,
+        max_unplayed,
+        explain: options.explain,
+        explanation: Vec::new(),
+        ps: ps.into_iter().map(|p| p.0).collect(),
+    };
+    eng.remaining[n] = eng.has_bye;
+    eng.run()?;
+    Ok(eng.finish())
+}
+
+impl Engine {
+    fn in_bracket(&self, fr: &Frame, u: usize, v: usize) -> bool {
+        u < self.n
+            && v < self.n
+            && fr.in_b[u]
+            && fr.in_b[v]
+            && (fr.last || !(fr.mdp[u] && fr.mdp[v]))
+            && match &fr.exch {
+                Some(x) => x.in_rm[u] && x.in_rm[v],
+                None => true,
+            }
+    }
+
+    fn build_frame(
+        &self,
+        in_b: Vec<bool>,
+        mdp: Vec<bool>,
+        in_n: Vec<bool>,
+        s0: Score,
+        exch: Option<Exch>,
+    ) -> Result<Frame, NoValidPairing> {
+        let n = self.n;
+        let last = !in_n.iter().any(|&x| x);
+        let mut mdp_levels: Vec<Score> = (0..n)
+            .filter(|&i| self.remaining[i] && mdp[i])
+            .map(|i| self.ps[i].score)
+            .collect();
+        mdp_levels.sort_unstable_by(|a, b| b.cmp(a));
+        mdp_levels.dedup();
+        let mut b_levels = mdp_levels.clone();
+        b_levels.push(s0);
+        b_levels.sort_unstable_by(|a, b| b.cmp(a));
+        b_levels.dedup();
+        let mut sd_levels = Vec::new();
+        for (i, a) in b_levels.iter().enumerate() {
+            for b in &b_levels[i + 1..] {
+                sd_levels.push(a - b);
+            }
+        }
+        sd_levels.sort_unstable_by(|a, b| b.cmp(a));
+        sd_levels.dedup();
+        let max_edges = (n as u64 + 2) / 2 + 1;
+        let fr_layout;
+        let mut f = Fields::default();
+        let two26 = self.edition == Edition::Dutch2026;
+        loop {
+            let mut l = Layout::default();
+            f.complete = l.push("C4", 1, max_edges);
+            f.c5 = l.push("C5", u64::from(self.max_score) + 1, 1);
+            f.c6 = l.push("C6", 1, max_edges);
+            f.c7 = mdp_levels
+                .iter()
+                .map(|_| l.push("C7", 2, max_edges))
+                .collect();
+            f.c8p = l.push("C8", 1, max_edges);
+            f.c8 = b_levels
+                .iter()
+                .map(|_| l.push("C8", 2, max_edges))
+                .collect();
+            f.c9 = two26.then(|| l.push("C9", u64::from(self.max_unplayed) + 1, 1));
+            let (n10, n11, n12, n13) = if two26 {
+                ("C10", "C11", "C12", "C13")
+            } else {
+                ("C.8", "C.9", "C.10", "C.11")
+            };
+            f.c10 = l.push(n10, 2, max_edges);
+            f.c11 = l.push(n11, 2, max_edges);
+            f.c12 = l.push(n12, 2, max_edges);
+            f.c13 = l.push(n13, 2, max_edges);
+            let fl = |a: &'static str, b: &'static str| if two26 { a } else { b };
+            f.c14 = l.push(fl("C14", "C.12"), 2, max_edges);
+            f.c15 = l.push(fl("C15", "C.13"), 1, max_edges);
+            f.c16 = l.push(fl("C16", "C.14"), 2, max_edges);
+            f.c17 = l.push(fl("C17", "C.15"), 1, max_edges);
+            f.c18 = sd_levels
+                .iter()
+                .map(|_| l.push(fl("C18", "C.16"), 1, max_edges))
+                .collect();
+            f.c19 = sd_levels
+                .iter()
+                .map(|_| l.push(fl("C19", "C.17"), 1, max_edges))
+                .collect();
+            f.c20 = sd_levels
+                .iter()
+                .map(|_| l.push(fl("C20", "C.18"), 1, max_edges))
+                .collect();
+            f.c21 = sd_levels
+                .iter()
+                .map(|_| l.push(fl("C21", "C.19"), 1, max_edges))
+                .collect();
+            f.ex1 = exch
+                .as_ref()
+                .map(|_| l.push("exchange: fewest swapped", 1, max_edges));
+            f.ex2 = exch
+                .as_ref()
+                .map(|x| l.push("exchange: smallest BSN sum", x.len as u64 + 1, max_edges));
+            if l.finish().is_some() {
+                fr_layout = l;
+                break;
+            }
+            if sd_levels.len() <= 1 {
+                return Err(NoValidPairing::Limit(
+                    "criteria weights do not fit in the weight width".into(),
+                ));
+            }
+            // Degrade gracefully: coarser score-difference levels (documented limit).
+            sd_levels.truncate(sd_levels.len() / 2);
+        }
+        let mut fr = Frame {
+            in_b,
+            mdp,
+            in_n,
+            last,
+            mdp_levels,
+            b_levels,
+            sd_levels,
+            exch,
+            layout: fr_layout,
+            f,
+            w: vec![None; (n + 1) * (n + 1)],
+        };
+        for u in 0..=n {
+            if !self.remaining[u] {
+                continue;
+            }
+            for v in u + 1..=n {
+                if !self.remaining[v] {
+                    continue;
+                }
+                let w = self.edge_weight(&fr, u, v);
+                fr.w[u * (n + 1) + v] = w;
+                fr.w[v * (n + 1) + u] = w;
+            }
+        }
+        Ok(fr)
+    }
+
+    fn edge_weight(&self, fr: &Frame, u: usize, v: usize) -> Option<Wide> {
+        let n = self.n;
+        let l = &fr.layout.fields;
+        let mut w = Wide::ZERO;
+        let put = |w: &mut Wide, fi: usize, val: u64| w.add_at(l[fi].shift, val);
+        let f = &fr.f;
+        if u == n || v == n {
+            let p = if u == n { v } else { u };
+            if !self.ps[p].bye_ok {
+                return None;
+            }
+            put(&mut w, f.complete, 1);
+            put(&mut w, f.c5, u64::from(self.max_score - self.ps[p].score));
+            if let Some(c9) = f.c9
+                && fr.in_b[p]
+            {
+                put(
+                    &mut w,
+                    c9,
+                    u64::from(self.max_unplayed - self.ps[p].unplayed.min(self.max_unplayed)),
+                );
+            }
+            return Some(w);
+        }
+        if !self.compat[u * n + v] {
+            return None;
+        }
+        put(&mut w, f.complete, 1);
+        let (a, b) = if u < v { (u, v) } else { (v, u) };
+        if !self.in_bracket(fr, a, b) {
+            let nb = |x: usize| fr.in_b[x] || fr.in_n[x];
+            if nb(a) && nb(b) && (fr.in_n[a] || fr.in_n[b]) {
+                put(&mut w, f.c8p, 1);
+                for x in [a, b] {
+                    if fr.in_b[x]
+                        && let Some(i) = fr.b_levels.iter().position(|&s| s == self.ps[x].score)
+                    {
+                        put(&mut w, f.c8[i], 1);
+                    }
+                }
+            }
+            return Some(w);
+        }
+        put(&mut w, f.c6, 1);
+        for x in [a, b] {
+            if fr.mdp[x]
+                && let Some(i) = fr.mdp_levels.iter().position(|&s| s == self.ps[x].score)
+            {
+                put(&mut w, f.c7[i], 1);
+            }
+        }
+        // Colour criteria (C10–C13 / 2017 C.8–C.11), with the Art. 5.2 allocation.
+        let (pa, pb) = (&self.ps[a], &self.ps[b]);
+        let ca = allocate(&pa.col, &pb.col, pa.tpn, self.initial);
+        let cb = ca.opposite();
+        let (mut v10, mut v11, mut v12, mut v13) = (0u64, 0u64, 0u64, 0u64);
+        for (p, c) in [(pa, ca), (pb, cb)] {
+            if let Some(pref) = p.col.preference
+                && pref != c
+            {
+                v12 += 1;
+                if p.col.strength >= Strength::Strong {
+                    v13 += 1;
+                }
+            }
+            if pa.top || pb.top {
+                if p.col.difference_after(c).abs() > 2 {
+                    v10 += 1;
+                }
+                if p.col.third_in_a_row(c) {
+                    v11 += 1;
+                }
+            }
+        }
+        put(&mut w, f.c10, 2 - v10);
+        put(&mut w, f.c11, 2 - v11);
+        put(&mut w, f.c12, 2 - v12);
+        put(&mut w, f.c13, 2 - v13);
+        // Float criteria.
+        let diff = pa.score - pb.score;
+        let two26 = self.edition == Edition::Dutch2026;
+        let repeat_down = |_p: &Pl, fl: Float, is_higher: bool, mdp: bool| -> bool {
+            // true when p *avoids* repeating a downfloat by this pair
+            if fl != Float::Down {
+                return false;
+            }
+            if two26 {
+                !mdp // resident paired inside the bracket: not a resident downfloater
+            } else {
+                !(is_higher && diff > 0)
+            }
+        };
+        let c14 = [(pa, true, fr.mdp[a]), (pb, false, fr.mdp[b])]
+            .iter()
+            .filter(|(p, h, m)| repeat_down(p, p.f1, *h, *m))
+            .count() as u64;
+        let c16 = [(pa, true, fr.mdp[a]), (pb, false, fr.mdp[b])]
+            .iter()
+            .filter(|(p, h, m)| repeat_down(p, p.f2, *h, *m))
+            .count() as u64;
+        put(&mut w, f.c14, c14);
+        put(&mut w, f.c16, c16);
+        put(&mut w, f.c15, u64::from(!(diff > 0 && pb.f1 == Float::Up)));
+        put(&mut w, f.c17, u64::from(!(diff > 0 && pb.f2 == Float::Up)));
+        for (i, &d) in fr.sd_levels.iter().enumerate() {
+            let big = diff > 0 && diff >= d;
+            put(&mut w, f.c18[i], u64::from(!(big && pa.f1 == Float::Down)));
+            put(&mut w, f.c19[i], u64::from(!(big && pb.f1 == Float::Up)));
+            put(&mut w, f.c20[i], u64::from(!(big && pa.f2 == Float::Down)));
+            put(&mut w, f.c21[i], u64::from(!(big && pb.f2 == Float::Up)));
+        }
+        if let (Some(x), Some(e1), Some(e2)) = (&fr.exch, f.ex1, f.ex2) {
+            put(&mut w, e1, u64::from(x.in_s1[a]));
+            put(&mut w, e2, (x.len - x.pos[a]) as u64);
+        }
+        Some(w)
+    }
+
+    fn allowed(&self, fr: &Frame, cons: &Cons, u: usize, v: usize) -> bool {
+        for (x, y) in [(u, v), (v, u)] {
+            if x >= self.n {
+                continue;
+            }
+            match cons.req[x] {
+                Some(true) if !self.in_bracket(fr, x, y) => return false,
+                Some(false) if self.in_bracket(fr, x, y) => return false,
+                _ => {}
+            }
+            if cons.tops[x] {
+                if y >= self.n || cons.tops[y] || y < x {
+                    return false;
+                }
+                if let Some(e) = &fr.exch
+                    && !e.in_rm[y]
+                {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Maximum-weight matching on the remaining players, optionally with one forced pair.
+    fn solve(&self, fr: &Frame, cons: &Cons, forced: Option<(usize, usize)>) -> Option<Sol> {
+        let n = self.n;
+        let mut base = Wide::ZERO;
+        let mut excluded = (usize::MAX, usize::MAX);
+        if let Some((a, b)) = forced {
+            if !self.allowed(fr, cons, a, b) {
+                return None;
+            }
+            base = fr.w[a * (n + 1) + b]?;
+            excluded = (a, b);
+        }
+        let verts: Vec<usize> = (0..=n)
+            .filter(|&v| self.remaining[v] && v != excluded.0 && v != excluded.1)
+            .collect();
+        let mut idx = vec![usize::MAX; n + 1];
+        for (i, &v) in verts.iter().enumerate() {
+            idx[v] = i;
+        }
+        let mut edges = Vec::new();
+        for (i, &u) in verts.iter().enumerate() {
+            for &v in &verts[i + 1..] {
+                if let Some(w) = fr.w[u * (n + 1) + v]
+                    && self.allowed(fr, cons, u, v)
+                {
+                    edges.push(Edge { u: i, v: idx[v], w });
+                }
+            }
+        }
+        let m = max_weight_matching(verts.len(), &edges);
+        let mut total = base;
+        for e in &edges {
+            if m[e.u] == Some(e.v) {
+                total = total.plus(e.w);
+            }
+        }
+        let mut mate = vec![None; n + 1];
+        for (i, &v) in verts.iter().enumerate() {
+            mate[v] = m[i].map(|j| verts[j]);
+        }
+        Some(Sol { total, mate })
+    }
+
+    fn fix_pair(&mut self, a: usize, b: usize) {
+        self.remaining[a] = false;
+        self.remaining[b] = false;
+        if b == self.n {
+            self.bye = Some(a);
+        } else if a == self.n {
+            self.bye = Some(b);
+        } else {
+            self.pairs.push((a.min(b), a.max(b)));
+        }
+    }
+
+    /// Solution after fixing the pair (a, b) taken from `sol`.
+    fn without(&self, sol: &Sol, fr: &Frame, a: usize, b: usize) -> Sol {
+        let n = self.n;
+        let w = fr.w[a * (n + 1) + b].unwrap_or(Wide::ZERO);
+        let mut mate = sol.mate.clone();
+        mate[a] = None;
+        mate[b] = None;
+        Sol {
+            total: sol.total.minus(w),
+            mate,
+        }
+    }
+
+    fn run(&mut self) -> Result<(), NoValidPairing> {
+        let n = self.n;
+        let mut mdps: Vec<usize> = Vec::new();
+        let mut first = true;
+        loop {
+            let rem: Vec<usize> = (0..n).filter(|&i| self.remaining[i]).collect();
+            if rem.is_empty() {
+                if self.remaining[n] {
+                    return Err(NoValidPairing::AbsoluteCriteria { players: vec![] });
+                }
+                break;
+            }
+            let is_mdp = |i: &usize| mdps.contains(i);
+            let residents: Vec<usize> = rem.iter().copied().filter(|i| !is_mdp(i)).collect();
+            let s0 = match residents.first() {
+                Some(&r) => self.ps[r].score,
+                None => self.ps[mdps[mdps.len() - 1]].score,
+            };
+            let mut in_b = vec![false; n + 1];
+            let mut mdp = vec![false; n + 1];
+            for &m in &mdps {
+                in_b[m] = true;
+                mdp[m] = true;
+            }
+            let res_b: Vec<usize> = residents
+                .iter()
+                .copied()
+                .filter(|&r| self.ps[r].score == s0)
+                .collect();
+            for &r in &res_b {
+                in_b[r] = true;
+            }
+            let s1 = residents
+                .iter()
+                .map(|&r| self.ps[r].score)
+                .find(|&s| s < s0);
+            let mut in_n = vec![false; n + 1];
+            if let Some(s1) = s1 {
+                for &r in &residents {
+                    if self.ps[r].score == s1 {
+                        in_n[r] = true;
+                    }
+                }
+            }
+            let fr = self.build_frame(in_b.clone(), mdp.clone(), in_n.clone(), s0, None)?;
+            let mut cons = Cons {
+                req: vec![None; n + 1],
+                tops: vec![false; n + 1],
+            };
+            let mut cur = self
+                .solve(&fr, &cons, None)
+                .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
+            if first {
+                let unmatched: Vec<Tpn> = (0..n)
+                    .filter(|&v| self.remaining[v] && cur.mate[v].is_none())
+                    .map(|v| self.ps[v].tpn)
+                    .collect();
+                if !unmatched.is_empty() || (self.has_bye && cur.mate[n].is_none()) {
+                    return Err(NoValidPairing::AbsoluteCriteria { players: unmatched });
+                }
+                first = false;
+            }
+            let mut expl = BracketExplanation {
+                score: s0,
+                players: mdps
+                    .iter()
+                    .chain(res_b.iter())
+                    .map(|&i| self.ps[i].tpn)
+                    .collect(),
+                moved_down: mdps.iter().map(|&i| self.ps[i].tpn).collect(),
+                pairs: vec![],
+                downfloaters: vec![],
+                decisions: vec![],
+            };
+            let pairs_before = self.pairs.len();
+
+            // Phase A: heterogeneous bracket — which MDPs are paired (S1), then their partners.
+            if !mdps.is_empty() {
+                let inb = |s: &Self, sol: &Sol, m: usize| match sol.mate[m] {
+                    Some(p) => s.in_bracket(&fr, m, p),
+                    None => false,
+                };
+                let m1 = mdps.iter().filter(|&&m| inb(self, &cur, m)).count();
+                let mut chosen = Vec::new();
+                for &m in &mdps {
+                    if chosen.len() == m1 {
+                        cons.req[m] = Some(false);
+                        continue;
+                    }
+                    if inb(self, &cur, m) {
+                        cons.req[m] = Some(true);
+                        chosen.push(m);
+                        continue;
+                    }
+                    cons.req[m] = Some(true);
+                    match self.solve(&fr, &cons, None) {
+                        Some(s) if s.total == cur.total => {
+                            cur = s;
+                            chosen.push(m);
+                        }
+                        other => {
+                            cons.req[m] = Some(false);
+                            if self.explain {
+                                let crit = other
+                                    .map(|s| {
+                                        fr.layout
+                                            .first_difference(&cur.total, &s.total)
+                                            .unwrap_or("?")
+                                            .to_string()
+                                    })
+                                    .unwrap_or_else(|| "C1-C4".into());
+                                expl.decisions.push(Decision {
+                                    subject: format!("MDP {} in S1", self.ps[m].tpn),
+                                    rejected: "paired in this bracket".into(),
+                                    chosen: "left in the Limbo (floats again)".into(),
+                                    criterion: crit,
+                                });
+                            }
+                        }
+                    }
+                }
+                for &m in &chosen {
+                    let target = cur.mate[m].unwrap_or(usize::MAX);
+                    let mut pick = target;
+                    let mut forced_sol = None;
+                    let mut first_rejected: Option<(usize, String)> = None;
+                    for &c in &res_b {
+                        if c == target {
+                            break;
+                        }
+                        if !self.remaining[c] {
+                            continue;
+                        }
+                        match self.solve(&fr, &cons, Some((m, c))) {
+                            Some(s) if s.total == cur.total => {
+                                pick = c;
+                                forced_sol = Some(s);
+                                break;
+                            }
+                            other => {
+                                if first_rejected.is_none() {
+                                    let crit = other
+                                        .map(|s| {
+                                            fr.layout
+                                                .first_difference(&cur.total, &s.total)
+                                                .unwrap_or("?")
+                                                .to_string()
+                                        })
+                                        .unwrap_or_else(|| "C1-C3".into());
+                                    first_rejected = Some((c, crit));
+                                }
+                            }
+                        }
+                    }
+                    if pick >= n {
+                        return Err(NoValidPairing::Limit(format!(
+                            "internal: MDP {} has no partner",
+                            self.ps[m].tpn
+                        )));
+                    }
+                    if let (true, Some((r, crit))) = (self.explain, first_rejected) {
+                        expl.decisions.push(Decision {
+                            subject: format!("partner of MDP {}", self.ps[m].tpn),
+                            rejected: self.ps[r].tpn.to_string(),
+                            chosen: self.ps[pick].tpn.to_string(),
+                            criterion: crit,
+                        });
+                    }
+                    cur = match forced_sol {
+                        Some(mut s) => {
+                            let w = fr.w[m * (n + 1) + pick].unwrap_or(Wide::ZERO);
+                            s.total = s.total.minus(w);
+                            s
+                        }
+                        None => self.without(&cur, &fr, m, pick),
+                    };
+                    self.fix_pair(m, pick);
+                }
+            }
+
+            // Phase B: the (remainder of the) bracket, homogeneous: exchange then transpositions.
+            let rm: Vec<usize> = res_b
+                .iter()
+                .copied()
+                .filter(|&r| self.remaining[r])
+                .collect();
+            if !rm.is_empty() {
+                let pr = rm
+                    .iter()
+                    .filter(|&&r| matches!(cur.mate[r], Some(p) if p < n && rm.contains(&p)))
+                    .count()
+                    / 2;
+                let mut x = Exch {
+                    in_rm: vec![false; n + 1],
+                    in_s1: vec![false; n + 1],
+                    pos: vec![0; n + 1],
+                    len: rm.len(),
+                };
+                for (i, &r) in rm.iter().enumerate() {
+                    x.in_rm[r] = true;
+                    x.pos[r] = i;
+                    x.in_s1[r] = i < pr;
+                }
+                let mut in_b2 = in_b.clone();
+                for (v, slot) in in_b2.iter_mut().enumerate().take(n) {
+                    if !self.remaining[v] {
+                        *slot = false;
+                    }
+                }
+                let fr2 = self.build_frame(in_b2, mdp.clone(), in_n.clone(), s0, Some(x))?;
+                let mut cons2 = Cons {
+                    req: vec![None; n + 1],
+                    tops: vec![false; n + 1],
+                };
+                if !fr2.last {
+                    for &m in &mdps {
+                        if self.remaining[m] {
+                            cons2.req[m] = Some(false);
+                        }
+                    }
+                }
+                let mut cur2 = self
+                    .solve(&fr2, &cons2, None)
+                    .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
+                let tops: Vec<usize> = rm
+                    .iter()
+                    .copied()
+                    .filter(
+                        |&r| matches!(cur2.mate[r], Some(p) if p < n && p > r && rm.contains(&p)),
+                    )
+                    .collect();
+                for &t in &tops {
+                    cons2.tops[t] = true;
+                    cons2.req[t] = Some(true);
+                }
+                let s1_orig: Vec<usize> = rm[..pr].to_vec();
+                if self.explain && tops != s1_orig {
+                    expl.decisions.push(Decision {
+                        subject: "S1 of the (remainder) bracket".into(),
+                        rejected: tpns(&self.ps, &s1_orig),
+                        chosen: tpns(&self.ps, &tops),
+                        criterion: "exchange (C.04.3 Art. 4.3): no transposition of the original S1 reaches the best quality".into(),
+                    });
+                }
+                for &t in &tops {
+                    let target = cur2.mate[t].unwrap_or(usize::MAX);
+                    let mut chosen = target;
+                    let mut first_rejected: Option<(usize, String)> = None;
+                    let mut forced_sol = None;
+                    for &c in &rm {
+                        if c == target {
+                            break;
+                        }
+                        if c <= t || !self.remaining[c] || cons2.tops[c] {
+                            continue;
+                        }
+                        match self.solve(&fr2, &cons2, Some((t, c))) {
+                            Some(s) if s.total == cur2.total => {
+                                chosen = c;
+                                forced_sol = Some(s);
+                                break;
+                            }
+                            other => {
+                                if first_rejected.is_none() {
+                                    let crit = other
+                                        .map(|s| {
+                                            fr2.layout
+                                                .first_difference(&cur2.total, &s.total)
+                                                .unwrap_or("?")
+                                                .to_string()
+                                        })
+                                        .unwrap_or_else(|| "C1-C3".into());
+                                    first_rejected = Some((c, crit));
+                                }
+                            }
+                        }
+                    }
+                    if chosen >= n {
+                        return Err(NoValidPairing::Limit(format!(
+                            "internal: S1 player {} has no partner",
+                            self.ps[t].tpn
+                        )));
+                    }
+                    if let (true, Some((r, crit))) = (self.explain, first_rejected) {
+                        expl.decisions.push(Decision {
+                            subject: format!("partner of {}", self.ps[t].tpn),
+                            rejected: self.ps[r].tpn.to_string(),
+                            chosen: self.ps[chosen].tpn.to_string(),
+                            criterion: crit,
+                        });
+                    }
+                    cur2 = match forced_sol {
+                        Some(mut s) => {
+                            let w = fr2.w[t * (n + 1) + chosen].unwrap_or(Wide::ZERO);
+                            s.total = s.total.minus(w);
+                            s
+                        }
+                        None => self.without(&cur2, &fr2, t, chosen),
+                    };
+                    self.fix_pair(t, chosen);
+                }
+                cur = cur2;
+            }
+
+            // Last bracket: whatever the optimum still pairs (MDP–MDP pairs, the PAB).
+            if fr.last {
+                let left: Vec<usize> = (0..=n).filter(|&v| self.remaining[v]).collect();
+                for &v in &left {
+                    if !self.remaining[v] {
+                        continue;
+                    }
+                    match cur.mate[v] {
+                        Some(p) if self.remaining[p] => self.fix_pair(v, p),
+                        _ => {
+                            return Err(NoValidPairing::AbsoluteCriteria {
+                                players: left
+                                    .iter()
+                                    .filter(|&&x| x < n)
+                                    .map(|&x| self.ps[x].tpn)
+                                    .collect(),
+                            });
+                        }
+                    }
+                }
+            }
+            // Downfloaters of this bracket become the MDPs of the next one.
+            let floaters: Vec<usize> = mdps
+                .iter()
+                .chain(res_b.iter())
+                .copied()
+                .filter(|&v| self.remaining[v])
+                .collect();
+            if self.explain {
+                expl.pairs = self.pairs[pairs_before..]
+                    .iter()
+                    .map(|&(a, b)| (self.ps[a].tpn, self.ps[b].tpn))
+                    .collect();
+                for &f in &floaters {
+                    let why = if cur.mate[f] == Some(n) {
+                        "receives the pairing-allocated bye (C5: lowest score able to)".to_string()
+                    } else if mdps.contains(&f) {
+                        "MDP not paired here (C6/C7 or absolute criteria): floats again".to_string()
+                    } else {
+                        "left unpaired by the best candidate (C6: odd or incompatible bracket)"
+                            .to_string()
+                    };
+                    expl.downfloaters.push((self.ps[f].tpn, why));
+                }
+                if let Some(b) = self.bye
+                    && mdps.iter().chain(res_b.iter()).any(|&v| v == b)
+                {
+                    expl.downfloaters.push((
+                        self.ps[b].tpn,
+                        "receives the pairing-allocated bye".to_string(),
+                    ));
+                }
+                self.explanation.push(expl);
+            }
+            mdps = floaters;
+            if fr.last {
+                break;
+            }
+        }
+        if self.has_bye && self.bye.is_none() {
+            return Err(NoValidPairing::AbsoluteCriteria { players: vec![] });
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> RoundPairing {
+        let mut boards: Vec<(Board, (Score, Score, Tpn))> = self
+            .pairs
+            .iter()
+            .map(|&(a, b)| {
+                let (pa, pb) = (&self.ps[a], &self.ps[b]);
+                let ca = allocate(&pa.col, &pb.col, pa.tpn, self.initial);
+                let board = if ca == Colour::White {
+                    Board {
+                        white: pa.tpn,
+                        black: pb.tpn,
+                    }
+                } else {
+                    Board {
+                        white: pb.tpn,
+                        black: pa.tpn,
+                    }
+                };
+                (board, (pa.score, pa.score + pb.score, pa.tpn))
+            })
+            .collect();
+        // C.04.2 Art. 3.6: score of the higher-ranked player, sum of scores, smaller TPN.
+        boards.sort_by(|x, y| {
+            y.1.0
+                .cmp(&x.1.0)
+                .then(y.1.1.cmp(&x.1.1))
+                .then(x.1.2.cmp(&y.1.2))
+        });
+        RoundPairing {
+            boards: boards.into_iter().map(|b| b.0).collect(),
+            bye: self.bye.map(|b| self.ps[b].tpn),
+            explanation: self.explanation,
+        }
+    }
+}
+
+fn tpns(ps: &[Pl], v: &[usize]) -> String {
+    v.iter()
+        .map(|&i| ps[i].tpn.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
