@@ -215,6 +215,7 @@ impl Engine {
         in_n: Vec<bool>,
         s0: Score,
         exch: Option<Exch>,
+        c9_on: bool,
     ) -> Result<Frame, NoValidPairing> {
         let n = self.n;
         let last = !in_n.iter().any(|&x| x);
@@ -254,7 +255,7 @@ impl Engine {
                 .iter()
                 .map(|_| l.push("C8", 2, max_edges))
                 .collect();
-            f.c9 = two26.then(|| l.push("C9", u64::from(self.max_unplayed) + 1, 1));
+            f.c9 = (two26 && c9_on).then(|| l.push("C9", u64::from(self.max_unplayed) + 1, 1));
             let (n10, n11, n12, n13) = if two26 {
                 ("C10", "C11", "C12", "C13")
             } else {
@@ -586,7 +587,8 @@ impl Engine {
                     }
                 }
             }
-            let fr = self.build_frame(in_b.clone(), mdp.clone(), in_n.clone(), s0, None)?;
+            let mut fr =
+                self.build_frame(in_b.clone(), mdp.clone(), in_n.clone(), s0, None, false)?;
             let mut cons = Cons {
                 req: vec![None; n + 1],
                 tops: vec![false; n + 1],
@@ -594,6 +596,26 @@ impl Engine {
             let mut cur = self
                 .solve(&fr, &cons, None)
                 .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
+            // C9 (2026) applies only to a bracket that downfloats exactly one player, who
+            // gets the PAB.
+            let mut c9_on = false;
+            if self.edition == Edition::Dutch2026 && self.has_bye {
+                let floaters: Vec<usize> = (0..n)
+                    .filter(|&v| {
+                        in_b[v]
+                            && self.remaining[v]
+                            && !matches!(cur.mate[v], Some(p) if self.in_bracket(&fr, v, p))
+                    })
+                    .collect();
+                if floaters.len() == 1 && cur.mate[floaters[0]] == Some(n) {
+                    c9_on = true;
+                    fr =
+                        self.build_frame(in_b.clone(), mdp.clone(), in_n.clone(), s0, None, true)?;
+                    cur = self
+                        .solve(&fr, &cons, None)
+                        .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
+                }
+            }
             if first {
                 let unmatched: Vec<Tpn> = (0..n)
                     .filter(|&v| self.remaining[v] && cur.mate[v].is_none())
@@ -751,7 +773,7 @@ impl Engine {
                         *slot = false;
                     }
                 }
-                let fr2 = self.build_frame(in_b2, mdp.clone(), in_n.clone(), s0, Some(x))?;
+                let fr2 = self.build_frame(in_b2, mdp.clone(), in_n.clone(), s0, Some(x), c9_on)?;
                 let mut cons2 = Cons {
                     req: vec![None; n + 1],
                     tops: vec![false; n + 1],
