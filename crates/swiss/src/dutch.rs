@@ -420,7 +420,10 @@ impl Engine {
                 return false;
             }
             if two26 {
-                !mdp // resident paired inside the bracket: not a resident downfloater
+                // Paired inside the bracket: not a downfloater of this bracket. Limbo MDPs
+                // that float again count too (ADR swiss-002).
+                let _ = mdp;
+                true
             } else {
                 !(is_higher && diff > 0)
             }
