@@ -54,6 +54,8 @@ struct Fields {
     c21: Vec<usize>,
     ex1: Option<usize>,
     ex2: Option<usize>,
+    ex3: Option<usize>,
+    ex4: Option<usize>,
 }
 
 /// Remainder exchange data (Art. 4.3 / 2017 D.2).
@@ -292,6 +294,16 @@ impl Engine {
             f.ex2 = exch
                 .as_ref()
                 .map(|x| l.push("exchange: smallest BSN sum", x.len as u64 + 1, max_edges));
+            let edge_bits = 64 - max_edges.leading_zeros() + 2;
+            let small = exch.as_ref().filter(|x| x.len <= 60);
+            f.ex3 = small.map(|x| {
+                l.push_bits(
+                    "exchange: highest BSN out of S1",
+                    x.len as u32 + 1 + edge_bits,
+                )
+            });
+            f.ex4 = small
+                .map(|x| l.push_bits("exchange: lowest BSN into S1", x.len as u32 + 1 + edge_bits));
             if l.finish().is_some() {
                 fr_layout = l;
                 break;
@@ -450,6 +462,15 @@ impl Engine {
         if let (Some(x), Some(e1), Some(e2)) = (&fr.exch, f.ex1, f.ex2) {
             put(&mut w, e1, u64::from(x.in_s1[a]));
             put(&mut w, e2, (x.len - x.pos[a]) as u64);
+            // Art. 4.3.3: prefer moving the highest BSNs out of S1 (minimise Σ 2^pos over S1
+            // players that stay tops); 4.3.4: prefer moving the lowest BSNs into S1.
+            if let (Some(e3), Some(e4)) = (f.ex3, f.ex4) {
+                if x.in_s1[a] {
+                    put(&mut w, e3, (1u64 << x.len) - (1u64 << x.pos[a]));
+                } else {
+                    put(&mut w, e4, 1u64 << (x.len - x.pos[a]));
+                }
+            }
         }
         Some(w)
     }

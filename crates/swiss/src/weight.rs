@@ -165,6 +165,16 @@ impl Layout {
         self.fields.len() - 1
     }
 
+    /// Adds a field of exactly `bits` bits.
+    pub fn push_bits(&mut self, name: &str, bits: u32) -> usize {
+        self.fields.push(Field {
+            name: name.to_string(),
+            shift: 0,
+            bits,
+        });
+        self.fields.len() - 1
+    }
+
     /// Fixes the shifts (lowest field at bit 1: bit 0 stays free so weights are even).
     /// Returns the total number of bits, or `None` if they do not fit.
     pub fn finish(&mut self) -> Option<u32> {
