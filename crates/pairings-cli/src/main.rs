@@ -7,6 +7,7 @@
 //!   --explain                         per-bracket explanation on stderr
 //!   --json                            the pairing as JSON (with -p)
 //! ```
+//! With `-c`, one line `FILE: Round #r` per round that differs (details on stderr).
 //! Exit codes: 0 ok, 1 no valid pairing (or differences with -c), 2 unexpected error,
 //! 3 invalid input, 5 file access.
 
@@ -161,7 +162,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Mode::Check => check(&doc, edition, &options),
+        Mode::Check => check(&doc, edition, &options, &args.input),
     }
 }
 
@@ -212,7 +213,10 @@ fn explain(p: &RoundPairing) {
 }
 
 /// `-c`: re-pair every round of a complete file and list the rounds that differ.
-fn check(doc: &trf::TrfDocument, edition: Edition, options: &Options) -> ExitCode {
+fn check(doc: &trf::TrfDocument, edition: Edition, options: &Options, input: &str) -> ExitCode {
+    let stem = std::path::Path::new(input)
+        .file_stem()
+        .map_or_else(|| input.to_string(), |s| s.to_string_lossy().into_owned());
     let rounds = doc.rounds_in_player_records();
     let mut differ = 0;
     for r in 1..=rounds {
@@ -236,18 +240,21 @@ fn check(doc: &trf::TrfDocument, edition: Edition, options: &Options) -> ExitCod
                     differ += 1;
                     let missing: Vec<_> = boards.difference(&got).collect();
                     let extra: Vec<_> = got.difference(&boards).collect();
-                    println!(
-                        "round {r}: different: expected {missing:?} bye {byes:?}, got {extra:?} bye {got_bye:?}"
+                    println!("{stem}: Round #{r}");
+                    eprintln!(
+                        "round {r}: expected {missing:?} bye {byes:?}, got {extra:?} bye {got_bye:?}"
                     );
                 }
             }
             Err(e) => {
                 differ += 1;
-                println!("round {r}: {e}");
+                println!("{stem}: Round #{r}");
+                eprintln!("round {r}: {e}");
             }
         }
     }
-    println!("rounds {rounds}, different {differ}");
+    println!();
+    eprintln!("rounds {rounds}, different {differ}");
     if differ == 0 {
         ExitCode::SUCCESS
     } else {
