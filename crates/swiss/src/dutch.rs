@@ -791,34 +791,44 @@ impl Engine {
                     x.pos[r] = i;
                     x.in_s1[r] = i < pr;
                 }
-                let mut in_b2 = in_b.clone();
-                for (v, slot) in in_b2.iter_mut().enumerate().take(n) {
-                    if !self.remaining[v] {
-                        *slot = false;
-                    }
-                }
-                let fr2 = self.build_frame(in_b2, mdp.clone(), in_n.clone(), s0, Some(x), c9_on)?;
-                let mut cons2 = Cons {
-                    req: vec![None; n + 1],
-                    tops: vec![false; n + 1],
+                let tops_of = |sol: &Sol| -> Vec<usize> {
+                    rm.iter()
+                        .copied()
+                        .filter(|&r| matches!(sol.mate[r], Some(p) if p < n && p > r && rm.contains(&p)))
+                        .collect()
                 };
-                if !fr2.last {
-                    for &m in &mdps {
-                        if self.remaining[m] {
-                            cons2.req[m] = Some(false);
+                // When the best candidate already keeps the original S1, no exchange is
+                // needed and the exchange fields cannot change anything: reuse the frame.
+                let natural = tops_of(&cur) == rm[..pr];
+                let fr2_owned;
+                let (fr2, mut cons2, mut cur2): (&Frame, Cons, Sol) = if natural {
+                    (&fr, cons.clone(), cur.clone())
+                } else {
+                    let mut in_b2 = in_b.clone();
+                    for (v, slot) in in_b2.iter_mut().enumerate().take(n) {
+                        if !self.remaining[v] {
+                            *slot = false;
                         }
                     }
-                }
-                let mut cur2 = self
-                    .solve(&fr2, &cons2, None)
-                    .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
-                let tops: Vec<usize> = rm
-                    .iter()
-                    .copied()
-                    .filter(
-                        |&r| matches!(cur2.mate[r], Some(p) if p < n && p > r && rm.contains(&p)),
-                    )
-                    .collect();
+                    fr2_owned =
+                        self.build_frame(in_b2, mdp.clone(), in_n.clone(), s0, Some(x), c9_on)?;
+                    let mut c2 = Cons {
+                        req: vec![None; n + 1],
+                        tops: vec![false; n + 1],
+                    };
+                    if !fr2_owned.last {
+                        for &m in &mdps {
+                            if self.remaining[m] {
+                                c2.req[m] = Some(false);
+                            }
+                        }
+                    }
+                    let s2 = self
+                        .solve(&fr2_owned, &c2, None)
+                        .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
+                    (&fr2_owned, c2, s2)
+                };
+                let tops = tops_of(&cur2);
                 for &t in &tops {
                     cons2.tops[t] = true;
                     cons2.req[t] = Some(true);
@@ -844,7 +854,7 @@ impl Engine {
                         if c <= t || !self.remaining[c] || cons2.tops[c] {
                             continue;
                         }
-                        match self.solve(&fr2, &cons2, Some((t, c))) {
+                        match self.solve(fr2, &cons2, Some((t, c))) {
                             Some(s) if s.total == cur2.total => {
                                 chosen = c;
                                 forced_sol = Some(s);
@@ -885,7 +895,7 @@ impl Engine {
                             s.total = s.total.minus(w);
                             s
                         }
-                        None => self.without(&cur2, &fr2, t, chosen),
+                        None => self.without(&cur2, fr2, t, chosen),
                     };
                     self.fix_pair(t, chosen);
                 }
