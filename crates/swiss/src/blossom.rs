@@ -440,8 +440,8 @@ impl<'a> Matcher<'a> {
                     if augmented {
                         break;
                     }
-                    let nb = self.neighbend[v].clone();
-                    for p in nb {
+                    for pi in 0..self.neighbend[v].len() {
+                        let p = self.neighbend[v][pi];
                         let k = p / 2;
                         let w = self.endpoint[p];
                         if self.inblossom[v] == self.inblossom[w] {

@@ -501,18 +501,25 @@ impl Engine {
 
     /// Maximum-weight matching on the remaining players, optionally with one forced pair.
     fn solve(&self, fr: &Frame, cons: &Cons, forced: Option<(usize, usize)>) -> Option<Sol> {
+        let f: Vec<(usize, usize)> = forced.into_iter().collect();
+        self.solve_forced(fr, cons, &f)
+    }
+
+    /// Maximum-weight matching on the remaining players with several forced pairs.
+    fn solve_forced(&self, fr: &Frame, cons: &Cons, forced: &[(usize, usize)]) -> Option<Sol> {
         let n = self.n;
         let mut base = Wide::ZERO;
-        let mut excluded = (usize::MAX, usize::MAX);
-        if let Some((a, b)) = forced {
-            if !self.allowed(fr, cons, a, b) {
+        let mut excluded = vec![false; n + 1];
+        for &(a, b) in forced {
+            if !self.allowed(fr, cons, a, b) || excluded[a] || excluded[b] {
                 return None;
             }
-            base = fr.w[a * (n + 1) + b]?;
-            excluded = (a, b);
+            base = base.plus(fr.w[a * (n + 1) + b]?);
+            excluded[a] = true;
+            excluded[b] = true;
         }
         let verts: Vec<usize> = (0..=n)
-            .filter(|&v| self.remaining[v] && v != excluded.0 && v != excluded.1)
+            .filter(|&v| self.remaining[v] && !excluded[v])
             .collect();
         let mut idx = vec![usize::MAX; n + 1];
         for (i, &v) in verts.iter().enumerate() {
@@ -709,6 +716,31 @@ impl Engine {
                         }
                     }
                 }
+                // The first candidate of the transposition order (S1[i] with the i-th
+                // resident): when it is optimal, it is the answer.
+                let free: Vec<usize> = res_b
+                    .iter()
+                    .copied()
+                    .filter(|&r| self.remaining[r])
+                    .collect();
+                if chosen.len() > 1 && free.len() >= chosen.len() {
+                    let first: Vec<(usize, usize)> =
+                        chosen.iter().copied().zip(free.iter().copied()).collect();
+                    if let Some(s) = self.solve_forced(&fr, &cons, &first)
+                        && s.total == cur.total
+                    {
+                        let mut total = s.total;
+                        for &(a, b) in &first {
+                            total = total.minus(fr.w[a * (n + 1) + b].unwrap_or(Wide::ZERO));
+                            self.fix_pair(a, b);
+                        }
+                        cur = Sol {
+                            total,
+                            mate: s.mate,
+                        };
+                        chosen.clear();
+                    }
+                }
                 for &m in &chosen {
                     let target = cur.mate[m].unwrap_or(usize::MAX);
                     let mut pick = target;
@@ -841,6 +873,30 @@ impl Engine {
                         chosen: tpns(&self.ps, &tops),
                         criterion: "exchange (C.04.3 Art. 4.3): no transposition of the original S1 reaches the best quality".into(),
                     });
+                }
+                let mut tops = tops;
+                let s2: Vec<usize> = rm
+                    .iter()
+                    .copied()
+                    .filter(|&r| self.remaining[r] && !cons2.tops[r])
+                    .collect();
+                if tops.len() > 1 && s2.len() >= tops.len() {
+                    let first: Vec<(usize, usize)> =
+                        tops.iter().copied().zip(s2.iter().copied()).collect();
+                    if let Some(s) = self.solve_forced(fr2, &cons2, &first)
+                        && s.total == cur2.total
+                    {
+                        let mut total = s.total;
+                        for &(a, b) in &first {
+                            total = total.minus(fr2.w[a * (n + 1) + b].unwrap_or(Wide::ZERO));
+                            self.fix_pair(a, b);
+                        }
+                        cur2 = Sol {
+                            total,
+                            mate: s.mate,
+                        };
+                        tops.clear();
+                    }
                 }
                 for &t in &tops {
                     let target = cur2.mate[t].unwrap_or(usize::MAX);
