@@ -22,6 +22,9 @@ use crate::weight::{Layout, Wide};
 #[derive(Debug, Clone)]
 pub(crate) struct Pl {
     pub tpn: Tpn,
+    /// The number whose parity decides Art. 5.2.5: the TPN (2026); for the 2017 edition the
+    /// reference engine uses the position among the players paired in the round (ADR swiss-004).
+    pub parity_number: u32,
     pub score: Score,
     pub col: ColourState,
     pub top: bool,
@@ -145,6 +148,7 @@ pub(crate) fn pair_round(
             (
                 Pl {
                     tpn: p.tpn,
+                    parity_number: p.tpn,
                     score: p.pairing_score(),
                     col: ColourState::from_history(&p.colours),
                     top: is_topscorer(state, p),
@@ -157,6 +161,15 @@ pub(crate) fn pair_round(
             )
         })
         .collect();
+    if edition == Edition::Dutch2017 {
+        let mut by_tpn: Vec<Tpn> = ps.iter().map(|p| p.0.tpn).collect();
+        by_tpn.sort_unstable();
+        for p in ps.iter_mut() {
+            p.0.parity_number = by_tpn
+                .binary_search(&p.0.tpn)
+                .map_or(p.0.tpn, |i| i as u32 + 1);
+        }
+    }
     ps.sort_by(|a, b| b.0.score.cmp(&a.0.score).then(a.0.tpn.cmp(&b.0.tpn)));
     let n = ps.len();
     if n > 4000 {
@@ -398,7 +411,7 @@ impl Engine {
         }
         // Colour criteria (C10–C13 / 2017 C.8–C.11), with the Art. 5.2 allocation.
         let (pa, pb) = (&self.ps[a], &self.ps[b]);
-        let ca = allocate(&pa.col, &pb.col, pa.tpn, self.initial);
+        let ca = allocate(&pa.col, &pb.col, pa.parity_number, self.initial);
         let cb = ca.opposite();
         let (mut v10, mut v11, mut v12, mut v13) = (0u64, 0u64, 0u64, 0u64);
         for (p, c) in [(pa, ca), (pb, cb)] {
@@ -1029,7 +1042,7 @@ impl Engine {
             .iter()
             .map(|&(a, b)| {
                 let (pa, pb) = (&self.ps[a], &self.ps[b]);
-                let ca = allocate(&pa.col, &pb.col, pa.tpn, self.initial);
+                let ca = allocate(&pa.col, &pb.col, pa.parity_number, self.initial);
                 let board = if ca == Colour::White {
                     Board {
                         white: pa.tpn,
