@@ -209,3 +209,89 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn absent_players_are_not_paired_ghr_3_2() {
+    let mut st = state(5, 5);
+    st.players[1].absent = true; // TPN 2
+    let p = pair(&st, Edition::Dutch2026, &Options::default()).unwrap();
+    // 4 present: S1 = {1,3}, S2 = {4,5}. 2026 Art. 5.2.5: TPN 3 is odd → White.
+    assert_eq!(p.boards, vec![b(1, 4), b(3, 5)]);
+    assert_eq!(p.bye, None);
+    // 2017 (reference engine v5, ADR swiss-004): 3 is the 2nd player paired → Black.
+    let p = pair(&st, Edition::Dutch2017, &Options::default()).unwrap();
+    assert_eq!(p.boards, vec![b(1, 4), b(5, 3)]);
+}
+
+#[test]
+fn forbidden_pairs_are_respected_c1() {
+    let mut st = state(4, 5);
+    st.forbidden_pairs.push((1, 3));
+    let p = pair(&st, Edition::Dutch2026, &Options::default()).unwrap();
+    assert!(
+        !p.boards
+            .iter()
+            .any(|bd| (bd.white == 1 && bd.black == 3) || (bd.white == 3 && bd.black == 1))
+    );
+    assert_eq!(p.boards.len(), 2);
+}
+
+#[test]
+fn c3_non_topscorers_with_same_absolute_preference_do_not_meet() {
+    // Four players, two rounds played; 1 and 2 both had White twice (absolute Black),
+    // 3 and 4 both had Black twice. Scores equal. Round 3 of 5 (no topscorers).
+    let mut st = state(4, 5);
+    for p in st.players.iter_mut() {
+        let c = if p.tpn <= 2 {
+            Colour::White
+        } else {
+            Colour::Black
+        };
+        p.colours = vec![Some(c), Some(c)];
+        p.floats = vec![Float::None, Float::None];
+        p.score = 2;
+    }
+    st.players[0].opponents = vec![3, 4];
+    st.players[1].opponents = vec![4, 3];
+    st.players[2].opponents = vec![1, 2];
+    st.players[3].opponents = vec![2, 1];
+    st.rounds_played = 2;
+    // 1-3, 1-4, 2-3, 2-4 are rematches; 1-2 and 3-4 violate C3 → no valid pairing.
+    let e = pair(&st, Edition::Dutch2026, &Options::default()).unwrap_err();
+    assert!(matches!(e, swiss::NoValidPairing::AbsoluteCriteria { .. }));
+    // In the last round both pairs are topscorers-or-not: make it the last round with
+    // 1 and 3 topscorers (score 3 of a possible 4): C3 no longer applies to their pairs.
+    st.total_rounds = 3;
+    st.players[0].score = 3;
+    st.players[2].score = 3;
+    let p = pair(&st, Edition::Dutch2026, &Options::default()).unwrap();
+    assert_eq!(p.boards.len(), 2);
+}
+
+#[test]
+fn board_order_ghr_3_6_higher_score_first() {
+    let mut st = state(4, 5);
+    play(&mut st, &[b(1, 3), b(4, 2)], None, &[0, 0]);
+    // scores: 3 and 2 won (2 points each), 1 and 4 lost.
+    let p = pair(&st, Edition::Dutch2026, &Options::default()).unwrap();
+    let top = [p.boards[0].white, p.boards[0].black];
+    assert!(top.contains(&2) && top.contains(&3), "{:?}", p.boards);
+}
+
+#[test]
+fn acceleration_virtual_points_define_the_scoregroups_c04_7() {
+    // 8 players, GA = {1..4} with +2 virtual points (one win): two brackets in round 1.
+    let mut st = state(8, 9);
+    for p in st.players.iter_mut().take(4) {
+        p.acceleration = 2;
+    }
+    let p = pair(&st, Edition::Dutch2026, &Options::default()).unwrap();
+    assert_eq!(p.boards, vec![b(1, 3), b(4, 2), b(5, 7), b(8, 6)]);
+}
+
+#[test]
+fn dutch_2017_edition_pairs_round_one_like_2026() {
+    let st = state(6, 5);
+    let p = pair(&st, Edition::Dutch2017, &Options::default()).unwrap();
+    assert_eq!(p.boards, vec![b(1, 4), b(5, 2), b(3, 6)]);
+}
