@@ -5,20 +5,20 @@
 //! the dual updates on S–S edges (half the slack) stay exact. The result maximises the
 //! total weight; the caller makes maximum cardinality the top-priority field.
 
-use crate::weight::Wide;
+use crate::weight::WideN;
 
 const NO: isize = -1;
 
 /// An undirected weighted edge between vertices `u` and `v`.
 #[derive(Debug, Clone, Copy)]
-pub struct Edge {
+pub struct Edge<const L: usize = 8> {
     pub u: usize,
     pub v: usize,
-    pub w: Wide,
+    pub w: WideN<L>,
 }
 
 /// Returns `mate[v]` (the partner of each vertex, or `None`).
-pub fn max_weight_matching(n: usize, edges: &[Edge]) -> Vec<Option<usize>> {
+pub fn max_weight_matching<const L: usize>(n: usize, edges: &[Edge<L>]) -> Vec<Option<usize>> {
     if n == 0 || edges.is_empty() {
         return vec![None; n];
     }
@@ -35,9 +35,9 @@ pub fn max_weight_matching(n: usize, edges: &[Edge]) -> Vec<Option<usize>> {
         .collect()
 }
 
-struct Matcher<'a> {
+struct Matcher<'a, const L: usize> {
     n: usize,
-    edges: &'a [Edge],
+    edges: &'a [Edge<L>],
     endpoint: Vec<usize>,
     neighbend: Vec<Vec<usize>>,
     mate: Vec<isize>,
@@ -51,16 +51,16 @@ struct Matcher<'a> {
     bestedge: Vec<isize>,
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
-    dualvar: Vec<Wide>,
+    dualvar: Vec<WideN<L>>,
     allowedge: Vec<bool>,
     queue: Vec<usize>,
 }
 
-impl<'a> Matcher<'a> {
-    fn new(n: usize, edges: &'a [Edge]) -> Self {
+impl<'a, const L: usize> Matcher<'a, L> {
+    fn new(n: usize, edges: &'a [Edge<L>]) -> Self {
         let mut endpoint = Vec::with_capacity(2 * edges.len());
         let mut neighbend = vec![Vec::new(); n];
-        let mut maxw = Wide::ZERO;
+        let mut maxw = WideN::<L>::ZERO;
         for (k, e) in edges.iter().enumerate() {
             endpoint.push(e.u);
             endpoint.push(e.v);
@@ -71,7 +71,7 @@ impl<'a> Matcher<'a> {
             }
         }
         let mut dualvar = vec![maxw; n];
-        dualvar.extend(std::iter::repeat_n(Wide::ZERO, n));
+        dualvar.extend(std::iter::repeat_n(WideN::<L>::ZERO, n));
         Matcher {
             n,
             edges,
@@ -95,7 +95,7 @@ impl<'a> Matcher<'a> {
     }
 
     #[inline]
-    fn slack(&self, k: usize) -> Wide {
+    fn slack(&self, k: usize) -> WideN<L> {
         let e = &self.edges[k];
         self.dualvar[e.u]
             .plus(self.dualvar[e.v])
@@ -198,7 +198,7 @@ impl<'a> Matcher<'a> {
         }
         self.label[b] = 1;
         self.labelend[b] = self.labelend[bb];
-        self.dualvar[b] = Wide::ZERO;
+        self.dualvar[b] = WideN::<L>::ZERO;
         let lv = {
             self.blossomchilds[b] = path.clone();
             self.blossomendps[b] = endps;
@@ -260,7 +260,7 @@ impl<'a> Matcher<'a> {
             self.blossomparent[s] = NO;
             if s < self.n {
                 self.inblossom[s] = s;
-            } else if endstage && self.dualvar[s] == Wide::ZERO {
+            } else if endstage && self.dualvar[s] == WideN::<L>::ZERO {
                 self.expand_blossom(s, endstage);
             } else {
                 for v in self.leaves_of(s) {
@@ -447,10 +447,10 @@ impl<'a> Matcher<'a> {
                         if self.inblossom[v] == self.inblossom[w] {
                             continue;
                         }
-                        let mut kslack = Wide::ZERO;
+                        let mut kslack = WideN::<L>::ZERO;
                         if !self.allowedge[k] {
                             kslack = self.slack(k);
-                            if kslack == Wide::ZERO {
+                            if kslack == WideN::<L>::ZERO {
                                 self.allowedge[k] = true;
                             }
                         }
@@ -494,7 +494,7 @@ impl<'a> Matcher<'a> {
                     .iter()
                     .copied()
                     .min()
-                    .unwrap_or(Wide::ZERO);
+                    .unwrap_or(WideN::<L>::ZERO);
                 let mut deltaedge = NO;
                 let mut deltablossom = NO;
                 for v in 0..n {
@@ -570,7 +570,7 @@ impl<'a> Matcher<'a> {
                 if self.blossomparent[b] == NO
                     && self.blossombase[b] >= 0
                     && self.label[b] == 1
-                    && self.dualvar[b] == Wide::ZERO
+                    && self.dualvar[b] == WideN::<L>::ZERO
                 {
                     self.expand_blossom(b, true);
                 }
@@ -582,6 +582,7 @@ impl<'a> Matcher<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::weight::Wide;
 
     fn w(x: u64) -> Wide {
         let mut r = Wide::ZERO;

@@ -81,6 +81,8 @@ struct Frame {
     sd_levels: Vec<Score>,
     exch: Option<Exch>,
     layout: Layout,
+    /// Bits used by the layout (chooses the matching's integer width).
+    bits: u32,
     f: Fields,
     /// Dense weight matrix over n+1 vertices (index n = bye dummy); None = no edge.
     w: Vec<Option<Wide>>,
@@ -254,6 +256,7 @@ impl Engine {
         sd_levels.dedup();
         let max_edges = (n as u64 + 2) / 2 + 1;
         let fr_layout;
+        let bits;
         let mut f = Fields::default();
         let two26 = self.edition == Edition::Dutch2026;
         loop {
@@ -317,8 +320,9 @@ impl Engine {
             });
             f.ex4 = small
                 .map(|x| l.push_bits("exchange: lowest BSN into S1", x.len as u32 + 1 + edge_bits));
-            if l.finish().is_some() {
+            if let Some(b) = l.finish() {
                 fr_layout = l;
+                bits = b;
                 break;
             }
             if sd_levels.len() <= 1 {
@@ -339,6 +343,7 @@ impl Engine {
             sd_levels,
             exch,
             layout: fr_layout,
+            bits,
             f,
             w: vec![None; (n + 1) * (n + 1)],
         };
@@ -548,7 +553,20 @@ impl Engine {
                 }
             }
         }
-        let m = max_weight_matching(verts.len(), &edges);
+        // Narrower integers are faster; the doubled duals need one spare bit.
+        let m = if fr.bits + 2 <= 4 * 64 {
+            let narrow: Vec<Edge<4>> = edges
+                .iter()
+                .map(|e| Edge {
+                    u: e.u,
+                    v: e.v,
+                    w: e.w.narrow::<4>(),
+                })
+                .collect();
+            max_weight_matching(verts.len(), &narrow)
+        } else {
+            max_weight_matching(verts.len(), &edges)
+        };
         let mut total = base;
         for e in &edges {
             if m[e.u] == Some(e.v) {

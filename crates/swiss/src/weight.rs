@@ -10,11 +10,21 @@ use std::cmp::Ordering;
 /// Number of 64-bit limbs of a [`Wide`] weight.
 pub const LIMBS: usize = 8;
 
-/// A fixed-width unsigned integer (little-endian limbs).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Wide(pub [u64; LIMBS]);
+/// A fixed-width unsigned integer of `L` little-endian 64-bit limbs.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct WideN<const L: usize>(pub [u64; L]);
 
-impl std::fmt::Debug for Wide {
+/// The weight type of the criteria layout (8 limbs); matchings may run on a narrower
+/// [`WideN`] when the layout fits.
+pub type Wide = WideN<LIMBS>;
+
+impl<const L: usize> Default for WideN<L> {
+    fn default() -> Self {
+        WideN([0; L])
+    }
+}
+
+impl<const L: usize> std::fmt::Debug for WideN<L> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "0x")?;
         for l in self.0.iter().rev() {
@@ -24,9 +34,9 @@ impl std::fmt::Debug for Wide {
     }
 }
 
-impl Ord for Wide {
+impl<const L: usize> Ord for WideN<L> {
     fn cmp(&self, other: &Self) -> Ordering {
-        for i in (0..LIMBS).rev() {
+        for i in (0..L).rev() {
             match self.0[i].cmp(&other.0[i]) {
                 Ordering::Equal => continue,
                 o => return o,
@@ -36,19 +46,30 @@ impl Ord for Wide {
     }
 }
 
-impl PartialOrd for Wide {
+impl<const L: usize> PartialOrd for WideN<L> {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl Wide {
-    pub const ZERO: Wide = Wide([0; LIMBS]);
+impl<const L: usize> WideN<L> {
+    pub const ZERO: WideN<L> = WideN([0; L]);
+
+    /// Keeps the low `M` limbs (callers guarantee the value fits).
+    pub fn narrow<const M: usize>(self) -> WideN<M> {
+        let mut r = [0u64; M];
+        for (i, slot) in r.iter_mut().enumerate() {
+            if i < L {
+                *slot = self.0[i];
+            }
+        }
+        WideN(r)
+    }
 
     /// Wrapping addition.
     #[inline]
-    pub fn plus(self, o: Wide) -> Wide {
-        let mut r = [0u64; LIMBS];
+    pub fn plus(self, o: WideN<L>) -> WideN<L> {
+        let mut r = [0u64; L];
         let mut carry = false;
         for (i, slot) in r.iter_mut().enumerate() {
             let (s1, c1) = self.0[i].overflowing_add(o.0[i]);
@@ -56,13 +77,13 @@ impl Wide {
             *slot = s2;
             carry = c1 || c2;
         }
-        Wide(r)
+        WideN(r)
     }
 
     /// Wrapping subtraction (callers guarantee `self >= o`).
     #[inline]
-    pub fn minus(self, o: Wide) -> Wide {
-        let mut r = [0u64; LIMBS];
+    pub fn minus(self, o: WideN<L>) -> WideN<L> {
+        let mut r = [0u64; L];
         let mut borrow = false;
         for (i, slot) in r.iter_mut().enumerate() {
             let (s1, b1) = self.0[i].overflowing_sub(o.0[i]);
@@ -70,22 +91,18 @@ impl Wide {
             *slot = s2;
             borrow = b1 || b2;
         }
-        Wide(r)
+        WideN(r)
     }
 
     /// Division by two.
     #[inline]
-    pub fn half(self) -> Wide {
-        let mut r = [0u64; LIMBS];
+    pub fn half(self) -> WideN<L> {
+        let mut r = [0u64; L];
         for (i, slot) in r.iter_mut().enumerate() {
-            let hi = if i + 1 < LIMBS {
-                self.0[i + 1] << 63
-            } else {
-                0
-            };
+            let hi = if i + 1 < L { self.0[i + 1] << 63 } else { 0 };
             *slot = (self.0[i] >> 1) | hi;
         }
-        Wide(r)
+        WideN(r)
     }
 
     /// Adds `value << shift`.
@@ -95,10 +112,10 @@ impl Wide {
         }
         let limb = (shift / 64) as usize;
         let off = shift % 64;
-        let mut v = Wide::ZERO;
-        if limb < LIMBS {
+        let mut v = WideN::<L>::ZERO;
+        if limb < L {
             v.0[limb] = value << off;
-            if off > 0 && limb + 1 < LIMBS {
+            if off > 0 && limb + 1 < L {
                 v.0[limb + 1] = value >> (64 - off);
             }
         }
@@ -111,7 +128,7 @@ impl Wide {
         for b in 0..bits.min(64) {
             let pos = shift + b;
             let limb = (pos / 64) as usize;
-            if limb < LIMBS && (self.0[limb] >> (pos % 64)) & 1 == 1 {
+            if limb < L && (self.0[limb] >> (pos % 64)) & 1 == 1 {
                 out |= 1 << b;
             }
         }
@@ -119,7 +136,7 @@ impl Wide {
     }
 
     /// Keeps only the bits at or above `shift`.
-    pub fn truncate_below(self, shift: u32) -> Wide {
+    pub fn truncate_below(self, shift: u32) -> WideN<L> {
         let mut r = self;
         for (i, l) in r.0.iter_mut().enumerate() {
             let lo = i as u32 * 64;
