@@ -79,6 +79,8 @@ struct Frame {
     mdp_levels: Vec<Score>,
     b_levels: Vec<Score>,
     sd_levels: Vec<Score>,
+    /// Resident score of the bracket.
+    s0: Score,
     exch: Option<Exch>,
     layout: Layout,
     /// Bits used by the layout (chooses the matching's integer width).
@@ -115,6 +117,8 @@ pub(crate) struct Engine {
     bye: Option<usize>,
     max_score: Score,
     max_unplayed: u32,
+    /// "One point" in scoring units (2017 A.8), taken as the points for a win.
+    one_point: Score,
     explain: bool,
     explanation: Vec<BracketExplanation>,
 }
@@ -203,6 +207,7 @@ pub(crate) fn pair_round(
         bye: None,
         max_score,
         max_unplayed,
+        one_point: state.points_for_win.max(1),
         explain: options.explain,
         explanation: Vec::new(),
         ps: ps.into_iter().map(|p| p.0).collect(),
@@ -252,6 +257,13 @@ impl Engine {
                 sd_levels.push(a - b);
             }
         }
+        if self.edition == Edition::Dutch2017 {
+            // 2017 A.8: a downfloater's score difference is taken against a value one point
+            // below the lowest score of the bracket.
+            for &s in &b_levels {
+                sd_levels.push(s - s0 + self.one_point);
+            }
+        }
         sd_levels.sort_unstable_by(|a, b| b.cmp(a));
         sd_levels.dedup();
         let max_edges = (n as u64 + 2) / 2 + 1;
@@ -290,7 +302,7 @@ impl Engine {
             f.c17 = l.push(fl("C17", "C.15"), 1, max_edges);
             f.c18 = sd_levels
                 .iter()
-                .map(|_| l.push(fl("C18", "C.16"), 1, max_edges))
+                .map(|_| l.push(fl("C18", "C.16"), 3, max_edges))
                 .collect();
             f.c19 = sd_levels
                 .iter()
@@ -298,7 +310,7 @@ impl Engine {
                 .collect();
             f.c20 = sd_levels
                 .iter()
-                .map(|_| l.push(fl("C20", "C.18"), 1, max_edges))
+                .map(|_| l.push(fl("C20", "C.18"), 3, max_edges))
                 .collect();
             f.c21 = sd_levels
                 .iter()
@@ -341,6 +353,7 @@ impl Engine {
             mdp_levels,
             b_levels,
             sd_levels,
+            s0,
             exch,
             layout: fr_layout,
             bits,
@@ -472,9 +485,31 @@ impl Engine {
         put(&mut w, f.c17, u64::from(!(diff > 0 && pb.f2 == Float::Up)));
         for (i, &d) in fr.sd_levels.iter().enumerate() {
             let big = diff > 0 && diff >= d;
-            put(&mut w, f.c18[i], u64::from(!(big && pa.f1 == Float::Down)));
+            // 2017: a repeated downfloater that floats out of the bracket counts with its
+            // artificial score difference; pairing it inside avoids that (bonus).
+            let float_bonus = |fl: fn(&Pl) -> Float| -> u64 {
+                if two26 {
+                    return 0;
+                }
+                [a, b]
+                    .iter()
+                    .filter(|&&x| {
+                        fl(&self.ps[x]) == Float::Down
+                            && self.ps[x].score + self.one_point >= d + fr.s0
+                    })
+                    .count() as u64
+            };
+            put(
+                &mut w,
+                f.c18[i],
+                u64::from(!(big && pa.f1 == Float::Down)) + float_bonus(|p| p.f1),
+            );
             put(&mut w, f.c19[i], u64::from(!(big && pb.f1 == Float::Up)));
-            put(&mut w, f.c20[i], u64::from(!(big && pa.f2 == Float::Down)));
+            put(
+                &mut w,
+                f.c20[i],
+                u64::from(!(big && pa.f2 == Float::Down)) + float_bonus(|p| p.f2),
+            );
             put(&mut w, f.c21[i], u64::from(!(big && pb.f2 == Float::Up)));
         }
         if let (Some(x), Some(e1), Some(e2)) = (&fr.exch, f.ex1, f.ex2) {
