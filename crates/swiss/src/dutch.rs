@@ -79,8 +79,12 @@ struct Frame {
     mdp_levels: Vec<Score>,
     b_levels: Vec<Score>,
     sd_levels: Vec<Score>,
-    /// Resident score of the bracket.
+    /// Resident score of the bracket (the lowest resident score of a collapsed bracket).
     s0: Score,
+    /// Vertices taking part in the matching (2017: the bracket and the next one only).
+    active: Vec<bool>,
+    /// 2017 bracket paired without the completion criterion (C.4 applies only in the PPB).
+    isolated: bool,
     exch: Option<Exch>,
     layout: Layout,
     /// Bits used by the layout (chooses the matching's integer width).
@@ -238,9 +242,14 @@ impl Engine {
         s0: Score,
         exch: Option<Exch>,
         c9_on: bool,
+        isolated: bool,
     ) -> Result<Frame, NoValidPairing> {
         let n = self.n;
         let last = !in_n.iter().any(|&x| x);
+        let isolated = isolated && !last;
+        let active: Vec<bool> = (0..=n)
+            .map(|v| !isolated || (v < n && (in_b[v] || in_n[v])))
+            .collect();
         let mut mdp_levels: Vec<Score> = (0..n)
             .filter(|&i| self.remaining[i] && mdp[i])
             .map(|i| self.ps[i].score)
@@ -249,6 +258,11 @@ impl Engine {
         mdp_levels.dedup();
         let mut b_levels = mdp_levels.clone();
         b_levels.push(s0);
+        for v in 0..n {
+            if in_b[v] && self.remaining[v] {
+                b_levels.push(self.ps[v].score);
+            }
+        }
         b_levels.sort_unstable_by(|a, b| b.cmp(a));
         b_levels.dedup();
         let mut sd_levels = Vec::new();
@@ -354,6 +368,8 @@ impl Engine {
             b_levels,
             sd_levels,
             s0,
+            active,
+            isolated,
             exch,
             layout: fr_layout,
             bits,
@@ -361,11 +377,11 @@ impl Engine {
             w: vec![None; (n + 1) * (n + 1)],
         };
         for u in 0..=n {
-            if !self.remaining[u] {
+            if !self.remaining[u] || !fr.active[u] {
                 continue;
             }
             for v in u + 1..=n {
-                if !self.remaining[v] {
+                if !self.remaining[v] || !fr.active[v] {
                     continue;
                 }
                 let w = self.edge_weight(&fr, u, v);
@@ -403,7 +419,9 @@ impl Engine {
         if !self.compat[u * n + v] {
             return None;
         }
-        put(&mut w, f.complete, 1);
+        if !fr.isolated {
+            put(&mut w, f.complete, 1);
+        }
         let (a, b) = if u < v { (u, v) } else { (v, u) };
         if !self.in_bracket(fr, a, b) {
             let nb = |x: usize| fr.in_b[x] || fr.in_n[x];
@@ -572,7 +590,7 @@ impl Engine {
             excluded[b] = true;
         }
         let verts: Vec<usize> = (0..=n)
-            .filter(|&v| self.remaining[v] && !excluded[v])
+            .filter(|&v| self.remaining[v] && !excluded[v] && fr.active[v])
             .collect();
         let mut idx = vec![usize::MAX; n + 1];
         for (i, &v) in verts.iter().enumerate() {
@@ -640,130 +658,276 @@ impl Engine {
         }
     }
 
+    /// Completion check (C4 / 2017 A.9): every remaining player can still be paired under
+    /// C1–C3, with the PAB to an eligible player when the number is odd.
+    fn completable(&self) -> bool {
+        let n = self.n;
+        let verts: Vec<usize> = (0..=n).filter(|&v| self.remaining[v]).collect();
+        let mut edges: Vec<Edge<1>> = Vec::new();
+        let mut two = crate::weight::WideN::<1>::ZERO;
+        two.add_at(1, 1);
+        for (i, &u) in verts.iter().enumerate() {
+            for (j, &v) in verts.iter().enumerate().skip(i + 1) {
+                let ok = if v == n {
+                    self.ps[u].bye_ok
+                } else {
+                    self.compat[u * n + v]
+                };
+                if ok {
+                    edges.push(Edge { u: i, v: j, w: two });
+                }
+            }
+        }
+        let m = max_weight_matching(verts.len(), &edges);
+        m.iter().all(|x| x.is_some())
+    }
+
     fn run(&mut self) -> Result<(), NoValidPairing> {
         let n = self.n;
+        if !self.completable() {
+            return Err(NoValidPairing::AbsoluteCriteria {
+                players: self.ps.iter().map(|p| p.tpn).collect(),
+            });
+        }
         let mut mdps: Vec<usize> = Vec::new();
-        let mut first = true;
         loop {
-            let rem: Vec<usize> = (0..n).filter(|&i| self.remaining[i]).collect();
-            if rem.is_empty() {
+            if !(0..n).any(|i| self.remaining[i]) {
                 if self.remaining[n] {
                     return Err(NoValidPairing::AbsoluteCriteria { players: vec![] });
                 }
                 break;
             }
-            let is_mdp = |i: &usize| mdps.contains(i);
-            let residents: Vec<usize> = rem.iter().copied().filter(|i| !is_mdp(i)).collect();
-            let s0 = match residents.first() {
-                Some(&r) => self.ps[r].score,
-                None => self.ps[mdps[mdps.len() - 1]].score,
-            };
-            let mut in_b = vec![false; n + 1];
-            let mut mdp = vec![false; n + 1];
-            for &m in &mdps {
-                in_b[m] = true;
-                mdp[m] = true;
+            if self.edition == Edition::Dutch2017 {
+                // 2017 A.9: pair the bracket without C.4; if the rest can no longer be
+                // completed, re-pair it as the PPB (with C.4) and collapse everything below
+                // into the last bracket (CLB).
+                let snap = (
+                    self.remaining.clone(),
+                    self.pairs.len(),
+                    self.bye,
+                    self.explanation.len(),
+                );
+                let (floaters, last) = self.bracket(&mdps, false, true)?;
+                if last {
+                    break;
+                }
+                if self.completable() {
+                    mdps = floaters;
+                    continue;
+                }
+                self.remaining = snap.0;
+                self.pairs.truncate(snap.1);
+                self.bye = snap.2;
+                self.explanation.truncate(snap.3);
+                let (floaters, last) = self.bracket(&mdps, false, false)?;
+                if last {
+                    break;
+                }
+                self.bracket(&floaters, true, false)?;
+                break;
             }
-            let res_b: Vec<usize> = residents
+            let (floaters, last) = self.bracket(&mdps, false, false)?;
+            if last {
+                break;
+            }
+            mdps = floaters;
+        }
+        if self.has_bye && self.bye.is_none() {
+            return Err(NoValidPairing::AbsoluteCriteria { players: vec![] });
+        }
+        Ok(())
+    }
+
+    /// Pairs one bracket: the MDPs `mdps` and the next scoregroup (all remaining players
+    /// when `collapse`). Returns the downfloaters and whether this was the last bracket.
+    fn bracket(
+        &mut self,
+        mdps: &[usize],
+        collapse: bool,
+        isolated: bool,
+    ) -> Result<(Vec<usize>, bool), NoValidPairing> {
+        let n = self.n;
+        let rem: Vec<usize> = (0..n).filter(|&i| self.remaining[i]).collect();
+        let is_mdp = |i: &usize| mdps.contains(i);
+        let residents: Vec<usize> = rem.iter().copied().filter(|i| !is_mdp(i)).collect();
+        let s0 = match (collapse, residents.first(), residents.last()) {
+            (false, Some(&r), _) => self.ps[r].score,
+            (true, _, Some(&r)) => self.ps[r].score,
+            _ => self.ps[mdps[mdps.len() - 1]].score,
+        };
+        let mut in_b = vec![false; n + 1];
+        let mut mdp = vec![false; n + 1];
+        for &m in mdps {
+            in_b[m] = true;
+            mdp[m] = true;
+        }
+        let res_b: Vec<usize> = residents
+            .iter()
+            .copied()
+            .filter(|&r| collapse || self.ps[r].score == s0)
+            .collect();
+        for &r in &res_b {
+            in_b[r] = true;
+        }
+        let s1 = residents
+            .iter()
+            .map(|&r| self.ps[r].score)
+            .find(|&s| s < s0 && !collapse);
+        let mut in_n = vec![false; n + 1];
+        if let Some(s1) = s1 {
+            for &r in &residents {
+                if self.ps[r].score == s1 {
+                    in_n[r] = true;
+                }
+            }
+        }
+        let mut fr = self.build_frame(
+            in_b.clone(),
+            mdp.clone(),
+            in_n.clone(),
+            s0,
+            None,
+            false,
+            isolated,
+        )?;
+        let mut cons = Cons {
+            req: vec![None; n + 1],
+            tops: vec![false; n + 1],
+        };
+        let mut cur = self
+            .solve(&fr, &cons, None)
+            .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
+        // C9 (2026) applies only to a bracket that downfloats exactly one player, who
+        // gets the PAB.
+        let mut c9_on = false;
+        if self.edition == Edition::Dutch2026 && self.has_bye && !fr.isolated {
+            let floaters: Vec<usize> = (0..n)
+                .filter(|&v| {
+                    in_b[v]
+                        && self.remaining[v]
+                        && !matches!(cur.mate[v], Some(p) if self.in_bracket(&fr, v, p))
+                })
+                .collect();
+            if floaters.len() == 1 && cur.mate[floaters[0]] == Some(n) {
+                c9_on = true;
+                fr = self.build_frame(
+                    in_b.clone(),
+                    mdp.clone(),
+                    in_n.clone(),
+                    s0,
+                    None,
+                    true,
+                    isolated,
+                )?;
+                cur = self
+                    .solve(&fr, &cons, None)
+                    .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
+            }
+        }
+        let mut expl = BracketExplanation {
+            score: s0,
+            players: mdps
+                .iter()
+                .chain(res_b.iter())
+                .map(|&i| self.ps[i].tpn)
+                .collect(),
+            moved_down: mdps.iter().map(|&i| self.ps[i].tpn).collect(),
+            pairs: vec![],
+            downfloaters: vec![],
+            decisions: vec![],
+        };
+        let pairs_before = self.pairs.len();
+
+        // Phase A: heterogeneous bracket — which MDPs are paired (S1), then their partners.
+        if !mdps.is_empty() {
+            let inb = |s: &Self, sol: &Sol, m: usize| match sol.mate[m] {
+                Some(p) => s.in_bracket(&fr, m, p),
+                None => false,
+            };
+            let m1 = mdps.iter().filter(|&&m| inb(self, &cur, m)).count();
+            let mut chosen = Vec::new();
+            for &m in mdps {
+                if chosen.len() == m1 {
+                    cons.req[m] = Some(false);
+                    continue;
+                }
+                if inb(self, &cur, m) {
+                    cons.req[m] = Some(true);
+                    chosen.push(m);
+                    continue;
+                }
+                cons.req[m] = Some(true);
+                match self.solve(&fr, &cons, None) {
+                    Some(s) if s.total == cur.total => {
+                        cur = s;
+                        chosen.push(m);
+                    }
+                    other => {
+                        cons.req[m] = Some(false);
+                        if self.explain {
+                            let crit = other
+                                .map(|s| {
+                                    fr.layout
+                                        .first_difference(&cur.total, &s.total)
+                                        .unwrap_or("?")
+                                        .to_string()
+                                })
+                                .unwrap_or_else(|| "C1-C4".into());
+                            expl.decisions.push(Decision {
+                                subject: format!("MDP {} in S1", self.ps[m].tpn),
+                                rejected: "paired in this bracket".into(),
+                                chosen: "left in the Limbo (floats again)".into(),
+                                criterion: crit,
+                            });
+                        }
+                    }
+                }
+            }
+            // The first candidate of the transposition order (S1[i] with the i-th
+            // resident): when it is optimal, it is the answer.
+            let free: Vec<usize> = res_b
                 .iter()
                 .copied()
-                .filter(|&r| self.ps[r].score == s0)
+                .filter(|&r| self.remaining[r])
                 .collect();
-            for &r in &res_b {
-                in_b[r] = true;
-            }
-            let s1 = residents
-                .iter()
-                .map(|&r| self.ps[r].score)
-                .find(|&s| s < s0);
-            let mut in_n = vec![false; n + 1];
-            if let Some(s1) = s1 {
-                for &r in &residents {
-                    if self.ps[r].score == s1 {
-                        in_n[r] = true;
+            if chosen.len() > 1 && free.len() >= chosen.len() {
+                let first: Vec<(usize, usize)> =
+                    chosen.iter().copied().zip(free.iter().copied()).collect();
+                if let Some(s) = self.solve_forced(&fr, &cons, &first)
+                    && s.total == cur.total
+                {
+                    let mut total = s.total;
+                    for &(a, b) in &first {
+                        total = total.minus(fr.w[a * (n + 1) + b].unwrap_or(Wide::ZERO));
+                        self.fix_pair(a, b);
                     }
+                    cur = Sol {
+                        total,
+                        mate: s.mate,
+                    };
+                    chosen.clear();
                 }
             }
-            let mut fr =
-                self.build_frame(in_b.clone(), mdp.clone(), in_n.clone(), s0, None, false)?;
-            let mut cons = Cons {
-                req: vec![None; n + 1],
-                tops: vec![false; n + 1],
-            };
-            let mut cur = self
-                .solve(&fr, &cons, None)
-                .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
-            // C9 (2026) applies only to a bracket that downfloats exactly one player, who
-            // gets the PAB.
-            let mut c9_on = false;
-            if self.edition == Edition::Dutch2026 && self.has_bye {
-                let floaters: Vec<usize> = (0..n)
-                    .filter(|&v| {
-                        in_b[v]
-                            && self.remaining[v]
-                            && !matches!(cur.mate[v], Some(p) if self.in_bracket(&fr, v, p))
-                    })
-                    .collect();
-                if floaters.len() == 1 && cur.mate[floaters[0]] == Some(n) {
-                    c9_on = true;
-                    fr =
-                        self.build_frame(in_b.clone(), mdp.clone(), in_n.clone(), s0, None, true)?;
-                    cur = self
-                        .solve(&fr, &cons, None)
-                        .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
-                }
-            }
-            if first {
-                let unmatched: Vec<Tpn> = (0..n)
-                    .filter(|&v| self.remaining[v] && cur.mate[v].is_none())
-                    .map(|v| self.ps[v].tpn)
-                    .collect();
-                if !unmatched.is_empty() || (self.has_bye && cur.mate[n].is_none()) {
-                    return Err(NoValidPairing::AbsoluteCriteria { players: unmatched });
-                }
-                first = false;
-            }
-            let mut expl = BracketExplanation {
-                score: s0,
-                players: mdps
-                    .iter()
-                    .chain(res_b.iter())
-                    .map(|&i| self.ps[i].tpn)
-                    .collect(),
-                moved_down: mdps.iter().map(|&i| self.ps[i].tpn).collect(),
-                pairs: vec![],
-                downfloaters: vec![],
-                decisions: vec![],
-            };
-            let pairs_before = self.pairs.len();
-
-            // Phase A: heterogeneous bracket — which MDPs are paired (S1), then their partners.
-            if !mdps.is_empty() {
-                let inb = |s: &Self, sol: &Sol, m: usize| match sol.mate[m] {
-                    Some(p) => s.in_bracket(&fr, m, p),
-                    None => false,
-                };
-                let m1 = mdps.iter().filter(|&&m| inb(self, &cur, m)).count();
-                let mut chosen = Vec::new();
-                for &m in &mdps {
-                    if chosen.len() == m1 {
-                        cons.req[m] = Some(false);
+            for &m in &chosen {
+                let target = cur.mate[m].unwrap_or(usize::MAX);
+                let mut pick = target;
+                let mut forced_sol = None;
+                let mut first_rejected: Option<(usize, String)> = None;
+                for &c in &res_b {
+                    if c == target {
+                        break;
+                    }
+                    if !self.remaining[c] {
                         continue;
                     }
-                    if inb(self, &cur, m) {
-                        cons.req[m] = Some(true);
-                        chosen.push(m);
-                        continue;
-                    }
-                    cons.req[m] = Some(true);
-                    match self.solve(&fr, &cons, None) {
+                    match self.solve(&fr, &cons, Some((m, c))) {
                         Some(s) if s.total == cur.total => {
-                            cur = s;
-                            chosen.push(m);
+                            pick = c;
+                            forced_sol = Some(s);
+                            break;
                         }
                         other => {
-                            cons.req[m] = Some(false);
-                            if self.explain {
+                            if first_rejected.is_none() {
                                 let crit = other
                                     .map(|s| {
                                         fr.layout
@@ -771,322 +935,260 @@ impl Engine {
                                             .unwrap_or("?")
                                             .to_string()
                                     })
-                                    .unwrap_or_else(|| "C1-C4".into());
-                                expl.decisions.push(Decision {
-                                    subject: format!("MDP {} in S1", self.ps[m].tpn),
-                                    rejected: "paired in this bracket".into(),
-                                    chosen: "left in the Limbo (floats again)".into(),
-                                    criterion: crit,
-                                });
+                                    .unwrap_or_else(|| "C1-C3".into());
+                                first_rejected = Some((c, crit));
                             }
                         }
                     }
                 }
-                // The first candidate of the transposition order (S1[i] with the i-th
-                // resident): when it is optimal, it is the answer.
-                let free: Vec<usize> = res_b
-                    .iter()
-                    .copied()
-                    .filter(|&r| self.remaining[r])
-                    .collect();
-                if chosen.len() > 1 && free.len() >= chosen.len() {
-                    let first: Vec<(usize, usize)> =
-                        chosen.iter().copied().zip(free.iter().copied()).collect();
-                    if let Some(s) = self.solve_forced(&fr, &cons, &first)
-                        && s.total == cur.total
-                    {
-                        let mut total = s.total;
-                        for &(a, b) in &first {
-                            total = total.minus(fr.w[a * (n + 1) + b].unwrap_or(Wide::ZERO));
-                            self.fix_pair(a, b);
-                        }
-                        cur = Sol {
-                            total,
-                            mate: s.mate,
-                        };
-                        chosen.clear();
-                    }
+                if pick >= n {
+                    return Err(NoValidPairing::Limit(format!(
+                        "internal: MDP {} has no partner",
+                        self.ps[m].tpn
+                    )));
                 }
-                for &m in &chosen {
-                    let target = cur.mate[m].unwrap_or(usize::MAX);
-                    let mut pick = target;
-                    let mut forced_sol = None;
-                    let mut first_rejected: Option<(usize, String)> = None;
-                    for &c in &res_b {
-                        if c == target {
-                            break;
-                        }
-                        if !self.remaining[c] {
-                            continue;
-                        }
-                        match self.solve(&fr, &cons, Some((m, c))) {
-                            Some(s) if s.total == cur.total => {
-                                pick = c;
-                                forced_sol = Some(s);
-                                break;
-                            }
-                            other => {
-                                if first_rejected.is_none() {
-                                    let crit = other
-                                        .map(|s| {
-                                            fr.layout
-                                                .first_difference(&cur.total, &s.total)
-                                                .unwrap_or("?")
-                                                .to_string()
-                                        })
-                                        .unwrap_or_else(|| "C1-C3".into());
-                                    first_rejected = Some((c, crit));
-                                }
-                            }
-                        }
-                    }
-                    if pick >= n {
-                        return Err(NoValidPairing::Limit(format!(
-                            "internal: MDP {} has no partner",
-                            self.ps[m].tpn
-                        )));
-                    }
-                    if let (true, Some((r, crit))) = (self.explain, first_rejected) {
-                        expl.decisions.push(Decision {
-                            subject: format!("partner of MDP {}", self.ps[m].tpn),
-                            rejected: self.ps[r].tpn.to_string(),
-                            chosen: self.ps[pick].tpn.to_string(),
-                            criterion: crit,
-                        });
-                    }
-                    cur = match forced_sol {
-                        Some(mut s) => {
-                            let w = fr.w[m * (n + 1) + pick].unwrap_or(Wide::ZERO);
-                            s.total = s.total.minus(w);
-                            s
-                        }
-                        None => self.without(&cur, &fr, m, pick),
-                    };
-                    self.fix_pair(m, pick);
-                }
-            }
-
-            // Phase B: the (remainder of the) bracket, homogeneous: exchange then transpositions.
-            let rm: Vec<usize> = res_b
-                .iter()
-                .copied()
-                .filter(|&r| self.remaining[r])
-                .collect();
-            if !rm.is_empty() {
-                let pr = rm
-                    .iter()
-                    .filter(|&&r| matches!(cur.mate[r], Some(p) if p < n && rm.contains(&p)))
-                    .count()
-                    / 2;
-                let mut x = Exch {
-                    in_rm: vec![false; n + 1],
-                    in_s1: vec![false; n + 1],
-                    pos: vec![0; n + 1],
-                    len: rm.len(),
-                };
-                for (i, &r) in rm.iter().enumerate() {
-                    x.in_rm[r] = true;
-                    x.pos[r] = i;
-                    x.in_s1[r] = i < pr;
-                }
-                let tops_of = |sol: &Sol| -> Vec<usize> {
-                    rm.iter()
-                        .copied()
-                        .filter(|&r| matches!(sol.mate[r], Some(p) if p < n && p > r && rm.contains(&p)))
-                        .collect()
-                };
-                // When the best candidate already keeps the original S1, no exchange is
-                // needed and the exchange fields cannot change anything: reuse the frame.
-                let natural = tops_of(&cur) == rm[..pr];
-                let fr2_owned;
-                let (fr2, mut cons2, mut cur2): (&Frame, Cons, Sol) = if natural {
-                    (&fr, cons.clone(), cur.clone())
-                } else {
-                    let mut in_b2 = in_b.clone();
-                    for (v, slot) in in_b2.iter_mut().enumerate().take(n) {
-                        if !self.remaining[v] {
-                            *slot = false;
-                        }
-                    }
-                    fr2_owned =
-                        self.build_frame(in_b2, mdp.clone(), in_n.clone(), s0, Some(x), c9_on)?;
-                    let mut c2 = Cons {
-                        req: vec![None; n + 1],
-                        tops: vec![false; n + 1],
-                    };
-                    if !fr2_owned.last {
-                        for &m in &mdps {
-                            if self.remaining[m] {
-                                c2.req[m] = Some(false);
-                            }
-                        }
-                    }
-                    let s2 = self
-                        .solve(&fr2_owned, &c2, None)
-                        .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
-                    (&fr2_owned, c2, s2)
-                };
-                let tops = tops_of(&cur2);
-                for &t in &tops {
-                    cons2.tops[t] = true;
-                    cons2.req[t] = Some(true);
-                }
-                let s1_orig: Vec<usize> = rm[..pr].to_vec();
-                if self.explain && tops != s1_orig {
+                if let (true, Some((r, crit))) = (self.explain, first_rejected) {
                     expl.decisions.push(Decision {
-                        subject: "S1 of the (remainder) bracket".into(),
-                        rejected: tpns(&self.ps, &s1_orig),
-                        chosen: tpns(&self.ps, &tops),
-                        criterion: "exchange (C.04.3 Art. 4.3): no transposition of the original S1 reaches the best quality".into(),
+                        subject: format!("partner of MDP {}", self.ps[m].tpn),
+                        rejected: self.ps[r].tpn.to_string(),
+                        chosen: self.ps[pick].tpn.to_string(),
+                        criterion: crit,
                     });
                 }
-                let mut tops = tops;
-                let s2: Vec<usize> = rm
-                    .iter()
-                    .copied()
-                    .filter(|&r| self.remaining[r] && !cons2.tops[r])
-                    .collect();
-                if tops.len() > 1 && s2.len() >= tops.len() {
-                    let first: Vec<(usize, usize)> =
-                        tops.iter().copied().zip(s2.iter().copied()).collect();
-                    if let Some(s) = self.solve_forced(fr2, &cons2, &first)
-                        && s.total == cur2.total
-                    {
-                        let mut total = s.total;
-                        for &(a, b) in &first {
-                            total = total.minus(fr2.w[a * (n + 1) + b].unwrap_or(Wide::ZERO));
-                            self.fix_pair(a, b);
-                        }
-                        cur2 = Sol {
-                            total,
-                            mate: s.mate,
-                        };
-                        tops.clear();
+                cur = match forced_sol {
+                    Some(mut s) => {
+                        let w = fr.w[m * (n + 1) + pick].unwrap_or(Wide::ZERO);
+                        s.total = s.total.minus(w);
+                        s
                     }
-                }
-                for &t in &tops {
-                    let target = cur2.mate[t].unwrap_or(usize::MAX);
-                    let mut chosen = target;
-                    let mut first_rejected: Option<(usize, String)> = None;
-                    let mut forced_sol = None;
-                    for &c in &rm {
-                        if c == target {
-                            break;
-                        }
-                        if c <= t || !self.remaining[c] || cons2.tops[c] {
-                            continue;
-                        }
-                        match self.solve(fr2, &cons2, Some((t, c))) {
-                            Some(s) if s.total == cur2.total => {
-                                chosen = c;
-                                forced_sol = Some(s);
-                                break;
-                            }
-                            other => {
-                                if first_rejected.is_none() {
-                                    let crit = other
-                                        .map(|s| {
-                                            fr2.layout
-                                                .first_difference(&cur2.total, &s.total)
-                                                .unwrap_or("?")
-                                                .to_string()
-                                        })
-                                        .unwrap_or_else(|| "C1-C3".into());
-                                    first_rejected = Some((c, crit));
-                                }
-                            }
-                        }
-                    }
-                    if chosen >= n {
-                        return Err(NoValidPairing::Limit(format!(
-                            "internal: S1 player {} has no partner",
-                            self.ps[t].tpn
-                        )));
-                    }
-                    if let (true, Some((r, crit))) = (self.explain, first_rejected) {
-                        expl.decisions.push(Decision {
-                            subject: format!("partner of {}", self.ps[t].tpn),
-                            rejected: self.ps[r].tpn.to_string(),
-                            chosen: self.ps[chosen].tpn.to_string(),
-                            criterion: crit,
-                        });
-                    }
-                    cur2 = match forced_sol {
-                        Some(mut s) => {
-                            let w = fr2.w[t * (n + 1) + chosen].unwrap_or(Wide::ZERO);
-                            s.total = s.total.minus(w);
-                            s
-                        }
-                        None => self.without(&cur2, fr2, t, chosen),
-                    };
-                    self.fix_pair(t, chosen);
-                }
-                cur = cur2;
+                    None => self.without(&cur, &fr, m, pick),
+                };
+                self.fix_pair(m, pick);
             }
+        }
 
-            // Last bracket: whatever the optimum still pairs (MDP–MDP pairs, the PAB).
-            if fr.last {
-                let left: Vec<usize> = (0..=n).filter(|&v| self.remaining[v]).collect();
-                for &v in &left {
+        // Phase B: the (remainder of the) bracket, homogeneous: exchange then transpositions.
+        let rm: Vec<usize> = res_b
+            .iter()
+            .copied()
+            .filter(|&r| self.remaining[r])
+            .collect();
+        if !rm.is_empty() {
+            let pr = rm
+                .iter()
+                .filter(|&&r| matches!(cur.mate[r], Some(p) if p < n && rm.contains(&p)))
+                .count()
+                / 2;
+            let mut x = Exch {
+                in_rm: vec![false; n + 1],
+                in_s1: vec![false; n + 1],
+                pos: vec![0; n + 1],
+                len: rm.len(),
+            };
+            for (i, &r) in rm.iter().enumerate() {
+                x.in_rm[r] = true;
+                x.pos[r] = i;
+                x.in_s1[r] = i < pr;
+            }
+            let tops_of = |sol: &Sol| -> Vec<usize> {
+                rm.iter()
+                    .copied()
+                    .filter(
+                        |&r| matches!(sol.mate[r], Some(p) if p < n && p > r && rm.contains(&p)),
+                    )
+                    .collect()
+            };
+            // When the best candidate already keeps the original S1, no exchange is
+            // needed and the exchange fields cannot change anything: reuse the frame.
+            let natural = tops_of(&cur) == rm[..pr];
+            let fr2_owned;
+            let (fr2, mut cons2, mut cur2): (&Frame, Cons, Sol) = if natural {
+                (&fr, cons.clone(), cur.clone())
+            } else {
+                let mut in_b2 = in_b.clone();
+                for (v, slot) in in_b2.iter_mut().enumerate().take(n) {
                     if !self.remaining[v] {
+                        *slot = false;
+                    }
+                }
+                fr2_owned = self.build_frame(
+                    in_b2,
+                    mdp.clone(),
+                    in_n.clone(),
+                    s0,
+                    Some(x),
+                    c9_on,
+                    isolated,
+                )?;
+                let mut c2 = Cons {
+                    req: vec![None; n + 1],
+                    tops: vec![false; n + 1],
+                };
+                if !fr2_owned.last {
+                    for &m in mdps {
+                        if self.remaining[m] {
+                            c2.req[m] = Some(false);
+                        }
+                    }
+                }
+                let s2 = self
+                    .solve(&fr2_owned, &c2, None)
+                    .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
+                (&fr2_owned, c2, s2)
+            };
+            let tops = tops_of(&cur2);
+            for &t in &tops {
+                cons2.tops[t] = true;
+                cons2.req[t] = Some(true);
+            }
+            let s1_orig: Vec<usize> = rm[..pr].to_vec();
+            if self.explain && tops != s1_orig {
+                expl.decisions.push(Decision {
+                    subject: "S1 of the (remainder) bracket".into(),
+                    rejected: tpns(&self.ps, &s1_orig),
+                    chosen: tpns(&self.ps, &tops),
+                    criterion: "exchange (C.04.3 Art. 4.3): no transposition of the original S1 reaches the best quality".into(),
+                });
+            }
+            let mut tops = tops;
+            let s2: Vec<usize> = rm
+                .iter()
+                .copied()
+                .filter(|&r| self.remaining[r] && !cons2.tops[r])
+                .collect();
+            if tops.len() > 1 && s2.len() >= tops.len() {
+                let first: Vec<(usize, usize)> =
+                    tops.iter().copied().zip(s2.iter().copied()).collect();
+                if let Some(s) = self.solve_forced(fr2, &cons2, &first)
+                    && s.total == cur2.total
+                {
+                    let mut total = s.total;
+                    for &(a, b) in &first {
+                        total = total.minus(fr2.w[a * (n + 1) + b].unwrap_or(Wide::ZERO));
+                        self.fix_pair(a, b);
+                    }
+                    cur2 = Sol {
+                        total,
+                        mate: s.mate,
+                    };
+                    tops.clear();
+                }
+            }
+            for &t in &tops {
+                let target = cur2.mate[t].unwrap_or(usize::MAX);
+                let mut chosen = target;
+                let mut first_rejected: Option<(usize, String)> = None;
+                let mut forced_sol = None;
+                for &c in &rm {
+                    if c == target {
+                        break;
+                    }
+                    if c <= t || !self.remaining[c] || cons2.tops[c] {
                         continue;
                     }
-                    match cur.mate[v] {
-                        Some(p) if self.remaining[p] => self.fix_pair(v, p),
-                        _ => {
-                            return Err(NoValidPairing::AbsoluteCriteria {
-                                players: left
-                                    .iter()
-                                    .filter(|&&x| x < n)
-                                    .map(|&x| self.ps[x].tpn)
-                                    .collect(),
-                            });
+                    match self.solve(fr2, &cons2, Some((t, c))) {
+                        Some(s) if s.total == cur2.total => {
+                            chosen = c;
+                            forced_sol = Some(s);
+                            break;
+                        }
+                        other => {
+                            if first_rejected.is_none() {
+                                let crit = other
+                                    .map(|s| {
+                                        fr2.layout
+                                            .first_difference(&cur2.total, &s.total)
+                                            .unwrap_or("?")
+                                            .to_string()
+                                    })
+                                    .unwrap_or_else(|| "C1-C3".into());
+                                first_rejected = Some((c, crit));
+                            }
                         }
                     }
                 }
+                if chosen >= n {
+                    return Err(NoValidPairing::Limit(format!(
+                        "internal: S1 player {} has no partner",
+                        self.ps[t].tpn
+                    )));
+                }
+                if let (true, Some((r, crit))) = (self.explain, first_rejected) {
+                    expl.decisions.push(Decision {
+                        subject: format!("partner of {}", self.ps[t].tpn),
+                        rejected: self.ps[r].tpn.to_string(),
+                        chosen: self.ps[chosen].tpn.to_string(),
+                        criterion: crit,
+                    });
+                }
+                cur2 = match forced_sol {
+                    Some(mut s) => {
+                        let w = fr2.w[t * (n + 1) + chosen].unwrap_or(Wide::ZERO);
+                        s.total = s.total.minus(w);
+                        s
+                    }
+                    None => self.without(&cur2, fr2, t, chosen),
+                };
+                self.fix_pair(t, chosen);
             }
-            // Downfloaters of this bracket become the MDPs of the next one.
-            let floaters: Vec<usize> = mdps
+            cur = cur2;
+        }
+
+        // Last bracket: whatever the optimum still pairs (MDP–MDP pairs, the PAB).
+        if fr.last {
+            let left: Vec<usize> = (0..=n).filter(|&v| self.remaining[v]).collect();
+            for &v in &left {
+                if !self.remaining[v] {
+                    continue;
+                }
+                match cur.mate[v] {
+                    Some(p) if self.remaining[p] => self.fix_pair(v, p),
+                    _ => {
+                        return Err(NoValidPairing::AbsoluteCriteria {
+                            players: left
+                                .iter()
+                                .filter(|&&x| x < n)
+                                .map(|&x| self.ps[x].tpn)
+                                .collect(),
+                        });
+                    }
+                }
+            }
+        }
+        // Downfloaters of this bracket become the MDPs of the next one.
+        let floaters: Vec<usize> = mdps
+            .iter()
+            .chain(res_b.iter())
+            .copied()
+            .filter(|&v| self.remaining[v])
+            .collect();
+        if self.explain {
+            expl.pairs = self.pairs[pairs_before..]
                 .iter()
-                .chain(res_b.iter())
-                .copied()
-                .filter(|&v| self.remaining[v])
+                .map(|&(a, b)| (self.ps[a].tpn, self.ps[b].tpn))
                 .collect();
-            if self.explain {
-                expl.pairs = self.pairs[pairs_before..]
-                    .iter()
-                    .map(|&(a, b)| (self.ps[a].tpn, self.ps[b].tpn))
-                    .collect();
-                for &f in &floaters {
-                    let why = if cur.mate[f] == Some(n) {
-                        "receives the pairing-allocated bye (C5: lowest score able to)".to_string()
-                    } else if mdps.contains(&f) {
-                        "MDP not paired here (C6/C7 or absolute criteria): floats again".to_string()
-                    } else {
-                        "left unpaired by the best candidate (C6: odd or incompatible bracket)"
-                            .to_string()
-                    };
-                    expl.downfloaters.push((self.ps[f].tpn, why));
-                }
-                if let Some(b) = self.bye
-                    && mdps.iter().chain(res_b.iter()).any(|&v| v == b)
-                {
-                    expl.downfloaters.push((
-                        self.ps[b].tpn,
-                        "receives the pairing-allocated bye".to_string(),
-                    ));
-                }
-                self.explanation.push(expl);
+            for &f in &floaters {
+                let why = if cur.mate[f] == Some(n) {
+                    "receives the pairing-allocated bye (C5: lowest score able to)".to_string()
+                } else if mdps.contains(&f) {
+                    "MDP not paired here (C6/C7 or absolute criteria): floats again".to_string()
+                } else {
+                    "left unpaired by the best candidate (C6: odd or incompatible bracket)"
+                        .to_string()
+                };
+                expl.downfloaters.push((self.ps[f].tpn, why));
             }
-            mdps = floaters;
-            if fr.last {
-                break;
+            if let Some(b) = self.bye
+                && mdps.iter().chain(res_b.iter()).any(|&v| v == b)
+            {
+                expl.downfloaters.push((
+                    self.ps[b].tpn,
+                    "receives the pairing-allocated bye".to_string(),
+                ));
             }
+            self.explanation.push(expl);
         }
-        if self.has_bye && self.bye.is_none() {
-            return Err(NoValidPairing::AbsoluteCriteria { players: vec![] });
-        }
-        Ok(())
+        Ok((floaters, fr.last))
     }
 
     fn finish(self) -> RoundPairing {
