@@ -234,6 +234,7 @@ impl Engine {
             }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn build_frame(
         &self,
         in_b: Vec<bool>,
@@ -258,8 +259,8 @@ impl Engine {
         mdp_levels.dedup();
         let mut b_levels = mdp_levels.clone();
         b_levels.push(s0);
-        for v in 0..n {
-            if in_b[v] && self.remaining[v] {
+        for (v, _) in in_b.iter().enumerate().take(n).filter(|x| *x.1) {
+            if self.remaining[v] {
                 b_levels.push(self.ps[v].score);
             }
         }
