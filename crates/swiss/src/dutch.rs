@@ -40,6 +40,8 @@ struct Fields {
     c5: usize,
     c6: usize,
     c7: Vec<usize>,
+    /// 2017 C.6: score differences of the pairs (largest first).
+    psd: Vec<usize>,
     c8p: usize,
     c8: Vec<usize>,
     c9: Option<usize>,
@@ -295,6 +297,14 @@ impl Engine {
                 .iter()
                 .map(|_| l.push("C7", 2, max_edges))
                 .collect();
+            f.psd = if two26 {
+                Vec::new()
+            } else {
+                sd_levels
+                    .iter()
+                    .map(|_| l.push("C.6", 1, max_edges))
+                    .collect()
+            };
             f.c8p = l.push("C8", 1, max_edges);
             f.c8 = b_levels
                 .iter()
@@ -405,7 +415,11 @@ impl Engine {
                 return None;
             }
             put(&mut w, f.complete, 1);
-            put(&mut w, f.c5, u64::from(self.max_score - self.ps[p].score));
+            // C5 (2026 only): the PAB goes to the lowest score possible. The 2017 text has no
+            // such criterion: the PAB falls out of the last bracket's pairing.
+            if self.edition == Edition::Dutch2026 {
+                put(&mut w, f.c5, u64::from(self.max_score - self.ps[p].score));
+            }
             if let Some(c9) = f.c9
                 && fr.in_b[p]
             {
@@ -426,7 +440,9 @@ impl Engine {
         let (a, b) = if u < v { (u, v) } else { (v, u) };
         if !self.in_bracket(fr, a, b) {
             let nb = |x: usize| fr.in_b[x] || fr.in_n[x];
-            if nb(a) && nb(b) && (fr.in_n[a] || fr.in_n[b]) {
+            // 2017 C.7 does not apply to the PPB (nor the CLB).
+            let lookahead = self.edition == Edition::Dutch2026 || fr.isolated;
+            if lookahead && nb(a) && nb(b) && (fr.in_n[a] || fr.in_n[b]) {
                 put(&mut w, f.c8p, 1);
                 for x in [a, b] {
                     if fr.in_b[x]
@@ -445,6 +461,11 @@ impl Engine {
             {
                 put(&mut w, f.c7[i], 1);
             }
+        }
+        for (i, &fi) in f.psd.iter().enumerate() {
+            let d = fr.sd_levels[i];
+            let diff = self.ps[a].score - self.ps[b].score;
+            put(&mut w, fi, u64::from(diff < d));
         }
         // Colour criteria (C10–C13 / 2017 C.8–C.11), with the Art. 5.2 allocation.
         let (pa, pb) = (&self.ps[a], &self.ps[b]);
@@ -630,6 +651,13 @@ impl Engine {
         let mut mate = vec![None; n + 1];
         for (i, &v) in verts.iter().enumerate() {
             mate[v] = m[i].map(|j| verts[j]);
+        }
+        // A player required inside the bracket must be paired (without the completion
+        // field of the 2017 isolated brackets nothing else forces it).
+        if (0..n).any(|v| {
+            cons.req[v] == Some(true) && self.remaining[v] && !excluded[v] && mate[v].is_none()
+        }) {
+            return None;
         }
         Some(Sol { total, mate })
     }
