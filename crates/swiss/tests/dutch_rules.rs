@@ -171,11 +171,12 @@ fn simulate(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn properties_hold_over_whole_tournaments(n in 2u32..24, rounds in 1u32..7, seed in any::<u64>()) {
-        for (st, p) in simulate(n, rounds, seed, Edition::Dutch2026) {
+    fn properties_hold_over_whole_tournaments(n in 2u32..24, rounds in 1u32..7, seed in any::<u64>(), e2017 in any::<bool>()) {
+        let edition = if e2017 { Edition::Dutch2017 } else { Edition::Dutch2026 };
+        for (st, p) in simulate(n, rounds, seed, edition) {
             let last = st.rounds_played + 1 == st.total_rounds;
             let mut seen = std::collections::HashSet::new();
             for bd in &p.boards {
@@ -204,7 +205,7 @@ proptest! {
                 }
             }
             // Deterministic.
-            let again = pair(&st, Edition::Dutch2026, &Options::default()).unwrap();
+            let again = pair(&st, edition, &Options::default()).unwrap();
             prop_assert_eq!(again, p);
         }
     }
