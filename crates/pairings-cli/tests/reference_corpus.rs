@@ -22,11 +22,16 @@ fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
 }
 
 fn check_all_rounds(dir: &str) {
+    check_all_rounds_with(dir, &[]);
+}
+
+fn check_all_rounds_with(dir: &str, extra: &[&str]) {
     let list = files(&data(dir), "trf");
     assert!(!list.is_empty());
     for f in list {
         let out = Command::new(env!("CARGO_BIN_EXE_arbiter-pairings"))
             .args(["--dutch", f.to_str().unwrap(), "-c"])
+            .args(extra)
             .output()
             .expect("run arbiter-pairings");
         assert!(
@@ -47,6 +52,12 @@ fn dutch_2026_every_round_identical_to_reference() {
 #[test]
 fn dutch_2026_three_one_zero_scoring_every_round_identical() {
     check_all_rounds("dutch-2026-3-1-0");
+}
+
+#[test]
+fn dutch_2017_edition_every_round_identical_to_reference_v5() {
+    // Includes a round re-paired through the PPB / collapsed last bracket (2017 A.9).
+    check_all_rounds_with("dutch-2017", &["--edition", "dutch-2017"]);
 }
 
 #[test]
