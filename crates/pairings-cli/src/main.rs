@@ -178,17 +178,9 @@ fn render(p: &RoundPairing) -> String {
     s
 }
 
+/// The whole pairing (boards in board order, bye, explanation) as JSON.
 fn json(p: &RoundPairing) -> String {
-    let boards: Vec<String> = p
-        .boards
-        .iter()
-        .map(|b| format!("{{\"white\":{},\"black\":{}}}", b.white, b.black))
-        .collect();
-    format!(
-        "{{\"boards\":[{}],\"bye\":{}}}",
-        boards.join(","),
-        p.bye.map_or("null".to_string(), |b| b.to_string())
-    )
+    serde_json::to_string(p).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
 }
 
 fn explain(p: &RoundPairing) {

@@ -690,6 +690,12 @@ impl Engine {
     /// Completion check (C4 / 2017 A.9): every remaining player can still be paired under
     /// C1–C3, with the PAB to an eligible player when the number is odd.
     fn completable(&self) -> bool {
+        self.unpairable().is_empty()
+    }
+
+    /// The players a maximum-cardinality pairing of the remaining players leaves out
+    /// (empty when the round can be completed). The bye dummy is reported as TPN 0.
+    fn unpairable(&self) -> Vec<Tpn> {
         let n = self.n;
         let verts: Vec<usize> = (0..=n).filter(|&v| self.remaining[v]).collect();
         let mut edges: Vec<Edge<1>> = Vec::new();
@@ -708,15 +714,19 @@ impl Engine {
             }
         }
         let m = max_weight_matching(verts.len(), &edges);
-        m.iter().all(|x| x.is_some())
+        verts
+            .iter()
+            .zip(m.iter())
+            .filter(|(_, x)| x.is_none())
+            .map(|(&v, _)| if v == n { 0 } else { self.ps[v].tpn })
+            .collect()
     }
 
     fn run(&mut self) -> Result<(), NoValidPairing> {
         let n = self.n;
-        if !self.completable() {
-            return Err(NoValidPairing::AbsoluteCriteria {
-                players: self.ps.iter().map(|p| p.tpn).collect(),
-            });
+        let left_out = self.unpairable();
+        if !left_out.is_empty() {
+            return Err(NoValidPairing::AbsoluteCriteria { players: left_out });
         }
         let mut mdps: Vec<usize> = Vec::new();
         loop {

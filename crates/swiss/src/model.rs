@@ -166,7 +166,7 @@ pub struct RoundPairing {
 #[derive(Debug, Clone, PartialEq, Eq, Error, Serialize, Deserialize)]
 pub enum NoValidPairing {
     #[error(
-        "no pairing complies with the absolute criteria C1-C3 (no rematch, PAB eligibility, colour): players {players:?} cannot all be paired"
+        "no pairing complies with the absolute criteria C1-C3 (C1 no rematch, C2 PAB eligibility, C3 absolute colour preferences): a maximum pairing leaves out {players:?} (0 = the pairing-allocated bye)"
     )]
     AbsoluteCriteria { players: Vec<Tpn> },
     #[error("invalid tournament state: {0}")]
