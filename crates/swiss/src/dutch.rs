@@ -173,9 +173,16 @@ pub(crate) fn pair_round(
             )
         })
         .collect();
+    // The colour the first paired player gets by 5.2.5 / E.5 (ADR swiss-004): with the TPN
+    // rule the initial colour goes to odd TPNs; in 2017 numbering by position, position 1
+    // keeps the colour its TPN would get.
+    let mut initial = state.initial_colour;
     if edition == Edition::Dutch2017 {
         let mut by_tpn: Vec<Tpn> = ps.iter().map(|p| p.0.tpn).collect();
         by_tpn.sort_unstable();
+        if by_tpn.first().is_some_and(|&t| t % 2 == 0) {
+            initial = initial.opposite();
+        }
         for p in ps.iter_mut() {
             p.0.parity_number = by_tpn
                 .binary_search(&p.0.tpn)
@@ -207,7 +214,7 @@ pub(crate) fn pair_round(
         has_bye: n % 2 == 1,
         compat,
         edition,
-        initial: state.initial_colour,
+        initial,
         remaining: vec![true; n + 1],
         pairs: Vec::new(),
         bye: None,
