@@ -9,9 +9,9 @@
 //! - [`criteria`]: absolute criteria C1–C3, topscorers (Art. 1.8), PAB eligibility (C.04.1 Art. 4).
 //! - [`weight`]: lexicographic wide weights encoding the criteria.
 //! - [`blossom`]: maximum-weight matching.
-//! - [`dutch`]: the bracket-by-bracket process (Art. 3–4): quality criteria C5–C21 and the
-//!   generation order (MDP sets, transpositions, exchanges).
-//! - [`board_order`]: C.04.2 Art. 3.6 board order.
+//! - [`dutch`]: the bracket-by-bracket process (Art. 3–4) and the generation order (MDP
+//!   sets, transpositions, exchanges); `dutch/quality_criteria.rs`: criteria C4–C21 (and
+//!   2017 C.4–C.19) as weight fields; `dutch/board_order.rs`: C.04.2 Art. 3.6 board order.
 
 pub mod blossom;
 pub mod model;
