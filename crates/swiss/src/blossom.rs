@@ -1,7 +1,7 @@
 //! Maximum-weight matching in a general graph: Edmonds' blossom algorithm with dual
 //! variables (the O(n³) primal–dual method of Gabow/Galil), written for this crate.
 //!
-//! Weights are [`Wide`] unsigned integers; every weight must be even (bit 0 clear) so that
+//! Weights are [`WideN`] unsigned integers; every weight must be even (bit 0 clear) so that
 //! the dual updates on S–S edges (half the slack) stay exact. The result maximises the
 //! total weight; the caller makes maximum cardinality the top-priority field.
 
