@@ -12,7 +12,7 @@
 //! remainder exchange, remainder partners by transposition), re-solving to check that the
 //! optimum is still reachable after each decision.
 
-use crate::blossom::{Edge, max_weight_matching};
+use crate::blossom::{Certificate, Edge, max_weight_matching, max_weight_matching_with_duals};
 use crate::colour::ColourState;
 use crate::criteria::{c1_allows, c3_allows, is_topscorer, pab_eligible};
 use crate::model::*;
@@ -112,6 +112,20 @@ struct Cons {
 struct Sol {
     total: Wide,
     mate: Vec<Option<usize>>,
+    /// Optimal duals (global vertex indices): an edge with a positive reduced cost is in
+    /// no optimal matching, which saves re-solving to find out.
+    cert: Option<Certificate<8>>,
+}
+
+impl Sol {
+    /// True when no matching containing (a, b) can reach this solution's total.
+    fn excludes(&self, fr: &Frame, n: usize, a: usize, b: usize) -> bool {
+        match (&self.cert, fr.w[a * (n + 1) + b]) {
+            (Some(c), Some(w)) => c.reduced_cost(a, b, w) > Wide::ZERO,
+            (_, None) => true,
+            _ => false,
+        }
+    }
 }
 
 pub(crate) struct Engine {
@@ -307,7 +321,8 @@ impl Engine {
             }
         }
         // Narrower integers are faster; the doubled duals need one spare bit.
-        let m = if fr.bits + 2 <= 4 * 64 {
+        let (m, local_cert): (Vec<Option<usize>>, Option<Certificate<8>>) = if fr.bits + 2 <= 4 * 64
+        {
             let narrow: Vec<Edge<4>> = edges
                 .iter()
                 .map(|e| Edge {
@@ -316,10 +331,28 @@ impl Engine {
                     w: e.w.narrow::<4>(),
                 })
                 .collect();
-            max_weight_matching(verts.len(), &narrow)
+            let (m, c) = max_weight_matching_with_duals(verts.len(), &narrow);
+            let c = c.map(|c| Certificate {
+                vertex: c.vertex.iter().map(|x| x.narrow::<8>()).collect(),
+                blossoms: c
+                    .blossoms
+                    .iter()
+                    .map(|ch| ch.iter().map(|&(b, z)| (b, z.narrow::<8>())).collect())
+                    .collect(),
+            });
+            (m, c)
         } else {
-            max_weight_matching(verts.len(), &edges)
+            max_weight_matching_with_duals(verts.len(), &edges)
         };
+        let cert = local_cert.map(|c| {
+            let mut vertex = vec![Wide::ZERO; n + 1];
+            let mut blossoms = vec![Vec::new(); n + 1];
+            for (i, &v) in verts.iter().enumerate() {
+                vertex[v] = c.vertex[i];
+                blossoms[v] = c.blossoms[i].clone();
+            }
+            Certificate { vertex, blossoms }
+        });
         let mut total = base;
         for e in &edges {
             if m[e.u] == Some(e.v) {
@@ -337,7 +370,7 @@ impl Engine {
         }) {
             return None;
         }
-        Some(Sol { total, mate })
+        Some(Sol { total, mate, cert })
     }
 
     fn fix_pair(&mut self, a: usize, b: usize) {
@@ -362,6 +395,7 @@ impl Engine {
         Sol {
             total: sol.total.minus(w),
             mate,
+            cert: sol.cert.clone(),
         }
     }
 
@@ -621,6 +655,7 @@ impl Engine {
                     cur = Sol {
                         total,
                         mate: s.mate,
+                        cert: s.cert,
                     };
                     chosen.clear();
                 }
@@ -635,6 +670,11 @@ impl Engine {
                         break;
                     }
                     if !self.remaining[c] {
+                        continue;
+                    }
+                    // Reduced cost > 0: no optimal candidate pairs them (skip the re-solve
+                    // unless the explanation needs the deciding criterion).
+                    if cur.excludes(&fr, n, m, c) && (!self.explain || first_rejected.is_some()) {
                         continue;
                     }
                     match self.solve(&fr, &cons, Some((m, c))) {
@@ -787,6 +827,7 @@ impl Engine {
                     cur2 = Sol {
                         total,
                         mate: s.mate,
+                        cert: s.cert,
                     };
                     tops.clear();
                 }
@@ -801,6 +842,9 @@ impl Engine {
                         break;
                     }
                     if c <= t || !self.remaining[c] || cons2.tops[c] {
+                        continue;
+                    }
+                    if cur2.excludes(fr2, n, t, c) && (!self.explain || first_rejected.is_some()) {
                         continue;
                     }
                     match self.solve(fr2, &cons2, Some((t, c))) {
