@@ -25,8 +25,8 @@ mod quality_criteria;
 #[derive(Debug, Clone)]
 pub(crate) struct Pl {
     pub tpn: Tpn,
-    /// The number whose parity decides Art. 5.2.5: the TPN (2026); for the 2017 edition the
-    /// reference engine uses the position among the players paired in the round (ADR swiss-004).
+    /// The number whose parity decides Art. 5.2.5: the position among the players paired in
+    /// the round, in TPN order (ADR swiss-004).
     pub parity_number: u32,
     pub score: Score,
     pub col: ColourState,
@@ -190,11 +190,11 @@ pub(crate) fn pair_round(
             )
         })
         .collect();
-    // The colour the first paired player gets by 5.2.5 / E.5 (ADR swiss-004): with the TPN
-    // rule the initial colour goes to odd TPNs; in 2017 numbering by position, position 1
-    // keeps the colour its TPN would get.
+    // 5.2.5 / E.5 "odd pairing number" (ADR swiss-004): both reference engines number the
+    // players paired in the round consecutively in TPN order; position 1 keeps the colour
+    // its TPN would get from the initial colour.
     let mut initial = state.initial_colour;
-    if edition == Edition::Dutch2017 {
+    {
         let mut by_tpn: Vec<Tpn> = ps.iter().map(|p| p.0.tpn).collect();
         by_tpn.sort_unstable();
         if by_tpn.first().is_some_and(|&t| t % 2 == 0) {

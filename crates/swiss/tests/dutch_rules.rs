@@ -216,10 +216,10 @@ fn absent_players_are_not_paired_ghr_3_2() {
     let mut st = state(5, 5);
     st.players[1].absent = true; // TPN 2
     let p = pair(&st, Edition::Dutch2026, &Options::default()).unwrap();
-    // 4 present: S1 = {1,3}, S2 = {4,5}. 2026 Art. 5.2.5: TPN 3 is odd → White.
-    assert_eq!(p.boards, vec![b(1, 4), b(3, 5)]);
+    // 4 present: S1 = {1,3}, S2 = {4,5}. Art. 5.2.5 as both reference engines apply it
+    // (ADR swiss-004): 3 is the 2nd player paired, an even number → Black.
+    assert_eq!(p.boards, vec![b(1, 4), b(5, 3)]);
     assert_eq!(p.bye, None);
-    // 2017 (reference engine v5, ADR swiss-004): 3 is the 2nd player paired → Black.
     let p = pair(&st, Edition::Dutch2017, &Options::default()).unwrap();
     assert_eq!(p.boards, vec![b(1, 4), b(5, 3)]);
 }
