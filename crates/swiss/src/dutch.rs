@@ -930,7 +930,11 @@ impl Engine {
                 .collect();
             for &f in &floaters {
                 let why = if cur.mate[f] == Some(n) {
-                    "receives the pairing-allocated bye (C5: lowest score able to)".to_string()
+                    if self.edition == Edition::Dutch2026 {
+                        "receives the pairing-allocated bye (C5: lowest score able to)".to_string()
+                    } else {
+                        "left for the pairing-allocated bye of the last bracket".to_string()
+                    }
                 } else if mdps.contains(&f) {
                     "MDP not paired here (C6/C7 or absolute criteria): floats again".to_string()
                 } else {
