@@ -1,0 +1,965 @@
+//! The Dutch pairing process, bracket by bracket (C.04.3 2026 Art. 3–4; 2017 B).
+//!
+//! Method (any method giving the identical result is allowed, 2026 Art. 3 note): the whole
+//! round is one maximum-weight matching over all players not yet paired (plus a dummy
+//! vertex for the pairing-allocated bye). Edge weights encode, from most to least
+//! significant: completion (C4, every bracket), the PAB assignee's score (C5), then the
+//! quality of the *current* bracket (C6 pairs, C7 downfloater scores, C8 look-ahead into
+//! the next bracket, C9, colour criteria C10–C13, float criteria C14–C21). A maximum
+//! matching is therefore a best candidate by the criteria. Among equally good candidates
+//! the rules take the one generated first; we reproduce the generation order by fixing
+//! decisions one at a time in that order (MDP set, MDP partners by S2 transposition,
+//! remainder exchange, remainder partners by transposition), re-solving to check that the
+//! optimum is still reachable after each decision.
+
+use crate::blossom::{Certificate, Edge, max_weight_matching, max_weight_matching_with_duals};
+use crate::colour::ColourState;
+use crate::criteria::{c1_allows, c3_allows, is_topscorer, pab_eligible};
+use crate::model::*;
+use crate::weight::{Layout, Wide};
+
+mod board_order;
+mod quality_criteria;
+
+/// A player as the engine sees them (sorted by Art. 1.2 order: score, then TPN).
+#[derive(Debug, Clone)]
+pub(crate) struct Pl {
+    pub tpn: Tpn,
+    /// The number whose parity decides Art. 5.2.5: the position among the players paired in
+    /// the round, in TPN order (ADR swiss-004).
+    pub parity_number: u32,
+    pub score: Score,
+    pub col: ColourState,
+    pub top: bool,
+    pub f1: Float,
+    pub f2: Float,
+    pub bye_ok: bool,
+    pub unplayed: u32,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Fields {
+    complete: usize,
+    c5: usize,
+    c6: usize,
+    c7: Vec<usize>,
+    /// 2017 C.6: score differences of the pairs (largest first).
+    psd: Vec<usize>,
+    c8p: usize,
+    c8: Vec<usize>,
+    c9: Option<usize>,
+    c10: usize,
+    c11: usize,
+    c12: usize,
+    c13: usize,
+    c14: usize,
+    c15: usize,
+    c16: usize,
+    c17: usize,
+    c18: Vec<usize>,
+    c19: Vec<usize>,
+    c20: Vec<usize>,
+    c21: Vec<usize>,
+    ex1: Option<usize>,
+    ex2: Option<usize>,
+    ex3: Option<usize>,
+    ex4: Option<usize>,
+}
+
+/// Remainder exchange data (Art. 4.3 / 2017 D.2).
+#[derive(Debug, Clone)]
+struct Exch {
+    in_rm: Vec<bool>,
+    in_s1: Vec<bool>,
+    pos: Vec<usize>,
+    len: usize,
+}
+
+/// The weights for one bracket (and phase).
+struct Frame {
+    in_b: Vec<bool>,
+    mdp: Vec<bool>,
+    in_n: Vec<bool>,
+    last: bool,
+    mdp_levels: Vec<Score>,
+    b_levels: Vec<Score>,
+    sd_levels: Vec<Score>,
+    /// Resident score of the bracket (the lowest resident score of a collapsed bracket).
+    s0: Score,
+    /// Vertices taking part in the matching (2017: the bracket and the next one only).
+    active: Vec<bool>,
+    /// 2017 bracket paired without the completion criterion (C.4 applies only in the PPB).
+    isolated: bool,
+    exch: Option<Exch>,
+    layout: Layout,
+    /// Bits used by the layout (chooses the matching's integer width).
+    bits: u32,
+    f: Fields,
+    /// Dense weight matrix over n+1 vertices (index n = bye dummy); None = no edge.
+    w: Vec<Option<Wide>>,
+}
+
+/// Constraints used while fixing decisions.
+#[derive(Debug, Clone)]
+struct Cons {
+    /// Some(true): must be paired inside the bracket; Some(false): must not.
+    req: Vec<Option<bool>>,
+    /// Remainder S1 members after the exchange: paired with a lower-ranked non-S1 remainder player.
+    tops: Vec<bool>,
+}
+
+#[derive(Clone)]
+struct Sol {
+    total: Wide,
+    mate: Vec<Option<usize>>,
+    /// Optimal duals (global vertex indices): an edge with a positive reduced cost is in
+    /// no optimal matching, which saves re-solving to find out.
+    cert: Option<Certificate<8>>,
+}
+
+impl Sol {
+    /// True when no matching containing (a, b) can reach this solution's total.
+    fn excludes(&self, fr: &Frame, n: usize, a: usize, b: usize) -> bool {
+        match (&self.cert, fr.w[a * (n + 1) + b]) {
+            (Some(c), Some(w)) => c.reduced_cost(a, b, w) > Wide::ZERO,
+            (_, None) => true,
+            _ => false,
+        }
+    }
+}
+
+pub(crate) struct Engine {
+    ps: Vec<Pl>,
+    n: usize,
+    has_bye: bool,
+    compat: Vec<bool>,
+    edition: Edition,
+    initial: Colour,
+    remaining: Vec<bool>,
+    pairs: Vec<(usize, usize)>,
+    bye: Option<usize>,
+    max_score: Score,
+    max_unplayed: u32,
+    /// "One point" in scoring units (2017 A.8), taken as the points for a win.
+    one_point: Score,
+    explain: bool,
+    explanation: Vec<BracketExplanation>,
+}
+
+fn float_at(p: &Player, back: usize) -> Float {
+    let len = p.floats.len();
+    if len >= back {
+        p.floats[len - back]
+    } else {
+        Float::None
+    }
+}
+
+/// Pairs the next round (see [`crate::pair`]).
+pub(crate) fn pair_round(
+    state: &TournamentState,
+    edition: Edition,
+    options: &Options,
+) -> Result<RoundPairing, NoValidPairing> {
+    let mut seen = std::collections::HashSet::new();
+    for p in &state.players {
+        if p.tpn == 0 || !seen.insert(p.tpn) {
+            return Err(NoValidPairing::InvalidState(format!(
+                "player TPN {} is zero or duplicated",
+                p.tpn
+            )));
+        }
+    }
+    let present: Vec<&Player> = state.players.iter().filter(|p| !p.absent).collect();
+    let mut ps: Vec<(Pl, &Player)> = present
+        .iter()
+        .map(|p| {
+            (
+                Pl {
+                    tpn: p.tpn,
+                    parity_number: p.tpn,
+                    score: p.pairing_score(),
+                    col: ColourState::from_history(&p.colours),
+                    top: is_topscorer(state, p),
+                    f1: float_at(p, 1),
+                    f2: float_at(p, 2),
+                    bye_ok: pab_eligible(p),
+                    unplayed: p.unplayed_games(),
+                },
+                *p,
+            )
+        })
+        .collect();
+    // 5.2.5 / E.5 "odd pairing number" (ADR swiss-004): both reference engines number the
+    // players paired in the round consecutively in TPN order; position 1 keeps the colour
+    // its TPN would get from the initial colour.
+    let mut initial = state.initial_colour;
+    {
+        let mut by_tpn: Vec<Tpn> = ps.iter().map(|p| p.0.tpn).collect();
+        by_tpn.sort_unstable();
+        if by_tpn.first().is_some_and(|&t| t % 2 == 0) {
+            initial = initial.opposite();
+        }
+        for p in ps.iter_mut() {
+            p.0.parity_number = by_tpn
+                .binary_search(&p.0.tpn)
+                .map_or(p.0.tpn, |i| i as u32 + 1);
+        }
+    }
+    ps.sort_by(|a, b| b.0.score.cmp(&a.0.score).then(a.0.tpn.cmp(&b.0.tpn)));
+    let n = ps.len();
+    if n > 4000 {
+        return Err(NoValidPairing::Limit(format!(
+            "{n} players: the dense matching is limited to 4000"
+        )));
+    }
+    let mut compat = vec![false; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            if i != j {
+                let (a, pa) = &ps[i];
+                let (b, pb) = &ps[j];
+                compat[i * n + j] =
+                    c1_allows(state, pa, pb) && c3_allows(&a.col, a.top, &b.col, b.top);
+            }
+        }
+    }
+    let max_score = ps.iter().map(|p| p.0.score).max().unwrap_or(0);
+    let max_unplayed = ps.iter().map(|p| p.0.unplayed).max().unwrap_or(0);
+    let mut eng = Engine {
+        n,
+        has_bye: n % 2 == 1,
+        compat,
+        edition,
+        initial,
+        remaining: vec![true; n + 1],
+        pairs: Vec::new(),
+        bye: None,
+        max_score,
+        max_unplayed,
+        one_point: state.points_for_win.max(1),
+        explain: options.explain,
+        explanation: Vec::new(),
+        ps: ps.into_iter().map(|p| p.0).collect(),
+    };
+    eng.remaining[n] = eng.has_bye;
+    eng.run()?;
+    Ok(eng.finish())
+}
+
+impl Engine {
+    fn in_bracket(&self, fr: &Frame, u: usize, v: usize) -> bool {
+        u < self.n
+            && v < self.n
+            && fr.in_b[u]
+            && fr.in_b[v]
+            && (fr.last || !(fr.mdp[u] && fr.mdp[v]))
+            && match &fr.exch {
+                Some(x) => x.in_rm[u] && x.in_rm[v],
+                None => true,
+            }
+    }
+
+    fn allowed(&self, fr: &Frame, cons: &Cons, u: usize, v: usize) -> bool {
+        for (x, y) in [(u, v), (v, u)] {
+            if x >= self.n {
+                continue;
+            }
+            match cons.req[x] {
+                Some(true) if !self.in_bracket(fr, x, y) => return false,
+                Some(false) if self.in_bracket(fr, x, y) => return false,
+                _ => {}
+            }
+            if cons.tops[x] {
+                if y >= self.n || cons.tops[y] || y < x {
+                    return false;
+                }
+                if let Some(e) = &fr.exch
+                    && !e.in_rm[y]
+                {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Maximum-weight matching on the remaining players, optionally with one forced pair.
+    fn solve(&self, fr: &Frame, cons: &Cons, forced: Option<(usize, usize)>) -> Option<Sol> {
+        let f: Vec<(usize, usize)> = forced.into_iter().collect();
+        self.solve_forced(fr, cons, &f)
+    }
+
+    /// Maximum-weight matching on the remaining players with several forced pairs.
+    fn solve_forced(&self, fr: &Frame, cons: &Cons, forced: &[(usize, usize)]) -> Option<Sol> {
+        let n = self.n;
+        let mut base = Wide::ZERO;
+        let mut excluded = vec![false; n + 1];
+        for &(a, b) in forced {
+            if !self.allowed(fr, cons, a, b) || excluded[a] || excluded[b] {
+                return None;
+            }
+            base = base.plus(fr.w[a * (n + 1) + b]?);
+            excluded[a] = true;
+            excluded[b] = true;
+        }
+        let verts: Vec<usize> = (0..=n)
+            .filter(|&v| self.remaining[v] && !excluded[v] && fr.active[v])
+            .collect();
+        let mut idx = vec![usize::MAX; n + 1];
+        for (i, &v) in verts.iter().enumerate() {
+            idx[v] = i;
+        }
+        let mut edges = Vec::new();
+        for (i, &u) in verts.iter().enumerate() {
+            for &v in &verts[i + 1..] {
+                if let Some(w) = fr.w[u * (n + 1) + v]
+                    && self.allowed(fr, cons, u, v)
+                {
+                    edges.push(Edge { u: i, v: idx[v], w });
+                }
+            }
+        }
+        // Narrower integers are faster; the doubled duals need one spare bit.
+        let (m, local_cert): (Vec<Option<usize>>, Option<Certificate<8>>) = if fr.bits + 2 <= 4 * 64
+        {
+            let narrow: Vec<Edge<4>> = edges
+                .iter()
+                .map(|e| Edge {
+                    u: e.u,
+                    v: e.v,
+                    w: e.w.narrow::<4>(),
+                })
+                .collect();
+            let (m, c) = max_weight_matching_with_duals(verts.len(), &narrow);
+            let c = c.map(|c| Certificate {
+                vertex: c.vertex.iter().map(|x| x.narrow::<8>()).collect(),
+                blossoms: c
+                    .blossoms
+                    .iter()
+                    .map(|ch| ch.iter().map(|&(b, z)| (b, z.narrow::<8>())).collect())
+                    .collect(),
+            });
+            (m, c)
+        } else {
+            max_weight_matching_with_duals(verts.len(), &edges)
+        };
+        let cert = local_cert.map(|c| {
+            let mut vertex = vec![Wide::ZERO; n + 1];
+            let mut blossoms = vec![Vec::new(); n + 1];
+            for (i, &v) in verts.iter().enumerate() {
+                vertex[v] = c.vertex[i];
+                blossoms[v] = c.blossoms[i].clone();
+            }
+            Certificate { vertex, blossoms }
+        });
+        let mut total = base;
+        for e in &edges {
+            if m[e.u] == Some(e.v) {
+                total = total.plus(e.w);
+            }
+        }
+        let mut mate = vec![None; n + 1];
+        for (i, &v) in verts.iter().enumerate() {
+            mate[v] = m[i].map(|j| verts[j]);
+        }
+        // A player required inside the bracket must be paired (without the completion
+        // field of the 2017 isolated brackets nothing else forces it).
+        if (0..n).any(|v| {
+            cons.req[v] == Some(true) && self.remaining[v] && !excluded[v] && mate[v].is_none()
+        }) {
+            return None;
+        }
+        Some(Sol { total, mate, cert })
+    }
+
+    fn fix_pair(&mut self, a: usize, b: usize) {
+        self.remaining[a] = false;
+        self.remaining[b] = false;
+        if b == self.n {
+            self.bye = Some(a);
+        } else if a == self.n {
+            self.bye = Some(b);
+        } else {
+            self.pairs.push((a.min(b), a.max(b)));
+        }
+    }
+
+    /// Solution after fixing the pair (a, b) taken from `sol`.
+    fn without(&self, sol: &Sol, fr: &Frame, a: usize, b: usize) -> Sol {
+        let n = self.n;
+        let w = fr.w[a * (n + 1) + b].unwrap_or(Wide::ZERO);
+        let mut mate = sol.mate.clone();
+        mate[a] = None;
+        mate[b] = None;
+        Sol {
+            total: sol.total.minus(w),
+            mate,
+            cert: sol.cert.clone(),
+        }
+    }
+
+    /// Completion check (C4 / 2017 A.9): every remaining player can still be paired under
+    /// C1–C3, with the PAB to an eligible player when the number is odd.
+    fn completable(&self) -> bool {
+        self.unpairable().is_empty()
+    }
+
+    /// The players a maximum-cardinality pairing of the remaining players leaves out
+    /// (empty when the round can be completed). The bye dummy is reported as TPN 0.
+    fn unpairable(&self) -> Vec<Tpn> {
+        let n = self.n;
+        let verts: Vec<usize> = (0..=n).filter(|&v| self.remaining[v]).collect();
+        let mut edges: Vec<Edge<1>> = Vec::new();
+        let mut two = crate::weight::WideN::<1>::ZERO;
+        two.add_at(1, 1);
+        for (i, &u) in verts.iter().enumerate() {
+            for (j, &v) in verts.iter().enumerate().skip(i + 1) {
+                let ok = if v == n {
+                    self.ps[u].bye_ok
+                } else {
+                    self.compat[u * n + v]
+                };
+                if ok {
+                    edges.push(Edge { u: i, v: j, w: two });
+                }
+            }
+        }
+        let m = max_weight_matching(verts.len(), &edges);
+        verts
+            .iter()
+            .zip(m.iter())
+            .filter(|(_, x)| x.is_none())
+            .map(|(&v, _)| if v == n { 0 } else { self.ps[v].tpn })
+            .collect()
+    }
+
+    fn run(&mut self) -> Result<(), NoValidPairing> {
+        let n = self.n;
+        let left_out = self.unpairable();
+        if !left_out.is_empty() {
+            return Err(NoValidPairing::AbsoluteCriteria { players: left_out });
+        }
+        let mut mdps: Vec<usize> = Vec::new();
+        loop {
+            if !(0..n).any(|i| self.remaining[i]) {
+                if self.remaining[n] {
+                    return Err(NoValidPairing::AbsoluteCriteria { players: vec![] });
+                }
+                break;
+            }
+            if self.edition == Edition::Dutch2017 {
+                // 2017 A.9: pair the bracket without C.4; if the rest can no longer be
+                // completed, re-pair it as the PPB (with C.4) and collapse everything below
+                // into the last bracket (CLB).
+                let snap = (
+                    self.remaining.clone(),
+                    self.pairs.len(),
+                    self.bye,
+                    self.explanation.len(),
+                );
+                let (floaters, last) = self.bracket(&mdps, false, true)?;
+                if last {
+                    break;
+                }
+                if self.completable() {
+                    mdps = floaters;
+                    continue;
+                }
+                self.remaining = snap.0;
+                self.pairs.truncate(snap.1);
+                self.bye = snap.2;
+                self.explanation.truncate(snap.3);
+                let (floaters, last) = self.bracket(&mdps, false, false)?;
+                if last {
+                    break;
+                }
+                self.bracket(&floaters, true, false)?;
+                break;
+            }
+            let (floaters, last) = self.bracket(&mdps, false, false)?;
+            if last {
+                break;
+            }
+            mdps = floaters;
+        }
+        if self.has_bye && self.bye.is_none() {
+            return Err(NoValidPairing::AbsoluteCriteria { players: vec![] });
+        }
+        Ok(())
+    }
+
+    /// Pairs one bracket: the MDPs `mdps` and the next scoregroup (all remaining players
+    /// when `collapse`). Returns the downfloaters and whether this was the last bracket.
+    fn bracket(
+        &mut self,
+        mdps: &[usize],
+        collapse: bool,
+        isolated: bool,
+    ) -> Result<(Vec<usize>, bool), NoValidPairing> {
+        let n = self.n;
+        let rem: Vec<usize> = (0..n).filter(|&i| self.remaining[i]).collect();
+        let is_mdp = |i: &usize| mdps.contains(i);
+        let residents: Vec<usize> = rem.iter().copied().filter(|i| !is_mdp(i)).collect();
+        let s0 = match (collapse, residents.first(), residents.last()) {
+            (false, Some(&r), _) => self.ps[r].score,
+            (true, _, Some(&r)) => self.ps[r].score,
+            _ => self.ps[mdps[mdps.len() - 1]].score,
+        };
+        let mut in_b = vec![false; n + 1];
+        let mut mdp = vec![false; n + 1];
+        for &m in mdps {
+            in_b[m] = true;
+            mdp[m] = true;
+        }
+        let res_b: Vec<usize> = residents
+            .iter()
+            .copied()
+            .filter(|&r| collapse || self.ps[r].score == s0)
+            .collect();
+        for &r in &res_b {
+            in_b[r] = true;
+        }
+        let s1 = residents
+            .iter()
+            .map(|&r| self.ps[r].score)
+            .find(|&s| s < s0 && !collapse);
+        let mut in_n = vec![false; n + 1];
+        if let Some(s1) = s1 {
+            for &r in &residents {
+                if self.ps[r].score == s1 {
+                    in_n[r] = true;
+                }
+            }
+        }
+        let mut fr = self.build_frame(
+            in_b.clone(),
+            mdp.clone(),
+            in_n.clone(),
+            s0,
+            None,
+            false,
+            isolated,
+        )?;
+        let mut cons = Cons {
+            req: vec![None; n + 1],
+            tops: vec![false; n + 1],
+        };
+        let mut cur = self
+            .solve(&fr, &cons, None)
+            .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
+        // C9 (2026) applies only to a bracket that downfloats exactly one player, who
+        // gets the PAB.
+        let mut c9_on = false;
+        if self.edition == Edition::Dutch2026 && self.has_bye && !fr.isolated {
+            let floaters: Vec<usize> = (0..n)
+                .filter(|&v| {
+                    in_b[v]
+                        && self.remaining[v]
+                        && !matches!(cur.mate[v], Some(p) if self.in_bracket(&fr, v, p))
+                })
+                .collect();
+            if floaters.len() == 1 && cur.mate[floaters[0]] == Some(n) {
+                c9_on = true;
+                fr = self.build_frame(
+                    in_b.clone(),
+                    mdp.clone(),
+                    in_n.clone(),
+                    s0,
+                    None,
+                    true,
+                    isolated,
+                )?;
+                cur = self
+                    .solve(&fr, &cons, None)
+                    .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
+            }
+        }
+        let mut expl = BracketExplanation {
+            score: s0,
+            players: mdps
+                .iter()
+                .chain(res_b.iter())
+                .map(|&i| self.ps[i].tpn)
+                .collect(),
+            moved_down: mdps.iter().map(|&i| self.ps[i].tpn).collect(),
+            pairs: vec![],
+            downfloaters: vec![],
+            decisions: vec![],
+        };
+        let pairs_before = self.pairs.len();
+
+        // Phase A: heterogeneous bracket — which MDPs are paired (S1), then their partners.
+        if !mdps.is_empty() {
+            let inb = |s: &Self, sol: &Sol, m: usize| match sol.mate[m] {
+                Some(p) => s.in_bracket(&fr, m, p),
+                None => false,
+            };
+            let m1 = mdps.iter().filter(|&&m| inb(self, &cur, m)).count();
+            let mut chosen = Vec::new();
+            for &m in mdps {
+                if chosen.len() == m1 {
+                    cons.req[m] = Some(false);
+                    continue;
+                }
+                if inb(self, &cur, m) {
+                    cons.req[m] = Some(true);
+                    chosen.push(m);
+                    continue;
+                }
+                cons.req[m] = Some(true);
+                match self.solve(&fr, &cons, None) {
+                    Some(s) if s.total == cur.total => {
+                        cur = s;
+                        chosen.push(m);
+                    }
+                    other => {
+                        cons.req[m] = Some(false);
+                        if self.explain {
+                            let crit = other
+                                .map(|s| {
+                                    fr.layout
+                                        .first_difference(&cur.total, &s.total)
+                                        .unwrap_or("?")
+                                        .to_string()
+                                })
+                                .unwrap_or_else(|| "C1-C4".into());
+                            expl.decisions.push(Decision {
+                                subject: format!("MDP {} in S1", self.ps[m].tpn),
+                                rejected: "paired in this bracket".into(),
+                                chosen: "left in the Limbo (floats again)".into(),
+                                criterion: crit,
+                            });
+                        }
+                    }
+                }
+            }
+            // The first candidate of the transposition order (S1[i] with the i-th
+            // resident): when it is optimal, it is the answer.
+            let free: Vec<usize> = res_b
+                .iter()
+                .copied()
+                .filter(|&r| self.remaining[r])
+                .collect();
+            if chosen.len() > 1 && free.len() >= chosen.len() {
+                let first: Vec<(usize, usize)> =
+                    chosen.iter().copied().zip(free.iter().copied()).collect();
+                if let Some(s) = self.solve_forced(&fr, &cons, &first)
+                    && s.total == cur.total
+                {
+                    let mut total = s.total;
+                    for &(a, b) in &first {
+                        total = total.minus(fr.w[a * (n + 1) + b].unwrap_or(Wide::ZERO));
+                        self.fix_pair(a, b);
+                    }
+                    cur = Sol {
+                        total,
+                        mate: s.mate,
+                        cert: s.cert,
+                    };
+                    chosen.clear();
+                }
+            }
+            for &m in &chosen {
+                let target = cur.mate[m].unwrap_or(usize::MAX);
+                let mut pick = target;
+                let mut forced_sol = None;
+                let mut first_rejected: Option<(usize, String)> = None;
+                for &c in &res_b {
+                    if c == target {
+                        break;
+                    }
+                    if !self.remaining[c] {
+                        continue;
+                    }
+                    // Reduced cost > 0: no optimal candidate pairs them (skip the re-solve
+                    // unless the explanation needs the deciding criterion).
+                    if cur.excludes(&fr, n, m, c) && (!self.explain || first_rejected.is_some()) {
+                        continue;
+                    }
+                    match self.solve(&fr, &cons, Some((m, c))) {
+                        Some(s) if s.total == cur.total => {
+                            pick = c;
+                            forced_sol = Some(s);
+                            break;
+                        }
+                        other => {
+                            if first_rejected.is_none() {
+                                let crit = other
+                                    .map(|s| {
+                                        fr.layout
+                                            .first_difference(&cur.total, &s.total)
+                                            .unwrap_or("?")
+                                            .to_string()
+                                    })
+                                    .unwrap_or_else(|| "C1-C3".into());
+                                first_rejected = Some((c, crit));
+                            }
+                        }
+                    }
+                }
+                if pick >= n {
+                    return Err(NoValidPairing::Limit(format!(
+                        "internal: MDP {} has no partner",
+                        self.ps[m].tpn
+                    )));
+                }
+                if let (true, Some((r, crit))) = (self.explain, first_rejected) {
+                    expl.decisions.push(Decision {
+                        subject: format!("partner of MDP {}", self.ps[m].tpn),
+                        rejected: self.ps[r].tpn.to_string(),
+                        chosen: self.ps[pick].tpn.to_string(),
+                        criterion: crit,
+                    });
+                }
+                cur = match forced_sol {
+                    Some(mut s) => {
+                        let w = fr.w[m * (n + 1) + pick].unwrap_or(Wide::ZERO);
+                        s.total = s.total.minus(w);
+                        s
+                    }
+                    None => self.without(&cur, &fr, m, pick),
+                };
+                self.fix_pair(m, pick);
+            }
+        }
+
+        // Phase B: the (remainder of the) bracket, homogeneous: exchange then transpositions.
+        let rm: Vec<usize> = res_b
+            .iter()
+            .copied()
+            .filter(|&r| self.remaining[r])
+            .collect();
+        if !rm.is_empty() {
+            let pr = rm
+                .iter()
+                .filter(|&&r| matches!(cur.mate[r], Some(p) if p < n && rm.contains(&p)))
+                .count()
+                / 2;
+            let mut x = Exch {
+                in_rm: vec![false; n + 1],
+                in_s1: vec![false; n + 1],
+                pos: vec![0; n + 1],
+                len: rm.len(),
+            };
+            for (i, &r) in rm.iter().enumerate() {
+                x.in_rm[r] = true;
+                x.pos[r] = i;
+                x.in_s1[r] = i < pr;
+            }
+            let tops_of = |sol: &Sol| -> Vec<usize> {
+                rm.iter()
+                    .copied()
+                    .filter(
+                        |&r| matches!(sol.mate[r], Some(p) if p < n && p > r && rm.contains(&p)),
+                    )
+                    .collect()
+            };
+            // When the best candidate already keeps the original S1, no exchange is
+            // needed and the exchange fields cannot change anything: reuse the frame.
+            let natural = tops_of(&cur) == rm[..pr];
+            let fr2_owned;
+            let (fr2, mut cons2, mut cur2): (&Frame, Cons, Sol) = if natural {
+                (&fr, cons.clone(), cur.clone())
+            } else {
+                let mut in_b2 = in_b.clone();
+                for (v, slot) in in_b2.iter_mut().enumerate().take(n) {
+                    if !self.remaining[v] {
+                        *slot = false;
+                    }
+                }
+                fr2_owned = self.build_frame(
+                    in_b2,
+                    mdp.clone(),
+                    in_n.clone(),
+                    s0,
+                    Some(x),
+                    c9_on,
+                    isolated,
+                )?;
+                let mut c2 = Cons {
+                    req: vec![None; n + 1],
+                    tops: vec![false; n + 1],
+                };
+                if !fr2_owned.last {
+                    for &m in mdps {
+                        if self.remaining[m] {
+                            c2.req[m] = Some(false);
+                        }
+                    }
+                }
+                let s2 = self
+                    .solve(&fr2_owned, &c2, None)
+                    .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
+                (&fr2_owned, c2, s2)
+            };
+            let tops = tops_of(&cur2);
+            for &t in &tops {
+                cons2.tops[t] = true;
+                cons2.req[t] = Some(true);
+            }
+            let s1_orig: Vec<usize> = rm[..pr].to_vec();
+            if self.explain && tops != s1_orig {
+                expl.decisions.push(Decision {
+                    subject: "S1 of the (remainder) bracket".into(),
+                    rejected: tpns(&self.ps, &s1_orig),
+                    chosen: tpns(&self.ps, &tops),
+                    criterion: "exchange (C.04.3 Art. 4.3): no transposition of the original S1 reaches the best quality".into(),
+                });
+            }
+            let mut tops = tops;
+            let s2: Vec<usize> = rm
+                .iter()
+                .copied()
+                .filter(|&r| self.remaining[r] && !cons2.tops[r])
+                .collect();
+            if tops.len() > 1 && s2.len() >= tops.len() {
+                let first: Vec<(usize, usize)> =
+                    tops.iter().copied().zip(s2.iter().copied()).collect();
+                if let Some(s) = self.solve_forced(fr2, &cons2, &first)
+                    && s.total == cur2.total
+                {
+                    let mut total = s.total;
+                    for &(a, b) in &first {
+                        total = total.minus(fr2.w[a * (n + 1) + b].unwrap_or(Wide::ZERO));
+                        self.fix_pair(a, b);
+                    }
+                    cur2 = Sol {
+                        total,
+                        mate: s.mate,
+                        cert: s.cert,
+                    };
+                    tops.clear();
+                }
+            }
+            for &t in &tops {
+                let target = cur2.mate[t].unwrap_or(usize::MAX);
+                let mut chosen = target;
+                let mut first_rejected: Option<(usize, String)> = None;
+                let mut forced_sol = None;
+                for &c in &rm {
+                    if c == target {
+                        break;
+                    }
+                    if c <= t || !self.remaining[c] || cons2.tops[c] {
+                        continue;
+                    }
+                    if cur2.excludes(fr2, n, t, c) && (!self.explain || first_rejected.is_some()) {
+                        continue;
+                    }
+                    match self.solve(fr2, &cons2, Some((t, c))) {
+                        Some(s) if s.total == cur2.total => {
+                            chosen = c;
+                            forced_sol = Some(s);
+                            break;
+                        }
+                        other => {
+                            if first_rejected.is_none() {
+                                let crit = other
+                                    .map(|s| {
+                                        fr2.layout
+                                            .first_difference(&cur2.total, &s.total)
+                                            .unwrap_or("?")
+                                            .to_string()
+                                    })
+                                    .unwrap_or_else(|| "C1-C3".into());
+                                first_rejected = Some((c, crit));
+                            }
+                        }
+                    }
+                }
+                if chosen >= n {
+                    return Err(NoValidPairing::Limit(format!(
+                        "internal: S1 player {} has no partner",
+                        self.ps[t].tpn
+                    )));
+                }
+                if let (true, Some((r, crit))) = (self.explain, first_rejected) {
+                    expl.decisions.push(Decision {
+                        subject: format!("partner of {}", self.ps[t].tpn),
+                        rejected: self.ps[r].tpn.to_string(),
+                        chosen: self.ps[chosen].tpn.to_string(),
+                        criterion: crit,
+                    });
+                }
+                cur2 = match forced_sol {
+                    Some(mut s) => {
+                        let w = fr2.w[t * (n + 1) + chosen].unwrap_or(Wide::ZERO);
+                        s.total = s.total.minus(w);
+                        s
+                    }
+                    None => self.without(&cur2, fr2, t, chosen),
+                };
+                self.fix_pair(t, chosen);
+            }
+            cur = cur2;
+        }
+
+        // Last bracket: whatever the optimum still pairs (MDP–MDP pairs, the PAB).
+        if fr.last {
+            let left: Vec<usize> = (0..=n).filter(|&v| self.remaining[v]).collect();
+            for &v in &left {
+                if !self.remaining[v] {
+                    continue;
+                }
+                match cur.mate[v] {
+                    Some(p) if self.remaining[p] => self.fix_pair(v, p),
+                    _ => {
+                        return Err(NoValidPairing::AbsoluteCriteria {
+                            players: left
+                                .iter()
+                                .filter(|&&x| x < n)
+                                .map(|&x| self.ps[x].tpn)
+                                .collect(),
+                        });
+                    }
+                }
+            }
+        }
+        // Downfloaters of this bracket become the MDPs of the next one.
+        let floaters: Vec<usize> = mdps
+            .iter()
+            .chain(res_b.iter())
+            .copied()
+            .filter(|&v| self.remaining[v])
+            .collect();
+        if self.explain {
+            expl.pairs = self.pairs[pairs_before..]
+                .iter()
+                .map(|&(a, b)| (self.ps[a].tpn, self.ps[b].tpn))
+                .collect();
+            for &f in &floaters {
+                let why = if cur.mate[f] == Some(n) {
+                    if self.edition == Edition::Dutch2026 {
+                        "receives the pairing-allocated bye (C5: lowest score able to)".to_string()
+                    } else {
+                        "left for the pairing-allocated bye of the last bracket".to_string()
+                    }
+                } else if mdps.contains(&f) {
+                    "MDP not paired here (C6/C7 or absolute criteria): floats again".to_string()
+                } else {
+                    "left unpaired by the best candidate (C6: odd or incompatible bracket)"
+                        .to_string()
+                };
+                expl.downfloaters.push((self.ps[f].tpn, why));
+            }
+            if let Some(b) = self.bye
+                && mdps.iter().chain(res_b.iter()).any(|&v| v == b)
+            {
+                expl.downfloaters.push((
+                    self.ps[b].tpn,
+                    "receives the pairing-allocated bye".to_string(),
+                ));
+            }
+            self.explanation.push(expl);
+        }
+        Ok((floaters, fr.last))
+    }
+}
+
+fn tpns(ps: &[Pl], v: &[usize]) -> String {
+    v.iter()
+        .map(|&i| ps[i].tpn.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
