@@ -177,8 +177,9 @@ fn print_import(cli: &Cli, file: &std::path::Path, r: &ImportRatingListResponse)
             r.error_count,
             r.errors.len()
         );
+        // The messages start with "line L:C:".
         for e in &r.errors {
-            println!("  {}:{}: {}", e.line, e.column, e.message);
+            println!("  {}", e.message);
         }
     }
 }
