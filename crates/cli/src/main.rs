@@ -9,6 +9,7 @@ mod clock_watch;
 mod offline;
 mod output;
 mod rating_service;
+mod ratinglist_import;
 mod registry_players;
 mod tournament;
 
@@ -62,6 +63,9 @@ pub enum Command {
     /// Players and entries of a tournament.
     #[command(subcommand)]
     Player(registry_players::PlayerCommand),
+    /// The server's player directory: a FIDE rating list (import, find).
+    #[command(subcommand)]
+    Ratinglist(ratinglist_import::RatingListCommand),
 }
 
 /// An error with the exit code it maps to.
@@ -110,6 +114,7 @@ async fn main() -> ExitCode {
         )) => rating_service::run(&cli, r).await,
         Command::Offline(o) => offline::run(&cli, o),
         Command::Player(p) => registry_players::run_player(&cli, p).await,
+        Command::Ratinglist(r) => ratinglist_import::run(&cli, r).await,
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

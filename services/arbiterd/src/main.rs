@@ -44,7 +44,10 @@ async fn main() -> anyhow::Result<()> {
     )
     .await?;
     let modules: Vec<Box<dyn ServiceModule>> = vec![
-        Box::new(arbiter_registry::Registry::start(&platform)),
+        Box::new(
+            arbiter_registry::Registry::start(&platform)
+                .with_player_directory(args.data_dir.join("player-directory"))?,
+        ),
         Box::new(arbiter_pairing::Pairing::start(&platform)),
         Box::new(arbiter_results::Results::start(&platform)),
         Box::new(arbiter_rating::Rating::start(&platform)),

@@ -4,6 +4,7 @@
 //! command → [`tournament`] decides (pure) → event appended to `tournament-<id>` →
 //! [`projection::Tournaments`] folds it → queries read the projection.
 pub mod initial_ranking_c04_2_art2;
+pub mod player_directory;
 pub mod projection;
 pub mod roster;
 pub mod tournament;
@@ -15,8 +16,9 @@ use arbiter_proto::v1::registry_service_server::{RegistryService, RegistryServic
 use arbiter_proto::v1::{
     AddPlayerRequest, AddPlayerResponse, ByeRequest, CommandAck, CorrectPlayerRequest,
     CreateTournamentRequest, CreateTournamentResponse, ExportTrfRequest, ExportTrfResponse,
-    GetServiceInfoRequest, GetTournamentRequest, ImportTrfRequest, ImportTrfResponse,
-    ListPlayersRequest, ListPlayersResponse, ListTournamentsRequest, ListTournamentsResponse,
+    GetServiceInfoRequest, GetTournamentRequest, ImportRatingListChunk, ImportRatingListResponse,
+    ImportTrfRequest, ImportTrfResponse, ListPlayersRequest, ListPlayersResponse,
+    ListTournamentsRequest, ListTournamentsResponse, LookupPlayersRequest, LookupPlayersResponse,
     Player, PlayerAdded, ProhibitPairingRequest, RequestByeRequest, ServiceInfo, Tournament,
     TournamentCreated, TournamentUpdated, TrfFinding, UpdateTournamentRequest,
     WithdrawPlayerRequest,
@@ -39,6 +41,7 @@ pub const SERVICE: &str = "registry";
 pub struct Registry {
     platform: Platform,
     tournaments: Tournaments,
+    directory: player_directory::Directory,
 }
 
 impl Registry {
@@ -47,7 +50,17 @@ impl Registry {
         Registry {
             tournaments: Tournaments::start(platform.store.clone()),
             platform: platform.clone(),
+            directory: player_directory::Directory::in_memory(),
         }
+    }
+
+    /// Keeps the player directory's rating list under `path` (imports survive a
+    /// restart) and restores the list stored there. Without it imports live in memory.
+    pub fn with_player_directory(mut self, path: std::path::PathBuf) -> anyhow::Result<Registry> {
+        let display = path.display().to_string();
+        self.directory = player_directory::Directory::stored(path)
+            .map_err(|e| anyhow::anyhow!("player directory {display}: {}", e.message))?;
+        Ok(self)
     }
 
     /// The read model (for tests and embedding).
@@ -466,31 +479,27 @@ impl RegistryService for Registry {
         let actor = self.platform.auth.actor(&request, "AddPlayer")?;
         let r = request.into_inner();
         let meta = command_meta(r.meta)?;
-        let (a, player_id) =
-            if let Some(a) = self.replayed(&meta, roster::types::PLAYER_ADDED).await? {
-                let first = self
-                    .platform
-                    .store
-                    .read_at(a.first_position)
-                    .await
-                    .map_err(from_log)?
-                    .ok_or_else(|| Status::internal("replayed command has no event"))?;
-                let p = PlayerAdded::decode(first.payload.as_slice())
-                    .map_err(|e| Status::internal(e.to_string()))?;
-                (a, p.player_id)
-            } else {
-                let (t, roster) = self.load(&r.tournament_id)?;
-                let id = uuid::Uuid::now_v7().to_string();
-                let events = roster::decide_add_player(
-                    &roster,
-                    t.rounds,
-                    &id,
-                    r.data.unwrap_or_default(),
-                    &r.missed_rounds,
-                )
+        let (a, player_id) = if let Some(a) =
+            self.replayed(&meta, roster::types::PLAYER_ADDED).await?
+        {
+            let first = self
+                .platform
+                .store
+                .read_at(a.first_position)
+                .await
+                .map_err(from_log)?
+                .ok_or_else(|| Status::internal("replayed command has no event"))?;
+            let p = PlayerAdded::decode(first.payload.as_slice())
+                .map_err(|e| Status::internal(e.to_string()))?;
+            (a, p.player_id)
+        } else {
+            let (t, roster) = self.load(&r.tournament_id)?;
+            let id = uuid::Uuid::now_v7().to_string();
+            let data = self.filled_from_directory(r.data.unwrap_or_default())?;
+            let events = roster::decide_add_player(&roster, t.rounds, &id, data, &r.missed_rounds)
                 .map_err(field)?;
-                (self.append_roster(actor, &meta, &t, events).await?, id)
-            };
+            (self.append_roster(actor, &meta, &t, events).await?, id)
+        };
         let tid = a.stream.trim_start_matches("tournament-").to_owned();
         let roster = self.tournaments.roster(&tid).unwrap_or_default();
         let player = roster.entry(&player_id).map(|e| player_of(&roster, e));
@@ -723,6 +732,81 @@ impl RegistryService for Registry {
         }))
     }
 
+    async fn import_rating_list(
+        &self,
+        request: Request<tonic::Streaming<ImportRatingListChunk>>,
+    ) -> Result<Response<ImportRatingListResponse>, Status> {
+        let actor = self.platform.auth.actor(&request, "ImportRatingList")?;
+        let mut stream = request.into_inner();
+        let first = stream
+            .message()
+            .await?
+            .ok_or_else(|| invalid("data", "no chunk received: the list is empty"))?;
+        let kind =
+            player_directory::rating_kind(&first.plain_rating_kind).map_err(directory_status)?;
+        let file_name = first.file_name.clone();
+        let (tx, rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, String>>(8);
+        let directory = self.directory.clone();
+        let (name, who) = (file_name.clone(), actor.clone());
+        let parse =
+            tokio::task::spawn_blocking(move || directory.import_blocking(rx, kind, &name, &who));
+        let mut aborted = None;
+        if tx.send(Ok(first.data)).await.is_ok() {
+            loop {
+                match stream.message().await {
+                    Ok(Some(chunk)) => {
+                        if tx.send(Ok(chunk.data)).await.is_err() {
+                            break; // the parser stopped (its error is the answer)
+                        }
+                    }
+                    Ok(None) => break,
+                    Err(status) => {
+                        let _ = tx
+                            .send(Err(format!("upload interrupted: {}", status.message())))
+                            .await;
+                        aborted = Some(status);
+                        break;
+                    }
+                }
+            }
+        }
+        drop(tx);
+        let result = parse
+            .await
+            .map_err(|e| Status::internal(format!("rating list import task: {e}")))?;
+        if let Some(status) = aborted {
+            return Err(status);
+        }
+        let response = result.map_err(directory_status)?;
+        tracing::info!(
+            players = response.players_loaded,
+            errors = response.error_count,
+            sha256 = %response.sha256,
+            file_name = %file_name,
+            "player directory imported"
+        );
+        Ok(Response::new(response))
+    }
+
+    async fn lookup_players(
+        &self,
+        request: Request<LookupPlayersRequest>,
+    ) -> Result<Response<LookupPlayersResponse>, Status> {
+        let r = request.into_inner();
+        let Some(loaded) = self.directory.current() else {
+            return Err(Status::failed_precondition(
+                "no player directory: import a FIDE rating list first (arbiter ratinglist import FILE)",
+            ));
+        };
+        let players = player_directory::lookup(&loaded.directory, &r.query, r.limit)
+            .map_err(directory_status)?;
+        Ok(Response::new(LookupPlayersResponse {
+            players,
+            directory_size: loaded.directory.len() as u64,
+            sha256: loaded.sha256.clone(),
+        }))
+    }
+
     async fn export_trf(
         &self,
         request: Request<ExportTrfRequest>,
@@ -737,6 +821,51 @@ impl RegistryService for Registry {
         let (text, round) = trf_export::export(&t, &roster, &options).map_err(field)?;
         Ok(Response::new(ExportTrfResponse { trf: text, round }))
     }
+}
+
+impl Registry {
+    /// A player given by FIDE ID: the empty fields come from the player directory
+    /// (explicit fields win). Without a name, the ID must be in the directory.
+    fn filled_from_directory(
+        &self,
+        mut data: arbiter_proto::v1::PlayerData,
+    ) -> Result<arbiter_proto::v1::PlayerData, Status> {
+        if data.fide_id == 0 {
+            return Ok(data);
+        }
+        let current = self.directory.current();
+        let found = current.as_ref().and_then(|l| {
+            u32::try_from(data.fide_id)
+                .ok()
+                .and_then(|id| l.directory.by_id(id))
+                .map(|p| player_directory::player_data(&p))
+        });
+        match found {
+            Some(from) => player_directory::fill(&mut data, &from),
+            None if data.name.trim().is_empty() => {
+                return Err(invalid(
+                    "data.fide_id",
+                    match current {
+                        Some(l) => format!(
+                            "{} is not in the player directory ({} players); give data.name",
+                            data.fide_id,
+                            l.directory.len()
+                        ),
+                        None => format!(
+                            "{}: no rating list imported to fill the player from (arbiter ratinglist import FILE); give data.name",
+                            data.fide_id
+                        ),
+                    },
+                ));
+            }
+            None => {}
+        }
+        Ok(data)
+    }
+}
+
+fn directory_status(e: player_directory::ImportError) -> Status {
+    invalid(e.field, e.message)
 }
 
 /// Rounds of the tournament: the TRF's count for imports, else the tournament's.

@@ -12,6 +12,10 @@ use clap::Parser;
 struct Args {
     #[command(flatten)]
     common: StandaloneArgs,
+    /// Where the player directory's FIDE rating list is kept (restored at start). Without
+    /// it an imported list lives in memory until the process ends.
+    #[arg(long, env = "ARBITER_PLAYER_DIRECTORY_DIR")]
+    player_directory_dir: Option<std::path::PathBuf>,
 }
 
 #[tokio::main]
@@ -26,6 +30,9 @@ async fn main() -> anyhow::Result<()> {
         !c.no_relay,
     )
     .await?;
-    let registry = arbiter_registry::Registry::start(&platform);
+    let mut registry = arbiter_registry::Registry::start(&platform);
+    if let Some(dir) = args.player_directory_dir {
+        registry = registry.with_player_directory(dir)?;
+    }
     host::serve(platform, vec![Box::new(registry)], c.listen).await
 }
