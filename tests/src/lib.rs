@@ -65,6 +65,10 @@ impl Proc {
                         return l;
                     }
                 }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => panic!(
+                    "the process closed its output (exited?) before printing {prefix:?}; saw {:?}",
+                    self.seen
+                ),
                 Err(_) => panic!(
                     "no line starting with {prefix:?} within {secs} s; saw {:?}",
                     self.seen
