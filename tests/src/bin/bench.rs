@@ -819,8 +819,7 @@ async fn clock_live(rows: &mut Vec<Row>) -> anyhow::Result<String> {
         .collect();
     anyhow::ensure!(!games.is_empty(), "no games in the Candidates PGN");
 
-    let dir = tempfile_dir()?.join("clock");
-    std::fs::create_dir_all(&dir)?;
+    let dir = tempfile_dir()?;
     let url = format!("sqlite://{}", dir.join("log.db").display());
     let tokens = dir.join("tokens");
     let platform = Platform::open(&url, None, &tokens, false).await?;
