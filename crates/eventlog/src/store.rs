@@ -598,51 +598,84 @@ async fn insert_events(
     tx: &mut sqlx::Transaction<'static, sqlx::Any>,
     chunk: &[RecordedEvent],
 ) -> Result<()> {
-    let mut values = Vec::with_capacity(chunk.len());
-    for i in 0..chunk.len() {
-        let base = i * COLUMN_COUNT;
-        values.push(format!(
-            "({})",
-            (1..=COLUMN_COUNT)
-                .map(|c| format!("${}", base + c))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    // Each event gets its outbox row in the same transaction.
-    let sql = match backend {
-        Backend::Postgres => format!(
-            "WITH e AS (INSERT INTO events ({COLUMNS}) VALUES {} RETURNING global_position) \
-             INSERT INTO outbox (global_position) SELECT global_position FROM e",
-            values.join(", ")
-        ),
-        Backend::Sqlite => format!(
-            "INSERT INTO events ({COLUMNS}) VALUES {}",
-            values.join(", ")
-        ),
+    let Some(first) = chunk.first() else {
+        return Ok(());
     };
-    let mut q = sqlx::query(AssertSqlSafe(placeholders(backend, &sql)));
-    for r in chunk {
-        q = q
-            .bind(r.global_position)
-            .bind(r.event_id.clone())
-            .bind(r.stream.clone())
-            .bind(r.stream_version)
-            .bind(r.event_type.clone())
-            .bind(i64::from(r.schema_version))
-            .bind(r.payload.clone())
-            .bind(r.recorded_at_micros)
-            .bind(r.actor.clone())
-            .bind(r.command_id.clone())
-            .bind(r.correlation_id.clone())
-            .bind(r.causation_id.clone())
-            .bind(r.reason.clone())
-            .bind(r.rule_edition.clone())
-            .bind(r.service.clone())
-            .bind(r.prev_hash.clone())
-            .bind(r.hash.clone())
-            .bind(r.trace_parent.clone());
-    }
+    let q = match backend {
+        // PostgreSQL: the ten values every event of one append shares (stream and command
+        // metadata) are bound once as $1..$10 and referenced from every row, the eight
+        // per-event values follow; each event gets its outbox row in the same statement.
+        Backend::Postgres => {
+            const SHARED: usize = 10;
+            let rows = (0..chunk.len())
+                .map(|i| {
+                    let b = SHARED + i * 8;
+                    format!(
+                        "(${}, ${}, $1, ${}, ${}, ${}, ${}, $2, $3, $4, $5, $6, $7, $8, $9, ${}, ${}, $10)",
+                        b + 1, b + 2, b + 3, b + 4, b + 5, b + 6, b + 7, b + 8
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "WITH e AS (INSERT INTO events ({COLUMNS}) VALUES {rows} RETURNING global_position) \
+                 INSERT INTO outbox (global_position) SELECT global_position FROM e"
+            );
+            let mut q = sqlx::query(AssertSqlSafe(sql))
+                .bind(first.stream.clone())
+                .bind(first.recorded_at_micros)
+                .bind(first.actor.clone())
+                .bind(first.command_id.clone())
+                .bind(first.correlation_id.clone())
+                .bind(first.causation_id.clone())
+                .bind(first.reason.clone())
+                .bind(first.rule_edition.clone())
+                .bind(first.service.clone())
+                .bind(first.trace_parent.clone());
+            for r in chunk {
+                q = q
+                    .bind(r.global_position)
+                    .bind(r.event_id.clone())
+                    .bind(r.stream_version)
+                    .bind(r.event_type.clone())
+                    .bind(i64::from(r.schema_version))
+                    .bind(r.payload.clone())
+                    .bind(r.prev_hash.clone())
+                    .bind(r.hash.clone());
+            }
+            q
+        }
+        Backend::Sqlite => {
+            let row = format!("({})", vec!["?"; COLUMN_COUNT].join(", "));
+            let sql = format!(
+                "INSERT INTO events ({COLUMNS}) VALUES {}",
+                vec![row.as_str(); chunk.len()].join(", ")
+            );
+            let mut q = sqlx::query(AssertSqlSafe(sql));
+            for r in chunk {
+                q = q
+                    .bind(r.global_position)
+                    .bind(r.event_id.clone())
+                    .bind(r.stream.clone())
+                    .bind(r.stream_version)
+                    .bind(r.event_type.clone())
+                    .bind(i64::from(r.schema_version))
+                    .bind(r.payload.clone())
+                    .bind(r.recorded_at_micros)
+                    .bind(r.actor.clone())
+                    .bind(r.command_id.clone())
+                    .bind(r.correlation_id.clone())
+                    .bind(r.causation_id.clone())
+                    .bind(r.reason.clone())
+                    .bind(r.rule_edition.clone())
+                    .bind(r.service.clone())
+                    .bind(r.prev_hash.clone())
+                    .bind(r.hash.clone())
+                    .bind(r.trace_parent.clone());
+            }
+            q
+        }
+    };
     q.execute(&mut **tx).await?;
     if backend == Backend::Sqlite {
         let sql = format!(
