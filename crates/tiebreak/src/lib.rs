@@ -51,6 +51,7 @@ mod crosstable;
 mod edition;
 mod error;
 mod exact;
+pub mod generated;
 mod modifiers;
 pub mod rating_tables;
 pub mod standings;
