@@ -11,7 +11,7 @@
 //! Exit codes: 0 ok, 1 no valid pairing (or differences with -c), 2 unexpected error,
 //! 3 invalid input, 5 file access.
 
-mod trf_input;
+use arbiter_pairings::trf_input;
 
 use std::io::Write;
 use std::process::ExitCode;

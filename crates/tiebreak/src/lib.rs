@@ -55,6 +55,7 @@ pub mod generated;
 mod modifiers;
 pub mod rating_tables;
 pub mod standings;
+pub mod trf_crosstable;
 pub mod unplayed_rounds;
 mod working;
 

@@ -31,7 +31,6 @@ mod pair;
 pub mod rating;
 mod standings;
 mod trf;
-pub mod trf_crosstable;
 
 /// The offline commands, flattened into the top-level command list.
 #[derive(Subcommand)]

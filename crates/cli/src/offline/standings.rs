@@ -10,9 +10,9 @@ use tiebreak::{
 use trf::HeaderKind;
 
 use super::trf::{finding_line, load, refuse_errors};
-use super::trf_crosstable::{self, AdapterOptions, TrfCrosstable, UnpairedRounds};
 use super::{failed, usage};
 use crate::{Cli, Failure, output};
+use tiebreak::trf_crosstable::{self, AdapterOptions, TrfCrosstable, UnpairedRounds};
 
 #[derive(Args)]
 pub struct StandingsArgs {

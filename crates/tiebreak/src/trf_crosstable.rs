@@ -1,4 +1,4 @@
-//! TRF → [`tiebreak::Crosstable`]: the adapter between the file format and the tie-break rules.
+//! TRF → [`crate::Crosstable`]: the adapter between the file format and the tie-break rules.
 //!
 //! Every round block of a `001` record becomes one [`RoundEntry`]:
 //!
@@ -25,7 +25,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use tiebreak::{Colour, Crosstable, EventKind, GameResult, Participant, RoundEntry, Scoring};
+use crate::{Colour, Crosstable, EventKind, GameResult, Participant, RoundEntry, Scoring};
 use trf::{Opponent, PlayerRecord, Record, ResultCode, Score, ScoringSystem, TrfDocument};
 
 /// A TRF that cannot be turned into a crosstable, with the place in the file.
@@ -387,7 +387,7 @@ fn bye_points_from_column(
     let show = |t: i64| {
         format!(
             "{}",
-            tiebreak::Exact::ratio(t, 10).unwrap_or(tiebreak::Exact::ZERO)
+            crate::Exact::ratio(t, 10).unwrap_or(crate::Exact::ZERO)
         )
     };
     let (fpb, hpb, zero) = (
