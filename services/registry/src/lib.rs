@@ -6,7 +6,9 @@
 pub mod initial_ranking_c04_2_art2;
 pub mod player_directory;
 pub mod projection;
+pub mod record_commands;
 pub mod roster;
+pub mod round_record;
 pub mod tournament;
 pub mod trf_export;
 pub mod trf_import;

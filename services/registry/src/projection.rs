@@ -12,6 +12,7 @@ use prost::Message;
 use tokio::sync::watch;
 
 use crate::roster::{Roster, RosterEvent};
+use crate::round_record::EventMeta;
 use crate::tournament;
 
 /// Event types of this service.
@@ -56,10 +57,13 @@ impl Tournaments {
                 match sub.next().await {
                     Ok(e) => {
                         let pos = e.global_position;
-                        // RoundsPaired comes from the service that pairs the round.
+                        // RoundsPaired comes from the service that pairs the round;
+                        // pairings and results fold into the tournament's record.
                         if e.service == "registry"
                             || (e.event_type == crate::roster::types::ROUNDS_PAIRED
                                 && e.stream.starts_with("tournament-"))
+                            || e.stream.starts_with("pairing-")
+                            || e.stream.starts_with("results-")
                         {
                             match up.upcast(e) {
                                 Ok(e) => apply(&s, e),
@@ -122,6 +126,89 @@ impl Tournaments {
     }
 }
 
+/// The tournament an event belongs to: pairing and results payloads name it; registry
+/// events are in `tournament-<id>`.
+pub fn tournament_of(stream: &str, event: &RosterEvent) -> String {
+    match event {
+        RosterEvent::RoundPaired(x) => x.tournament_id.clone(),
+        RosterEvent::PairingsPublished(x) => x.tournament_id.clone(),
+        RosterEvent::ResultRecorded(x) => x.tournament_id.clone(),
+        RosterEvent::ResultCorrected(x) => x.tournament_id.clone(),
+        RosterEvent::ByeRecorded(x) => x.tournament_id.clone(),
+        RosterEvent::RoundClosed(x) => x.tournament_id.clone(),
+        _ => stream.trim_start_matches("tournament-").to_owned(),
+    }
+}
+
+/// True when `e` belongs to tournament `id` (registry, pairing or results event).
+pub fn concerns(e: &RecordedEvent, id: &str) -> bool {
+    if e.stream == format!("tournament-{id}") {
+        return true;
+    }
+    if e.stream == format!("pairing-{id}") || e.stream.starts_with(&format!("results-{id}")) {
+        return true;
+    }
+    false
+}
+
+/// Tournament `id` and its record as the log stood at global position `position`
+/// (folded from the start of the log; `None` if it did not exist yet).
+pub async fn as_of(
+    store: &EventStore,
+    id: &str,
+    position: i64,
+) -> Result<Option<(Tournament, Roster)>, arbiter_eventlog::Error> {
+    let state = RwLock::new(State::default());
+    let up = upcasters();
+    let mut from = 1;
+    const PAGE: i64 = 10_000;
+    loop {
+        let page = store.read_all(from, PAGE).await?;
+        let n = page.len();
+        for e in page {
+            if e.global_position > position {
+                return Ok(read_one(&state, id));
+            }
+            from = e.global_position + 1;
+            if concerns(&e, id) {
+                apply(&state, up.upcast(e)?);
+            }
+        }
+        if i64::try_from(n).unwrap_or(0) < PAGE {
+            return Ok(read_one(&state, id));
+        }
+    }
+}
+
+/// Every event of tournament `id` (registry, pairing, results), oldest first.
+pub async fn events_of(
+    store: &EventStore,
+    id: &str,
+) -> Result<Vec<RecordedEvent>, arbiter_eventlog::Error> {
+    let mut out = Vec::new();
+    let mut from = 1;
+    const PAGE: i64 = 10_000;
+    loop {
+        let page = store.read_all(from, PAGE).await?;
+        let n = page.len();
+        for e in page {
+            from = e.global_position + 1;
+            if concerns(&e, id) {
+                out.push(e);
+            }
+        }
+        if i64::try_from(n).unwrap_or(0) < PAGE {
+            return Ok(out);
+        }
+    }
+}
+
+fn read_one(state: &RwLock<State>, id: &str) -> Option<(Tournament, Roster)> {
+    let s = state.read().ok()?;
+    let t = s.tournaments.get(id)?.clone();
+    Some((t, s.rosters.get(id).cloned().unwrap_or_default()))
+}
+
 fn apply(state: &RwLock<State>, e: RecordedEvent) {
     let Ok(mut s) = state.write() else { return };
     match e.event_type.as_str() {
@@ -149,9 +236,19 @@ fn apply(state: &RwLock<State>, e: RecordedEvent) {
         },
         other => match RosterEvent::decode(other, &e.payload) {
             Some(Ok(event)) => {
-                let id = e.stream.trim_start_matches("tournament-").to_owned();
+                let id = tournament_of(&e.stream, &event);
+                let meta = EventMeta {
+                    position: e.global_position,
+                    stream_version: e.stream_version,
+                    actor: e.actor.clone(),
+                    recorded_at_micros: e.recorded_at_micros,
+                    reason: e.reason.clone(),
+                };
+                if !s.tournaments.contains_key(&id) {
+                    return;
+                }
                 let roster = s.rosters.entry(id.clone()).or_default();
-                roster.apply(event);
+                roster.apply_with(event, &meta);
                 let (players, paired, frozen) = (
                     u32::try_from(roster.entries.len()).unwrap_or(u32::MAX),
                     roster.paired_rounds,

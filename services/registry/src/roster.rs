@@ -5,6 +5,9 @@
 use std::collections::BTreeMap;
 
 use arbiter_proto::v1::{
+    ByeRecorded, PairingsPublished, ResultCorrected, ResultRecorded, RoundClosed, RoundPaired,
+};
+use arbiter_proto::v1::{
     ByeRequested, EntryRulesSet, PairingNumbersAssigned, PairingProhibited, PlayerAdded,
     PlayerCorrected, PlayerData, PlayerWithdrawn, RoundBlock, RoundImported, RoundsPaired,
     TrfImported,
@@ -36,6 +39,18 @@ pub mod types {
     pub const ENTRY_RULES_SET: &str = "EntryRulesSet";
     /// `RoundsPaired` (from the service that pairs).
     pub const ROUNDS_PAIRED: &str = "RoundsPaired";
+    /// `RoundPaired` (pairing service, stream `pairing-<id>`).
+    pub const ROUND_PAIRED: &str = "RoundPaired";
+    /// `PairingsPublished` (pairing service).
+    pub const PAIRINGS_PUBLISHED: &str = "PairingsPublished";
+    /// `ResultRecorded` (results service, streams `results-<id>-…`).
+    pub const RESULT_RECORDED: &str = "ResultRecorded";
+    /// `ResultCorrected` (results service).
+    pub const RESULT_CORRECTED: &str = "ResultCorrected";
+    /// `ByeRecorded` (results service).
+    pub const BYE_RECORDED: &str = "ByeRecorded";
+    /// `RoundClosed` (results service).
+    pub const ROUND_CLOSED: &str = "RoundClosed";
 }
 
 /// Pairing numbers may be re-derived until round 4 has been paired (C.04.2 art. 2 note:
@@ -68,6 +83,18 @@ pub enum RosterEvent {
     EntryRulesSet(EntryRulesSet),
     /// A round has been paired (by the pairing service).
     RoundsPaired(RoundsPaired),
+    /// A round's pairing (pairing service).
+    RoundPaired(RoundPaired),
+    /// A round's pairing is published (pairing service).
+    PairingsPublished(PairingsPublished),
+    /// A board's result (results service).
+    ResultRecorded(ResultRecorded),
+    /// A corrected result (results service).
+    ResultCorrected(ResultCorrected),
+    /// An unpaired player's outcome (results service).
+    ByeRecorded(ByeRecorded),
+    /// A round has ended (results service).
+    RoundClosed(RoundClosed),
 }
 
 impl RosterEvent {
@@ -85,6 +112,12 @@ impl RosterEvent {
             RosterEvent::RoundImported(e) => (ROUND_IMPORTED, e.encode_to_vec()),
             RosterEvent::EntryRulesSet(e) => (ENTRY_RULES_SET, e.encode_to_vec()),
             RosterEvent::RoundsPaired(e) => (ROUNDS_PAIRED, e.encode_to_vec()),
+            RosterEvent::RoundPaired(e) => (ROUND_PAIRED, e.encode_to_vec()),
+            RosterEvent::PairingsPublished(e) => (PAIRINGS_PUBLISHED, e.encode_to_vec()),
+            RosterEvent::ResultRecorded(e) => (RESULT_RECORDED, e.encode_to_vec()),
+            RosterEvent::ResultCorrected(e) => (RESULT_CORRECTED, e.encode_to_vec()),
+            RosterEvent::ByeRecorded(e) => (BYE_RECORDED, e.encode_to_vec()),
+            RosterEvent::RoundClosed(e) => (ROUND_CLOSED, e.encode_to_vec()),
         }
     }
 
@@ -108,6 +141,12 @@ impl RosterEvent {
             ROUND_IMPORTED => d(payload, RosterEvent::RoundImported),
             ENTRY_RULES_SET => d(payload, RosterEvent::EntryRulesSet),
             ROUNDS_PAIRED => d(payload, RosterEvent::RoundsPaired),
+            ROUND_PAIRED => d(payload, RosterEvent::RoundPaired),
+            PAIRINGS_PUBLISHED => d(payload, RosterEvent::PairingsPublished),
+            RESULT_RECORDED => d(payload, RosterEvent::ResultRecorded),
+            RESULT_CORRECTED => d(payload, RosterEvent::ResultCorrected),
+            BYE_RECORDED => d(payload, RosterEvent::ByeRecorded),
+            ROUND_CLOSED => d(payload, RosterEvent::RoundClosed),
             _ => None,
         }
     }
@@ -183,6 +222,8 @@ pub struct Roster {
     pub prohibited: Vec<PairingProhibited>,
     /// The records of an imported TRF file kept for export (empty if not imported).
     pub trf: Option<TrfImported>,
+    /// Pairings, results and closed rounds made here (`round_record.rs`).
+    pub record: crate::round_record::RoundRecord,
 }
 
 fn err(field: &'static str, message: impl Into<String>) -> FieldError {
@@ -255,7 +296,18 @@ impl Roster {
 
     /// Folds one event.
     pub fn apply(&mut self, e: RosterEvent) {
+        self.apply_with(e, &crate::round_record::EventMeta::default());
+    }
+
+    /// Folds one event with its envelope's metadata (who, when, where in the log).
+    pub fn apply_with(&mut self, e: RosterEvent, meta: &crate::round_record::EventMeta) {
         match e {
+            RosterEvent::RoundPaired(_)
+            | RosterEvent::PairingsPublished(_)
+            | RosterEvent::ResultRecorded(_)
+            | RosterEvent::ResultCorrected(_)
+            | RosterEvent::ByeRecorded(_)
+            | RosterEvent::RoundClosed(_) => self.apply_round_record(e, meta),
             RosterEvent::PlayerAdded(a) => {
                 let id = a.player_id.clone();
                 self.entries.push(Entry {

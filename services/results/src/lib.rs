@@ -1,12 +1,34 @@
-//! # The results service (results, corrections, standings and tie-breaks)
+//! # The results service (results, corrections, standings, audit)
 //!
-//! A shell so far: it is hosted, answers health and `GetServiceInfo`, and its
-//! domain RPCs arrive with the issue that builds it. Service name in events and
-//! NATS subjects: `results`.
+//! gRPC handler → auth → command meta → pure decision ([`result_entry`]) → event
+//! appended to the board's own stream (`results-<tournament>-r<round>-b<board>`, so two
+//! arbiters correcting one board conflict on its version) → the tournament projection
+//! (`arbiter_registry::projection::Tournaments`, which folds registry, pairing and results
+//! events) → queries: standings ([`standings_projection`], also as of any earlier log
+//! position), correction impact ([`correction_impact`]), history and audit export
+//! ([`audit`]), the hash chain's verification. Service name in events: `results`.
+pub mod audit;
+pub mod correction_impact;
+pub mod result_entry;
+pub mod standings_projection;
+
+use arbiter_eventlog::EventStore;
 use arbiter_proto::v1::results_service_server::{ResultsService, ResultsServiceServer};
-use arbiter_proto::v1::{GetServiceInfoRequest, ServiceInfo};
+use arbiter_proto::v1::{
+    BoardResult, CloseRoundRequest, CorrectResultRequest, CorrectResultResponse, CorrectionImpact,
+    ExportAuditRequest, ExportAuditResponse, GetCorrectionImpactRequest, GetHistoryRequest,
+    GetRoundResultsRequest, GetServiceInfoRequest, GetStandingsRequest, History, RecordByeRequest,
+    RecordResultRequest, ResultAck, ResultCorrected, RoundResults, ServiceInfo, Standings,
+    Tournament, VerifyLogRequest, VerifyLogResponse,
+};
+use arbiter_registry::projection::{self, Tournaments};
+use arbiter_registry::record_commands::{self, load};
+use arbiter_registry::roster::{Roster, RosterEvent, types};
+use arbiter_registry::tournament::FieldError;
 use arbiter_service_kit::host::service_info;
+use arbiter_service_kit::status::{command_meta, from_log, invalid, not_found};
 use arbiter_service_kit::{Platform, ServiceModule};
+use prost::Message;
 use tonic::{Request, Response, Status};
 
 /// Service name in events and NATS subjects.
@@ -16,12 +38,14 @@ pub const SERVICE: &str = "results";
 #[derive(Clone)]
 pub struct Results {
     platform: Platform,
+    tournaments: Tournaments,
 }
 
 impl Results {
-    /// The service on this platform.
+    /// The service on this platform (its tournament projection is rebuilt from the log).
     pub fn start(platform: &Platform) -> Results {
         Results {
+            tournaments: Tournaments::start(platform.store.clone()),
             platform: platform.clone(),
         }
     }
@@ -32,7 +56,138 @@ impl ServiceModule for Results {
         "arbiter.v1.ResultsService"
     }
     fn add_to(self: Box<Self>, routes: &mut tonic::service::RoutesBuilder) {
-        routes.add_service(ResultsServiceServer::new(*self));
+        routes.add_service(ResultsServiceServer::new(*self).max_encoding_message_size(256 << 20));
+    }
+}
+
+fn field(e: FieldError) -> Status {
+    if e.message.contains("changed meanwhile") || e.message.contains("already has the result") {
+        Status::failed_precondition(format!("{}: {}", e.field, e.message))
+    } else {
+        invalid(e.field, e.message)
+    }
+}
+
+/// A concurrency conflict on a board's stream names the board.
+fn board_conflict(round: u32, board: u32, s: Status) -> Status {
+    if s.code() == tonic::Code::Aborted {
+        Status::aborted(format!(
+            "board {round}.{board}: changed by another command at the same time; read it again ({})",
+            s.message()
+        ))
+    } else {
+        s
+    }
+}
+
+async fn store_as_of(
+    store: &EventStore,
+    id: &str,
+    position: i64,
+) -> Result<(Tournament, Roster), Status> {
+    projection::as_of(store, id, position)
+        .await
+        .map_err(from_log)?
+        .ok_or_else(|| {
+            not_found(
+                "as_of_position",
+                format!("tournament {id} did not exist at position {position}"),
+            )
+        })
+}
+
+impl Results {
+    #[allow(clippy::too_many_arguments)]
+    async fn write(
+        &self,
+        actor: String,
+        meta: &arbiter_proto::v1::CommandMeta,
+        t: &Tournament,
+        stream: String,
+        expected: i64,
+        event: RosterEvent,
+    ) -> Result<arbiter_proto::v1::CommandAck, Status> {
+        record_commands::append(
+            &self.platform,
+            &self.tournaments,
+            SERVICE,
+            actor,
+            meta,
+            &t.rule_edition,
+            stream,
+            Some(meta.expected_version.unwrap_or(expected)),
+            &[event],
+        )
+        .await
+    }
+
+    async fn replayed(
+        &self,
+        meta: &arbiter_proto::v1::CommandMeta,
+        types: &[&str],
+    ) -> Result<Option<arbiter_proto::v1::CommandAck>, Status> {
+        let a = record_commands::replayed(&self.platform, meta, types).await?;
+        if let Some(a) = &a {
+            self.tournaments.caught_up(a.last_position).await;
+        }
+        Ok(a)
+    }
+
+    fn tiebreaks(
+        &self,
+        list: &str,
+        edition: &str,
+    ) -> Result<(Vec<tiebreak::TieBreak>, tiebreak::Edition), Status> {
+        let e = standings_projection::edition(edition).map_err(field)?;
+        let l = standings_projection::tiebreak_list(list, e).map_err(field)?;
+        Ok((l, e))
+    }
+
+    /// Impact of the correction recorded at `position`.
+    async fn recorded_impact(
+        &self,
+        id: &str,
+        position: i64,
+        list: &str,
+        edition: &str,
+    ) -> Result<CorrectionImpact, Status> {
+        let e = self
+            .platform
+            .store
+            .read_at(position)
+            .await
+            .map_err(from_log)?
+            .filter(|e| e.event_type == types::RESULT_CORRECTED)
+            .ok_or_else(|| {
+                not_found(
+                    "correction_position",
+                    format!("no ResultCorrected at position {position}"),
+                )
+            })?;
+        let c = ResultCorrected::decode(e.payload.as_slice())
+            .map_err(|e| Status::internal(e.to_string()))?;
+        if c.tournament_id != id {
+            return Err(invalid(
+                "correction_position",
+                format!("position {position} is a correction of another tournament"),
+            ));
+        }
+        let (t, before) = store_as_of(&self.platform.store, id, position - 1).await?;
+        let (_, after) = store_as_of(&self.platform.store, id, position).await?;
+        let (l, ed) = self.tiebreaks(list, edition)?;
+        correction_impact::impact(&t, &before, &after, &correction_of(&c), &l, ed).map_err(field)
+    }
+}
+
+fn correction_of(c: &ResultCorrected) -> correction_impact::Correction<'_> {
+    correction_impact::Correction {
+        round: c.round,
+        players: (&c.white_id, &c.black_id),
+        before: &c.previous_result,
+        after: &c.result,
+        applies_to: &c.applies_to,
+        published: c.published_rounds_with_old_result.clone(),
+        unpublished: c.unpublished_rounds_to_repair.clone(),
     }
 }
 
@@ -42,8 +197,386 @@ impl ResultsService for Results {
         &self,
         _request: Request<GetServiceInfoRequest>,
     ) -> Result<Response<ServiceInfo>, Status> {
-        service_info(&self.platform, SERVICE, &[])
+        service_info(&self.platform, SERVICE, &["c07-2026", "c07-2024", "seed"])
             .await
             .map(Response::new)
+    }
+
+    async fn record_result(
+        &self,
+        request: Request<RecordResultRequest>,
+    ) -> Result<Response<ResultAck>, Status> {
+        let actor = self.platform.auth.actor(&request, "RecordResult")?;
+        let r = request.into_inner();
+        let meta = command_meta(r.meta.clone())?;
+        if let Some(ack) = self.replayed(&meta, &[types::RESULT_RECORDED]).await? {
+            return Ok(Response::new(ResultAck { ack: Some(ack) }));
+        }
+        let (t, roster) = load(&self.tournaments, &r.tournament_id)?;
+        let e =
+            result_entry::decide_record(&t, &roster, r.round, r.board, &r.result).map_err(field)?;
+        let stream = result_entry::board_stream(&t.tournament_id, r.round, r.board);
+        let ack = self
+            .write(actor, &meta, &t, stream, 0, RosterEvent::ResultRecorded(e))
+            .await
+            .map_err(|s| match s.code() {
+                tonic::Code::Aborted => Status::failed_precondition(format!(
+                    "board {}.{}: a result was recorded by another command at the same time; a change is a correction",
+                    r.round, r.board
+                )),
+                _ => s,
+            })?;
+        Ok(Response::new(ResultAck { ack: Some(ack) }))
+    }
+
+    async fn correct_result(
+        &self,
+        request: Request<CorrectResultRequest>,
+    ) -> Result<Response<CorrectResultResponse>, Status> {
+        let actor = self.platform.auth.actor(&request, "CorrectResult")?;
+        let r = request.into_inner();
+        let meta = command_meta(r.meta.clone())?;
+        if let Some(ack) = self.replayed(&meta, &[types::RESULT_CORRECTED]).await? {
+            let impact = self
+                .recorded_impact(&r.tournament_id, ack.first_position, "", "")
+                .await
+                .ok();
+            return Ok(Response::new(CorrectResultResponse {
+                applies_to: impact
+                    .as_ref()
+                    .map(|i| i.applies_to.clone())
+                    .unwrap_or_default(),
+                ack: Some(ack),
+                impact,
+            }));
+        }
+        let (t, before) = load(&self.tournaments, &r.tournament_id)?;
+        let e = result_entry::decide_correct(
+            &t,
+            &before,
+            &result_entry::CorrectionRequest {
+                round: r.round,
+                board: r.board,
+                result: &r.result,
+                previous: &r.previous_result,
+                reason: &meta.reason,
+                has_expected_version: meta.expected_version.is_some(),
+            },
+        )
+        .map_err(field)?;
+        let version = before
+            .record
+            .boards
+            .get(&(r.round, r.board))
+            .map_or(0, |b| b.version);
+        let stream = result_entry::board_stream(&t.tournament_id, r.round, r.board);
+        let ack = self
+            .write(
+                actor,
+                &meta,
+                &t,
+                stream,
+                version,
+                RosterEvent::ResultCorrected(e.clone()),
+            )
+            .await
+            .map_err(|s| board_conflict(r.round, r.board, s))?;
+        let (_, after) = load(&self.tournaments, &t.tournament_id)?;
+        let (l, ed) = self.tiebreaks("", "")?;
+        let impact = correction_impact::impact(&t, &before, &after, &correction_of(&e), &l, ed)
+            .map_err(field)?;
+        Ok(Response::new(CorrectResultResponse {
+            ack: Some(ack),
+            applies_to: e.applies_to,
+            impact: Some(impact),
+        }))
+    }
+
+    async fn record_bye(
+        &self,
+        request: Request<RecordByeRequest>,
+    ) -> Result<Response<ResultAck>, Status> {
+        let actor = self.platform.auth.actor(&request, "RecordBye")?;
+        let r = request.into_inner();
+        let meta = command_meta(r.meta.clone())?;
+        if let Some(ack) = self.replayed(&meta, &[types::BYE_RECORDED]).await? {
+            return Ok(Response::new(ResultAck { ack: Some(ack) }));
+        }
+        let (t, roster) = load(&self.tournaments, &r.tournament_id)?;
+        let (e, tpn) =
+            result_entry::decide_bye(&t, &roster, r.round, &r.player, &r.kind).map_err(field)?;
+        let version = roster
+            .record
+            .byes
+            .get(&(r.round, e.player_id.clone()))
+            .map_or(0, |b| b.version);
+        let stream = result_entry::player_stream(&t.tournament_id, r.round, tpn);
+        let ack = self
+            .write(
+                actor,
+                &meta,
+                &t,
+                stream,
+                version,
+                RosterEvent::ByeRecorded(e),
+            )
+            .await?;
+        Ok(Response::new(ResultAck { ack: Some(ack) }))
+    }
+
+    async fn close_round(
+        &self,
+        request: Request<CloseRoundRequest>,
+    ) -> Result<Response<ResultAck>, Status> {
+        let actor = self.platform.auth.actor(&request, "CloseRound")?;
+        let r = request.into_inner();
+        let meta = command_meta(r.meta.clone())?;
+        if let Some(ack) = self.replayed(&meta, &[types::ROUND_CLOSED]).await? {
+            return Ok(Response::new(ResultAck { ack: Some(ack) }));
+        }
+        let (t, roster) = load(&self.tournaments, &r.tournament_id)?;
+        let e = result_entry::decide_close(&t, &roster, r.round).map_err(field)?;
+        let stream = result_entry::tournament_stream(&t.tournament_id);
+        let version = self
+            .platform
+            .store
+            .stream_version(&stream)
+            .await
+            .map_err(from_log)?;
+        let ack = self
+            .write(
+                actor,
+                &meta,
+                &t,
+                stream,
+                version,
+                RosterEvent::RoundClosed(e),
+            )
+            .await?;
+        Ok(Response::new(ResultAck { ack: Some(ack) }))
+    }
+
+    async fn get_round_results(
+        &self,
+        request: Request<GetRoundResultsRequest>,
+    ) -> Result<Response<RoundResults>, Status> {
+        let r = request.into_inner();
+        let (t, roster) = load(&self.tournaments, &r.tournament_id)?;
+        let p = roster.record.pairings.get(&r.round).ok_or_else(|| {
+            not_found(
+                "round",
+                format!("round {} has not been paired here", r.round),
+            )
+        })?;
+        let boards = p
+            .event
+            .boards
+            .iter()
+            .map(|b| {
+                let st = roster.record.boards.get(&(r.round, b.board));
+                BoardResult {
+                    board: b.board,
+                    white_id: b.white_id.clone(),
+                    black_id: b.black_id.clone(),
+                    white_tpn: roster.pairing_number(&b.white_id),
+                    black_tpn: roster.pairing_number(&b.black_id),
+                    result: st.map(|s| s.result.clone()).unwrap_or_default(),
+                    corrections: st.map_or(0, |s| s.corrections),
+                    version: st.map_or(0, |s| s.version),
+                    rating_result: st.map(|s| s.rating_result.clone()).unwrap_or_default(),
+                }
+            })
+            .collect();
+        Ok(Response::new(RoundResults {
+            tournament_id: t.tournament_id,
+            round: r.round,
+            boards,
+            closed: roster.record.closed.contains(&r.round),
+            published: p.published,
+        }))
+    }
+
+    async fn get_standings(
+        &self,
+        request: Request<GetStandingsRequest>,
+    ) -> Result<Response<Standings>, Status> {
+        let r = request.into_inner();
+        if r.as_of_position < 0 || r.as_of_micros < 0 {
+            return Err(invalid(
+                "as_of_position",
+                "must be 0 (now) or a log position",
+            ));
+        }
+        let position = if r.as_of_micros > 0 {
+            let id = r.tournament_id.trim();
+            let events = projection::events_of(&self.platform.store, id)
+                .await
+                .map_err(from_log)?;
+            events
+                .iter()
+                .take_while(|e| e.recorded_at_micros <= r.as_of_micros)
+                .last()
+                .map(|e| e.global_position)
+                .ok_or_else(|| {
+                    not_found("as_of_micros", "the tournament did not exist at that time")
+                })?
+        } else {
+            r.as_of_position
+        };
+        let (t, roster) = if position > 0 {
+            store_as_of(&self.platform.store, r.tournament_id.trim(), position).await?
+        } else {
+            load(&self.tournaments, &r.tournament_id)?
+        };
+        let (l, ed) = self.tiebreaks(&r.tiebreaks, &r.edition)?;
+        let explain = !r.explain_player.trim().is_empty();
+        let c =
+            standings_projection::compute(&t, &roster, r.round, &l, ed, explain).map_err(field)?;
+        let explanation = if explain {
+            let e = roster
+                .resolve(&r.explain_player)
+                .map_err(|e| invalid("explain_player", e.message))?;
+            c.standings
+                .explain(roster.pairing_number(&e.player_id))
+                .unwrap_or_default()
+        } else {
+            String::new()
+        };
+        Ok(Response::new(Standings {
+            tournament_id: t.tournament_id.clone(),
+            after_round: c.after_round,
+            tiebreaks: c.names(),
+            rows: c.rows(&roster),
+            as_of_position: if position > 0 {
+                position
+            } else {
+                self.tournaments.position()
+            },
+            document: c.render(&roster, &r.format).map_err(field)?,
+            explanation,
+        }))
+    }
+
+    async fn get_correction_impact(
+        &self,
+        request: Request<GetCorrectionImpactRequest>,
+    ) -> Result<Response<CorrectionImpact>, Status> {
+        let r = request.into_inner();
+        if r.correction_position > 0 {
+            return self
+                .recorded_impact(
+                    r.tournament_id.trim(),
+                    r.correction_position,
+                    &r.tiebreaks,
+                    &r.edition,
+                )
+                .await
+                .map(Response::new);
+        }
+        // A proposed correction: decided and folded on a copy; nothing is written.
+        let (t, before) = load(&self.tournaments, &r.tournament_id)?;
+        let e = result_entry::decide_correct(
+            &t,
+            &before,
+            &result_entry::CorrectionRequest {
+                round: r.round,
+                board: r.board,
+                result: &r.result,
+                previous: "",
+                reason: "proposed",
+                has_expected_version: true,
+            },
+        )
+        .map_err(field)?;
+        let mut after = before.clone();
+        after.apply(RosterEvent::ResultCorrected(e.clone()));
+        let (l, ed) = self.tiebreaks(&r.tiebreaks, &r.edition)?;
+        correction_impact::impact(&t, &before, &after, &correction_of(&e), &l, ed)
+            .map(Response::new)
+            .map_err(field)
+    }
+
+    async fn get_history(
+        &self,
+        request: Request<GetHistoryRequest>,
+    ) -> Result<Response<History>, Status> {
+        let r = request.into_inner();
+        let (t, roster) = load(&self.tournaments, &r.tournament_id)?;
+        let subject = if !r.player.trim().is_empty() {
+            let e = roster
+                .resolve(&r.player)
+                .map_err(|e| invalid("player", e.message))?;
+            audit::Subject::Player(e.player_id.clone())
+        } else if r.round > 0 || r.board > 0 {
+            if r.round == 0 || r.board == 0 {
+                return Err(invalid("board", "a game is a round and a board (both > 0)"));
+            }
+            audit::Subject::Game(r.round, r.board)
+        } else {
+            audit::Subject::Tournament
+        };
+        let events = projection::events_of(&self.platform.store, &t.tournament_id)
+            .await
+            .map_err(from_log)?;
+        Ok(Response::new(History {
+            entries: events
+                .iter()
+                .filter(|e| audit::touches(e, &subject))
+                .map(audit::entry)
+                .collect(),
+        }))
+    }
+
+    async fn verify_log(
+        &self,
+        request: Request<VerifyLogRequest>,
+    ) -> Result<Response<VerifyLogResponse>, Status> {
+        let r = request.into_inner();
+        let id = r.tournament_id.trim().to_owned();
+        let report = self.platform.store.verify().await.map_err(from_log)?;
+        let (checked, problems): (u64, Vec<String>) = if id.is_empty() {
+            (
+                report.events,
+                report.problems.iter().map(ToString::to_string).collect(),
+            )
+        } else {
+            load(&self.tournaments, &id)?;
+            let events = projection::events_of(&self.platform.store, &id)
+                .await
+                .map_err(from_log)?;
+            let streams: std::collections::BTreeSet<&str> =
+                events.iter().map(|e| e.stream.as_str()).collect();
+            (
+                u64::try_from(events.len()).unwrap_or(u64::MAX),
+                report
+                    .problems
+                    .iter()
+                    .filter(|p| streams.contains(p.stream.as_str()) || p.stream.is_empty())
+                    .map(ToString::to_string)
+                    .collect(),
+            )
+        };
+        Ok(Response::new(VerifyLogResponse {
+            ok: problems.is_empty(),
+            events_checked: checked,
+            problems,
+        }))
+    }
+
+    async fn export_audit(
+        &self,
+        request: Request<ExportAuditRequest>,
+    ) -> Result<Response<ExportAuditResponse>, Status> {
+        let r = request.into_inner();
+        let (t, _) = load(&self.tournaments, &r.tournament_id)?;
+        let events = projection::events_of(&self.platform.store, &t.tournament_id)
+            .await
+            .map_err(from_log)?;
+        let mut jsonl = String::new();
+        for e in &events {
+            jsonl.push_str(&audit::json_line(e));
+            jsonl.push('\n');
+        }
+        Ok(Response::new(ExportAuditResponse { jsonl }))
     }
 }

@@ -1,0 +1,413 @@
+//! Deciding a round's pairing, pure: the engine input is the tournament's TRF as of the
+//! previous round (the registry's export, with the engine lines `XXR XXZ XXP` and the
+//! next round's requested byes), read by the same adapter as `arbiter-pairings`
+//! (`arbiter_pairings::trf_input`), paired by `swiss` (C.04.3 Dutch) or `roundrobin`
+//! (Berger tables, C.05 Annex 1). Published pairings change only as C.04.2 art. 4 allows
+//! (docs/decisions/pairing-001-published-pairings.md).
+use std::collections::BTreeSet;
+
+use arbiter_proto::v1::{PairedBoard, PairingsPublished, RoundPaired, Tournament};
+use arbiter_registry::roster::Roster;
+use arbiter_registry::tournament::FieldError;
+use arbiter_registry::trf_export::{self, ExportOptions};
+use sha2::{Digest, Sha256};
+use swiss::{Edition, Options};
+
+fn err(field: &'static str, message: impl Into<String>) -> FieldError {
+    FieldError {
+        field,
+        message: message.into(),
+    }
+}
+
+/// The pairing system a tournament declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum System {
+    /// FIDE (Dutch) system, C.04.3.
+    Dutch(Edition),
+    /// Single round robin, Berger tables by pairing number.
+    RoundRobin,
+    /// Double round robin (FIDE's swap of the first cycle's last two rounds).
+    DoubleRoundRobin,
+}
+
+impl System {
+    /// The system and edition of tournament `t`.
+    pub fn of(t: &Tournament) -> Result<System, FieldError> {
+        let system = t.pairing_system.trim().to_ascii_lowercase();
+        let edition = t.rule_edition.trim().to_ascii_lowercase();
+        match system.as_str() {
+            "" | "dutch" | "swiss" | "fide-dutch" => match edition.as_str() {
+                "" | "dutch-2026" => Ok(System::Dutch(Edition::Dutch2026)),
+                "dutch-2017" => Ok(System::Dutch(Edition::Dutch2017)),
+                other => Err(err(
+                    "rule_edition",
+                    format!("{other:?} is not a Dutch edition (dutch-2026, dutch-2017)"),
+                )),
+            },
+            "round-robin" => Ok(System::RoundRobin),
+            "double-round-robin" => Ok(System::DoubleRoundRobin),
+            other => Err(err(
+                "pairing_system",
+                format!(
+                    "{other:?} cannot be paired by the service yet (dutch, round-robin, double-round-robin)"
+                ),
+            )),
+        }
+    }
+
+    /// `(system, edition)` as stored in `RoundPaired`.
+    pub fn names(self) -> (&'static str, &'static str) {
+        match self {
+            System::Dutch(Edition::Dutch2026) => ("dutch", "dutch-2026"),
+            System::Dutch(Edition::Dutch2017) => ("dutch", "dutch-2017"),
+            System::RoundRobin => ("round-robin", "c05-annex1"),
+            System::DoubleRoundRobin => ("double-round-robin", "c05-annex1"),
+        }
+    }
+}
+
+/// Checks that `round` may be paired now (`repair`: re-paired) and that every earlier
+/// round has its results.
+pub fn check_round_to_pair(roster: &Roster, round: u32, repair: bool) -> Result<(), FieldError> {
+    let next = roster.paired_rounds + 1;
+    if repair {
+        let Some(p) = roster.record.pairings.get(&round) else {
+            return Err(err(
+                "round",
+                format!("round {round} has not been paired here"),
+            ));
+        };
+        if round != roster.paired_rounds {
+            return Err(err(
+                "round",
+                format!(
+                    "only the last paired round ({}) can be re-paired",
+                    roster.paired_rounds
+                ),
+            ));
+        }
+        if p.published {
+            return Err(err(
+                "round",
+                format!(
+                    "round {round} is published: C.04.2 art. 4 keeps a published pairing (use SetPairings for an allowed change)"
+                ),
+            ));
+        }
+        if roster.round_has_results(round) {
+            return Err(err("round", format!("round {round} already has results")));
+        }
+    } else if round != next {
+        return Err(err(
+            "round",
+            format!("the next round to pair is {next}, not {round}"),
+        ));
+    }
+    for r in 1..round {
+        let missing = roster.boards_without_result(r);
+        if !missing.is_empty() {
+            return Err(err(
+                "round",
+                format!(
+                    "round {r} has boards without a result ({}); record them before pairing round {round}",
+                    missing
+                        .iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+        if let Some(p) = roster.record.pairings.get(&r)
+            && !p.published
+        {
+            return Err(err("round", format!("round {r} is not published yet")));
+        }
+    }
+    Ok(())
+}
+
+/// The engine input: the tournament as TRF26 as of round `round - 1`, with engine lines.
+pub fn engine_input(t: &Tournament, roster: &Roster, round: u32) -> Result<String, FieldError> {
+    let mut before = roster.clone();
+    before.paired_rounds = round.saturating_sub(1);
+    before.rounds.retain(|r, _| *r < round);
+    let (text, _) = trf_export::export(
+        t,
+        &before,
+        &ExportOptions {
+            round: 0,
+            version: trf::TrfVersion::Trf26,
+            engine_lines: true,
+        },
+    )?;
+    Ok(text)
+}
+
+fn sha256_hex(text: &str) -> String {
+    hex::encode(Sha256::digest(text.as_bytes()))
+}
+
+/// Players who can be paired in `round` by the registry's entries (joined, not
+/// withdrawn, no requested bye in the round).
+fn available(roster: &Roster, round: u32) -> Vec<String> {
+    roster
+        .order
+        .iter()
+        .filter_map(|id| roster.entry(id))
+        .filter(|e| {
+            e.joined_round <= round
+                && (e.withdrawn_from_round == 0 || e.withdrawn_from_round > round)
+                && !e.byes.contains_key(&round)
+        })
+        .map(|e| e.player_id.clone())
+        .collect()
+}
+
+fn absent(roster: &Roster, boards: &[PairedBoard], bye: &str) -> Vec<String> {
+    let on: BTreeSet<&str> = boards
+        .iter()
+        .flat_map(|b| [b.white_id.as_str(), b.black_id.as_str()])
+        .chain(std::iter::once(bye))
+        .collect();
+    roster
+        .order
+        .iter()
+        .filter(|id| !on.contains(id.as_str()))
+        .cloned()
+        .collect()
+}
+
+fn id_of(roster: &Roster, tpn: u32) -> Result<String, FieldError> {
+    usize::try_from(tpn)
+        .ok()
+        .and_then(|t| t.checked_sub(1))
+        .and_then(|i| roster.order.get(i))
+        .cloned()
+        .ok_or_else(|| {
+            err(
+                "round",
+                format!("the engine paired unknown pairing number {tpn}"),
+            )
+        })
+}
+
+/// Pairs `round` with the tournament's system: the `RoundPaired` to append.
+pub fn pair_round(
+    t: &Tournament,
+    roster: &Roster,
+    round: u32,
+    repair: bool,
+) -> Result<RoundPaired, FieldError> {
+    check_round_to_pair(roster, round, repair)?;
+    let system = System::of(t)?;
+    let (system_name, edition_name) = system.names();
+    let input = engine_input(t, roster, round)?;
+    let (boards, bye, explanation) = match system {
+        System::Dutch(edition) => dutch(roster, round, edition, &input)?,
+        System::RoundRobin | System::DoubleRoundRobin => round_robin(roster, round, system)?,
+    };
+    let bye_id = bye.clone().unwrap_or_default();
+    Ok(RoundPaired {
+        tournament_id: t.tournament_id.clone(),
+        round,
+        absent_player_ids: absent(roster, &boards, &bye_id),
+        boards,
+        bye_player_id: bye_id,
+        system: system_name.into(),
+        edition: edition_name.into(),
+        engine_version: format!("arbiter {}", env!("CARGO_PKG_VERSION")),
+        input_sha256: sha256_hex(&input),
+        explanation,
+        engine_made: true,
+        repaired: repair,
+        after_publication: false,
+    })
+}
+
+type Paired = (Vec<PairedBoard>, Option<String>, String);
+
+fn dutch(roster: &Roster, round: u32, edition: Edition, input: &str) -> Result<Paired, FieldError> {
+    let parsed = trf::parse(input.as_bytes())
+        .map_err(|e| err("tournament_id", format!("engine input: {e}")))?;
+    let state = arbiter_pairings::trf_input::state_before(&parsed.doc, round as usize, edition)
+        .map_err(|e| err("tournament_id", format!("engine input: {e}")))?;
+    let p = swiss::pair(&state, edition, &Options { explain: true })
+        .map_err(|e| err("round", format!("round {round}: {e}")))?;
+    let mut boards = Vec::new();
+    for (i, b) in p.boards.iter().enumerate() {
+        boards.push(PairedBoard {
+            board: u32::try_from(i + 1).unwrap_or(u32::MAX),
+            white_id: id_of(roster, b.white)?,
+            black_id: id_of(roster, b.black)?,
+            white_tpn: b.white,
+            black_tpn: b.black,
+        });
+    }
+    let bye = p.bye.map(|t| id_of(roster, t)).transpose()?;
+    Ok((boards, bye, explain_text(&p)))
+}
+
+/// The engine's explanation as text, bracket by bracket.
+pub fn explain_text(p: &swiss::RoundPairing) -> String {
+    let mut s = String::new();
+    for b in &p.explanation {
+        s.push_str(&format!(
+            "bracket score {}: players {:?}, moved down {:?}\n",
+            b.score, b.players, b.moved_down
+        ));
+        for (x, y) in &b.pairs {
+            s.push_str(&format!("  pair {x} - {y}\n"));
+        }
+        for d in &b.decisions {
+            s.push_str(&format!(
+                "  {}: {} rejected for {} ({})\n",
+                d.subject, d.rejected, d.chosen, d.criterion
+            ));
+        }
+        for (f, why) in &b.downfloaters {
+            s.push_str(&format!("  floater {f}: {why}\n"));
+        }
+    }
+    if let Some(b) = p.bye {
+        s.push_str(&format!("pairing-allocated bye: {b}\n"));
+    }
+    s
+}
+
+fn round_robin(roster: &Roster, round: u32, system: System) -> Result<Paired, FieldError> {
+    let players = available(roster, round);
+    if players.len() != roster.entries.len() {
+        return Err(err(
+            "round",
+            "a round robin pairs every entry in every round (withdrawals and byes are scored by the results service)",
+        ));
+    }
+    let n = u32::try_from(roster.order.len()).unwrap_or(u32::MAX);
+    let table = if system == System::DoubleRoundRobin {
+        roundrobin::double_round_robin(n, roundrobin::SecondCycle::default())
+    } else {
+        roundrobin::berger_table(n)
+    }
+    .map_err(|e| err("round", e.to_string()))?;
+    let r = table
+        .into_iter()
+        .find(|r| r.number == round)
+        .ok_or_else(|| err("round", format!("the schedule has no round {round}")))?;
+    let mut boards = Vec::new();
+    for g in &r.games {
+        boards.push(PairedBoard {
+            board: g.board,
+            white_id: id_of(roster, g.white)?,
+            black_id: id_of(roster, g.black)?,
+            white_tpn: g.white,
+            black_tpn: g.black,
+        });
+    }
+    let text = format!(
+        "Berger table for {n} players (C.05 Annex 1), round {round}{}",
+        r.bye
+            .map(|b| format!("; pairing number {b} is free"))
+            .unwrap_or_default()
+    );
+    Ok((boards, None, text))
+}
+
+/// A pairing set by hand: every player once, known, available; reason required.
+pub fn decide_set_pairings(
+    t: &Tournament,
+    roster: &Roster,
+    round: u32,
+    boards: &[PairedBoard],
+    bye: &str,
+    reason: &str,
+) -> Result<RoundPaired, FieldError> {
+    if reason.trim().is_empty() {
+        return Err(err(
+            "meta.reason",
+            "a pairing set by hand needs a reason (it is recorded with the actor)",
+        ));
+    }
+    let existing = roster.record.pairings.get(&round);
+    let after_publication = existing.is_some_and(|p| p.published);
+    if existing.is_none() {
+        check_round_to_pair(roster, round, false)?;
+    } else if roster.round_has_results(round) {
+        return Err(err(
+            "round",
+            format!("round {round} already has results; correct them instead"),
+        ));
+    }
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    let resolve = |who: &str, field: &'static str| -> Result<String, FieldError> {
+        roster
+            .resolve(who)
+            .map(|e| e.player_id.clone())
+            .map_err(|e| err(field, e.message))
+    };
+    for (i, b) in boards.iter().enumerate() {
+        let w = resolve(&b.white_id, "boards.white_id")?;
+        let k = resolve(&b.black_id, "boards.black_id")?;
+        for p in [&w, &k] {
+            if !seen.insert(p.clone()) {
+                return Err(err(
+                    "boards",
+                    format!("board {}: player {p} is paired twice", i + 1),
+                ));
+            }
+        }
+        out.push(PairedBoard {
+            board: u32::try_from(i + 1).unwrap_or(u32::MAX),
+            white_tpn: roster.pairing_number(&w),
+            black_tpn: roster.pairing_number(&k),
+            white_id: w,
+            black_id: k,
+        });
+    }
+    let bye_id = if bye.trim().is_empty() {
+        String::new()
+    } else {
+        let b = resolve(bye, "bye_player_id")?;
+        if !seen.insert(b.clone()) {
+            return Err(err(
+                "bye_player_id",
+                format!("player {b} is also on a board"),
+            ));
+        }
+        b
+    };
+    let (system, edition) = System::of(t).map(System::names).unwrap_or(("manual", ""));
+    Ok(RoundPaired {
+        tournament_id: t.tournament_id.clone(),
+        round,
+        absent_player_ids: absent(roster, &out, &bye_id),
+        boards: out,
+        bye_player_id: bye_id,
+        system: system.into(),
+        edition: edition.into(),
+        engine_version: String::new(),
+        input_sha256: String::new(),
+        explanation: format!("set by hand: {}", reason.trim()),
+        engine_made: false,
+        repaired: existing.is_some(),
+        after_publication,
+    })
+}
+
+/// Publishing: the round is paired and not yet published.
+pub fn decide_publish(
+    t: &Tournament,
+    roster: &Roster,
+    round: u32,
+) -> Result<PairingsPublished, FieldError> {
+    match roster.record.pairings.get(&round) {
+        None => Err(err("round", format!("round {round} has not been paired"))),
+        Some(p) if p.published => Err(err("round", format!("round {round} is already published"))),
+        Some(_) => Ok(PairingsPublished {
+            tournament_id: t.tournament_id.clone(),
+            round,
+        }),
+    }
+}

@@ -1,0 +1,114 @@
+//! The command path shared by the services that write a tournament's record (pairing,
+//! results): retry detection, append with the actor's context, and read-your-writes on
+//! the [`Tournaments`] projection, which folds their events too.
+use arbiter_eventlog::{AppendRequest, CommandContext, NewEvent};
+use arbiter_proto::v1::{CommandAck, CommandMeta, Tournament};
+use arbiter_service_kit::Platform;
+use arbiter_service_kit::status::{from_log, invalid, not_found};
+use arbiter_service_kit::telemetry::current_traceparent;
+use tonic::Status;
+
+use crate::projection::Tournaments;
+use crate::roster::{Roster, RosterEvent};
+
+/// The acknowledgement of an append.
+pub fn ack(stream: String, a: arbiter_eventlog::AppendAck) -> CommandAck {
+    CommandAck {
+        stream,
+        stream_version: a.stream_version,
+        first_position: a.first_position,
+        last_position: a.last_position,
+        replayed: a.replayed,
+    }
+}
+
+/// A retried command id: the original acknowledgement (if its first event has
+/// `event_type`), or an error when the id was used for another kind of command.
+pub async fn replayed(
+    platform: &Platform,
+    meta: &CommandMeta,
+    event_types: &[&str],
+) -> Result<Option<CommandAck>, Status> {
+    let Some((stream, a)) = platform
+        .store
+        .find_command(&meta.command_id)
+        .await
+        .map_err(from_log)?
+    else {
+        return Ok(None);
+    };
+    let first = platform
+        .store
+        .read_at(a.first_position)
+        .await
+        .map_err(from_log)?
+        .ok_or_else(|| Status::internal("replayed command has no event"))?;
+    if !event_types.contains(&first.event_type.as_str()) {
+        return Err(invalid(
+            "meta.command_id",
+            format!("already used for a {} command", first.event_type),
+        ));
+    }
+    Ok(Some(ack(stream, a)))
+}
+
+/// The tournament and its record, or NOT_FOUND naming `tournament_id`.
+pub fn load(tournaments: &Tournaments, id: &str) -> Result<(Tournament, Roster), Status> {
+    if id.trim().is_empty() {
+        return Err(invalid("tournament_id", "must not be empty"));
+    }
+    tournaments
+        .with_roster(id.trim())
+        .ok_or_else(|| not_found("tournament_id", format!("no tournament {id}")))
+}
+
+/// Appends `events` to `stream` as `actor` under `meta`, then waits until the
+/// projection has folded them.
+#[allow(clippy::too_many_arguments)]
+pub async fn append(
+    platform: &Platform,
+    tournaments: &Tournaments,
+    service: &str,
+    actor: String,
+    meta: &CommandMeta,
+    rule_edition: &str,
+    stream: String,
+    expected_version: Option<i64>,
+    events: &[RosterEvent],
+) -> Result<CommandAck, Status> {
+    let context = CommandContext {
+        command_id: meta.command_id.clone(),
+        actor,
+        reason: meta.reason.clone(),
+        rule_edition: rule_edition.to_owned(),
+        service: service.to_owned(),
+        trace_parent: current_traceparent(),
+        ..Default::default()
+    };
+    let a = platform
+        .store
+        .append(AppendRequest {
+            stream: stream.clone(),
+            expected_version,
+            events: events
+                .iter()
+                .map(|e| {
+                    let (event_type, payload) = e.encode();
+                    NewEvent {
+                        event_type: event_type.into(),
+                        schema_version: 1,
+                        payload,
+                    }
+                })
+                .collect(),
+            context,
+        })
+        .await
+        .map_err(from_log)?;
+    if !tournaments.caught_up(a.last_position).await {
+        return Err(Status::unavailable(
+            "the tournament projection is behind the log; retry",
+        ));
+    }
+    Ok(ack(stream, a))
+}

@@ -1,0 +1,301 @@
+//! Standings of a tournament record, pure: the record is written as TRF by the registry's
+//! export (the same file a federation receives), read into a crosstable by
+//! `tiebreak::trf_crosstable` (the adapter `arbiter standings --trf` uses), and ranked by
+//! `tiebreak::standings` with the requested list and edition. Renderings: text, CSV,
+//! JSON and TRF (the export with the rank column set from these standings).
+use arbiter_proto::v1::{StandingRow, Tournament};
+use arbiter_registry::roster::Roster;
+use arbiter_registry::tournament::FieldError;
+use arbiter_registry::trf_export::{self, ExportOptions};
+use serde_json::json;
+use tiebreak::trf_crosstable::{self, AdapterOptions, TrfCrosstable, UnpairedRounds};
+use tiebreak::{Edition, Options, Standings, TieBreak, TieResolution};
+
+/// The tie-break list used when none is given (a common announcement for opens).
+pub const DEFAULT_TIEBREAKS: &str = "BH/C1,BH,SB,DE";
+
+fn err(field: &'static str, message: impl Into<String>) -> FieldError {
+    FieldError {
+        field,
+        message: message.into(),
+    }
+}
+
+/// The edition named in a request (default C.07 of 1 March 2026).
+pub fn edition(name: &str) -> Result<Edition, FieldError> {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "" | "c07-2026" => Ok(Edition::C07_2026),
+        "c07-2024" => Ok(Edition::C07_2024),
+        "seed" | "c06" => Ok(Edition::SeedC06),
+        other => Err(err(
+            "edition",
+            format!("{other:?}: c07-2026 (default), c07-2024 or seed"),
+        )),
+    }
+}
+
+/// The tie-break list named in a request.
+pub fn tiebreak_list(list: &str, edition: Edition) -> Result<Vec<TieBreak>, FieldError> {
+    let list = if list.trim().is_empty() {
+        DEFAULT_TIEBREAKS
+    } else {
+        list
+    };
+    let codes: Vec<&str> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    tiebreak::parse_list(&codes, edition).map_err(|e| err("tiebreaks", e.to_string()))
+}
+
+/// The last round whose every board has a result (the default "after round").
+pub fn complete_rounds(roster: &Roster) -> u32 {
+    let mut n = 0;
+    for r in 1..=roster.paired_rounds {
+        if roster.boards_without_result(r).is_empty() {
+            n = r;
+        } else {
+            break;
+        }
+    }
+    n
+}
+
+/// Standings of a record after `round` (0 = every complete round).
+pub struct Computed {
+    /// The standings.
+    pub standings: Standings,
+    /// The crosstable they were computed from (names, ratings).
+    pub crosstable: TrfCrosstable,
+    /// After this round.
+    pub after_round: u32,
+    /// The TRF the crosstable was read from (rank column as exported).
+    pub trf: String,
+}
+
+/// Computes the standings.
+pub fn compute(
+    t: &Tournament,
+    roster: &Roster,
+    round: u32,
+    list: &[TieBreak],
+    edition: Edition,
+    with_working: bool,
+) -> Result<Computed, FieldError> {
+    let complete = complete_rounds(roster);
+    let after = if round == 0 { complete } else { round };
+    if after > complete {
+        return Err(err(
+            "round",
+            format!(
+                "round {after} is not complete (rounds with every result: {complete}); boards without a result: {:?}",
+                roster.boards_without_result(complete + 1)
+            ),
+        ));
+    }
+    let mut upto = roster.clone();
+    upto.paired_rounds = after;
+    upto.rounds.retain(|r, _| *r <= after);
+    let (text, _) = trf_export::export(
+        t,
+        &upto,
+        &ExportOptions {
+            round: 0,
+            version: trf::TrfVersion::Trf26,
+            engine_lines: false,
+        },
+    )?;
+    let parsed = trf::parse(text.as_bytes()).map_err(|e| err("tournament_id", e.to_string()))?;
+    let kind = if t.pairing_system.contains("round-robin") {
+        tiebreak::EventKind::RoundRobin
+    } else {
+        tiebreak::EventKind::Swiss
+    };
+    let ct = trf_crosstable::from_trf(
+        &parsed.doc,
+        &AdapterOptions {
+            kind,
+            rounds: Some(after as usize),
+            unpaired: UnpairedRounds::Zero,
+        },
+    )
+    .map_err(|e| err("tournament_id", format!("record as TRF: {e}")))?;
+    let options = Options {
+        ties: TieResolution::Shared,
+        unrated_rating: None,
+        allow_buchholz_in_round_robin: false,
+        with_working,
+    };
+    let s = tiebreak::standings(&ct.crosstable, edition, list, &options)
+        .map_err(|e| err("tiebreaks", e.to_string()))?;
+    Ok(Computed {
+        standings: s,
+        crosstable: ct,
+        after_round: after,
+        trf: text,
+    })
+}
+
+impl Computed {
+    /// The rows for the API: player ids from the record.
+    pub fn rows(&self, roster: &Roster) -> Vec<StandingRow> {
+        let mut prev_rank = 0;
+        self.standings
+            .rows
+            .iter()
+            .map(|r| {
+                let p = self
+                    .crosstable
+                    .crosstable
+                    .players
+                    .iter()
+                    .find(|p| p.tpn == r.tpn);
+                let shared = r.rank == prev_rank
+                    || self
+                        .standings
+                        .rows
+                        .iter()
+                        .filter(|x| x.rank == r.rank)
+                        .count()
+                        > 1;
+                prev_rank = r.rank;
+                StandingRow {
+                    rank: r.rank,
+                    shared,
+                    tpn: r.tpn,
+                    player_id: usize::try_from(r.tpn)
+                        .ok()
+                        .and_then(|t| t.checked_sub(1))
+                        .and_then(|i| roster.order.get(i))
+                        .cloned()
+                        .unwrap_or_default(),
+                    name: p.and_then(|p| p.name.clone()).unwrap_or_default(),
+                    rating: p.and_then(|p| p.rating).unwrap_or(0),
+                    points: r.points.to_string(),
+                    tiebreak_values: r
+                        .values
+                        .iter()
+                        .map(|v| v.value.map_or_else(|| "-".to_string(), |x| x.to_string()))
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+
+    /// Tie-break names as applied.
+    pub fn names(&self) -> Vec<String> {
+        self.standings
+            .tie_breaks
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    /// A rendering: `text`, `csv`, `json` or `trf`.
+    pub fn render(&self, roster: &Roster, format: &str) -> Result<String, FieldError> {
+        let rows = self.rows(roster);
+        let names = self.names();
+        match format.trim().to_ascii_lowercase().as_str() {
+            "" => Ok(String::new()),
+            "text" => {
+                let mut s = format!("Rank  TPN  {:<30} {:>5} {:>5}", "Name", "Rtg", "Pts");
+                for n in &names {
+                    s.push_str(&format!(" {n:>7}"));
+                }
+                s.push('\n');
+                for r in &rows {
+                    s.push_str(&format!(
+                        "{:<5} {:>4}  {:<30} {:>5} {:>5}",
+                        format!("{}{}", r.rank, if r.shared { "=" } else { "" }),
+                        r.tpn,
+                        r.name,
+                        if r.rating == 0 {
+                            String::new()
+                        } else {
+                            r.rating.to_string()
+                        },
+                        r.points
+                    ));
+                    for v in &r.tiebreak_values {
+                        s.push_str(&format!(" {v:>7}"));
+                    }
+                    s.push('\n');
+                }
+                Ok(s)
+            }
+            "csv" => {
+                let mut s = String::from("rank,tpn,player_id,name,rating,points");
+                for n in &names {
+                    s.push(',');
+                    s.push_str(&csv_field(n));
+                }
+                s.push('\n');
+                for r in &rows {
+                    s.push_str(&format!(
+                        "{},{},{},{},{},{}",
+                        r.rank,
+                        r.tpn,
+                        csv_field(&r.player_id),
+                        csv_field(&r.name),
+                        r.rating,
+                        r.points
+                    ));
+                    for v in &r.tiebreak_values {
+                        s.push(',');
+                        s.push_str(v);
+                    }
+                    s.push('\n');
+                }
+                Ok(s)
+            }
+            "json" => {
+                let rows: Vec<serde_json::Value> = rows
+                    .iter()
+                    .map(|r| {
+                        json!({
+                            "rank": r.rank, "shared": r.shared, "tpn": r.tpn,
+                            "player_id": r.player_id, "name": r.name, "rating": r.rating,
+                            "points": r.points, "tiebreaks": r.tiebreak_values,
+                        })
+                    })
+                    .collect();
+                Ok(json!({
+                    "after_round": self.after_round,
+                    "edition": self.standings.edition.name(),
+                    "tiebreaks": names,
+                    "dropped": self.standings.dropped.iter().map(|d| json!({
+                        "tie_break": d.tie_break.to_string(), "reason": d.reason,
+                    })).collect::<Vec<_>>(),
+                    "rows": rows,
+                })
+                .to_string())
+            }
+            "trf" => self.trf_with_ranks(),
+            other => Err(err("format", format!("{other:?}: text, csv, json or trf"))),
+        }
+    }
+
+    /// The exported TRF with the rank column (86–89) set from these standings.
+    fn trf_with_ranks(&self) -> Result<String, FieldError> {
+        let mut parsed =
+            trf::parse(self.trf.as_bytes()).map_err(|e| err("tournament_id", e.to_string()))?;
+        for line in &mut parsed.doc.lines {
+            if let trf::Record::Player(p) = &mut line.record {
+                let tpn = p.tpn().map(u32::from).unwrap_or(0);
+                if let Some(r) = self.standings.rows.iter().find(|r| r.tpn == tpn) {
+                    p.rank = trf::Field::Value(u16::try_from(r.rank).unwrap_or(u16::MAX));
+                }
+            }
+        }
+        Ok(trf::write(&parsed.doc, trf::TrfVersion::Trf26))
+    }
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_owned()
+    }
+}
