@@ -201,7 +201,11 @@ pub fn parse_result(text: &str) -> Result<ParsedResult, FieldError> {
         return Err(bad("the two sides do not make a result"));
     }
     Ok(ParsedResult {
-        canonical: format!("{}-{}", side_name(w), side_name(b)),
+        canonical: if forfeit(w) {
+            format!("{w}{b}")
+        } else {
+            format!("{}-{}", side_name(w), side_name(b))
+        },
         white: w,
         black: b,
     })
