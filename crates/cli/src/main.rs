@@ -11,6 +11,7 @@ mod output;
 mod rating_service;
 mod ratinglist_import;
 mod registry_players;
+mod round_results;
 mod tournament;
 
 use std::path::PathBuf;
@@ -66,6 +67,15 @@ pub enum Command {
     /// The server's player directory: a FIDE rating list (import, find).
     #[command(subcommand)]
     Ratinglist(ratinglist_import::RatingListCommand),
+    /// Pairing of a round: pair, repair, set by hand, publish, show, explain, close.
+    #[command(subcommand)]
+    Round(round_results::RoundCommand),
+    /// Results: set, correct, byes, show a round, history, correction impact.
+    #[command(subcommand)]
+    Result(round_results::ResultCommand),
+    /// The audit log: verify the hash chain, export as JSON lines.
+    #[command(subcommand)]
+    Audit(round_results::AuditCommand),
 }
 
 /// An error with the exit code it maps to.
@@ -112,7 +122,14 @@ async fn main() -> ExitCode {
         Command::Offline(offline::OfflineCommand::Rating(
             offline::rating::RatingCommand::Service(r),
         )) => rating_service::run(&cli, r).await,
+        // `standings ID` asks the results service; `standings --trf FILE` is offline.
+        Command::Offline(offline::OfflineCommand::Standings(a)) if a.id.is_some() => {
+            round_results::standings(&cli, &a.query()).await
+        }
         Command::Offline(o) => offline::run(&cli, o),
+        Command::Round(r) => round_results::run_round(&cli, r).await,
+        Command::Result(r) => round_results::run_result(&cli, r).await,
+        Command::Audit(a) => round_results::run_audit(&cli, a).await,
         Command::Player(p) => registry_players::run_player(&cli, p).await,
         Command::Ratinglist(r) => ratinglist_import::run(&cli, r).await,
     };

@@ -353,7 +353,11 @@ impl Prepared {
                     return Err(bad("opponent's entry does not point back"));
                 }
                 let ok = match (self.slots[k], self.slots[back]) {
-                    (Slot::Game(a, ca), Slot::Game(b, cb)) => a.reversed() == b && ca != cb,
+                    // Unequal scores awarded by the arbiter (Laws 12.9: 1-½, ½-0, 0-0) are
+                    // valid; two wins are not (ADR tiebreak-008).
+                    (Slot::Game(a, ca), Slot::Game(b, cb)) => {
+                        ca != cb && !(a == GameResult::Win && b == GameResult::Win)
+                    }
                     (Slot::ForfeitWin(_), Slot::ForfeitLoss(_)) => true,
                     (Slot::ForfeitLoss(_), Slot::ForfeitWin(_)) => true,
                     (Slot::ForfeitLoss(_), Slot::ForfeitLoss(_)) => true,

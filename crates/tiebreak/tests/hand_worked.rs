@@ -739,12 +739,17 @@ fn invalid_input_errors() {
         standings(&ct, Edition::C07_2026, &[], &Options::default()),
         Err(Error::UnknownOpponent { opponent: 99, .. })
     ));
+    // Two wins in one game (unequal arbiter-assigned scores are valid, ADR tiebreak-008).
     let mut ct = e1();
-    ct.players[0].entries[0] = RoundEntry::Played {
-        opponent: 4,
-        colour: Colour::White,
-        result: GameResult::Draw,
-    };
+    for p in ct.players.iter_mut() {
+        if let RoundEntry::Played {
+            opponent, result, ..
+        } = &mut p.entries[0]
+            && (p.tpn == 1 || *opponent == 1)
+        {
+            *result = GameResult::Win;
+        }
+    }
     assert!(matches!(
         standings(&ct, Edition::C07_2026, &[], &Options::default()),
         Err(Error::InconsistentPairing {

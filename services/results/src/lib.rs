@@ -261,6 +261,7 @@ impl ResultsService for Results {
                 previous: &r.previous_result,
                 reason: &meta.reason,
                 has_expected_version: meta.expected_version.is_some(),
+                basis: &r.basis,
             },
         )
         .map_err(field)?;
@@ -485,6 +486,7 @@ impl ResultsService for Results {
                 previous: "",
                 reason: "proposed",
                 has_expected_version: true,
+                basis: "",
             },
         )
         .map_err(field)?;

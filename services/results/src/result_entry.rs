@@ -7,7 +7,7 @@ use arbiter_proto::v1::{
     ByeRecorded, PairedBoard, ResultCorrected, ResultRecorded, RoundClosed, Tournament,
 };
 use arbiter_registry::roster::Roster;
-use arbiter_registry::round_record::{bye_outcome_code, parse_result};
+use arbiter_registry::round_record::{CorrectionScope, bye_outcome_code, parse_result};
 use arbiter_registry::tournament::FieldError;
 
 fn err(field: &'static str, message: impl Into<String>) -> FieldError {
@@ -113,6 +113,8 @@ pub struct CorrectionRequest<'a> {
     pub reason: &'a str,
     /// The client gave `meta.expected_version`.
     pub has_expected_version: bool,
+    /// `entry-error` (default) or `claim`.
+    pub basis: &'a str,
 }
 
 /// `CorrectResult`: reason, the value being corrected, a different new value.
@@ -128,7 +130,20 @@ pub fn decide_correct(
         previous,
         reason,
         has_expected_version,
+        basis,
     } = *c;
+    let basis = match basis.trim().to_ascii_lowercase().as_str() {
+        "" | "entry-error" => "entry-error",
+        "claim" => "claim",
+        other => {
+            return Err(err(
+                "basis",
+                format!(
+                    "{other:?}: entry-error (default: the result sheet differs) or claim (a player's report)"
+                ),
+            ));
+        }
+    };
     if reason.trim().is_empty() {
         return Err(err(
             "meta.reason",
@@ -171,7 +186,12 @@ pub fn decide_correct(
             format!("board {round}.{board} already has {current}"),
         ));
     }
-    let scope = roster.correction_scope(round);
+    let mut scope = roster.correction_scope(round);
+    if basis == "entry-error" && scope == CorrectionScope::RatingOnly {
+        // The record differs from the signed result sheet: D.8's claim deadlines do
+        // not apply; the record is fixed, published pairings are kept.
+        scope = CorrectionScope::StandingsAndLaterPairings;
+    }
     let (published, unpublished) = roster.later_pairings(round);
     Ok(ResultCorrected {
         tournament_id: t.tournament_id.clone(),
@@ -186,6 +206,7 @@ pub fn decide_correct(
         applies_to: scope.as_str().into(),
         published_rounds_with_old_result: published,
         unpublished_rounds_to_repair: unpublished,
+        basis: basis.into(),
     })
 }
 

@@ -16,9 +16,24 @@ use tiebreak::trf_crosstable::{self, AdapterOptions, TrfCrosstable, UnpairedRoun
 
 #[derive(Args)]
 pub struct StandingsArgs {
-    /// The TRF file (TRF16 or TRF26).
-    #[arg(long)]
-    trf: PathBuf,
+    /// A tournament on the server (results service); without it, `--trf` is required.
+    #[arg(conflicts_with = "trf")]
+    pub id: Option<String>,
+    /// The TRF file (TRF16 or TRF26), offline.
+    #[arg(long, required_unless_present = "id")]
+    trf: Option<PathBuf>,
+    /// Server: standings after this round (default: every round with all its results).
+    #[arg(long, requires = "id", default_value_t = 0)]
+    round: u32,
+    /// Server: as the log stood at this global position (e.g. before a correction).
+    #[arg(long, requires = "id", default_value_t = 0)]
+    as_of: i64,
+    /// Server: output format text (default), csv, json or trf.
+    #[arg(long, requires = "id", default_value = "")]
+    format: String,
+    /// Server: the working of this player's values (id or pairing number).
+    #[arg(long, requires = "id", value_name = "PLAYER")]
+    explain_player: Option<String>,
     /// Ordered tie-break list, C.07 codes with modifiers, e.g. "BH/C1,BH,SB"
     /// (default: the file's record 202; none: points only, tied players share the place).
     #[arg(long)]
@@ -81,8 +96,31 @@ fn list_error(e: &TbError, from_cli: bool, file_line: &str) -> Failure {
     }
 }
 
+impl StandingsArgs {
+    /// The server query (`id` given).
+    pub fn query(&self) -> crate::round_results::StandingsQuery<'_> {
+        crate::round_results::StandingsQuery {
+            id: self.id.as_deref().unwrap_or_default(),
+            round: self.round,
+            as_of: self.as_of,
+            tiebreaks: self.tiebreaks.as_deref().unwrap_or_default(),
+            edition: match self.edition {
+                EditionArg::C072026 => "c07-2026",
+                EditionArg::C072024 => "c07-2024",
+                EditionArg::Seed => "seed",
+            },
+            format: &self.format,
+            explain: self.explain_player.as_deref().unwrap_or_default(),
+        }
+    }
+}
+
 pub fn run(cli: &Cli, a: &StandingsArgs) -> Result<(), Failure> {
-    let path = a.trf.as_path();
+    let Some(path) = a.trf.as_deref() else {
+        return Err(usage(
+            "--trf FILE (offline) or a tournament ID (server) is required",
+        ));
+    };
     let parsed = load(path)?;
     refuse_errors(path, &parsed.findings)?;
     let doc = &parsed.doc;

@@ -1,0 +1,450 @@
+//! Pairing and results services through the real binaries (`arbiterd` + `arbiter`):
+//! a 10-player Dutch Swiss paired round by round by the service (each round identical to
+//! `arbiter-pairings` on the registry's TRF export), results entered, a round-3 result
+//! corrected after round 5 was paired and published (impact report, audit history, standings
+//! as of before the correction, hash chain), and two arbiters correcting one board at once.
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use arbiter_tests::{Proc, binary, output_text, run_cli, start_arbiterd};
+
+struct Arbiter {
+    data: PathBuf,
+    port: u16,
+}
+
+impl Arbiter {
+    fn run(&self, args: &[&str]) -> Output {
+        run_cli(&self.data, self.port, args)
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let o = self.run(args);
+        assert!(o.status.success(), "arbiter {args:?}: {}", output_text(&o));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    }
+
+    fn json(&self, args: &[&str]) -> serde_json::Value {
+        let mut a = args.to_vec();
+        a.push("--json");
+        serde_json::from_str(&self.ok(&a)).expect("JSON output")
+    }
+
+    /// Runs and expects exit code 1 (the server refused); returns the message.
+    fn refused(&self, args: &[&str]) -> String {
+        let o = self.run(args);
+        assert_eq!(
+            o.status.code(),
+            Some(1),
+            "arbiter {args:?}: {}",
+            output_text(&o)
+        );
+        output_text(&o)
+    }
+}
+
+fn start(data: &Path, port: u16) -> Proc {
+    start_arbiterd(data, port, |_| {})
+}
+
+const PLAYERS: [(&str, u32); 10] = [
+    ("Alpha, Anna", 2400),
+    ("Bravo, Ben", 2350),
+    ("Charlie, Cid", 2300),
+    ("Delta, Dora", 2250),
+    ("Echo, Emil", 2200),
+    ("Foxtrot, Fay", 2150),
+    ("Golf, Gus", 2100),
+    ("Hotel, Hana", 2050),
+    ("India, Ivo", 2000),
+    ("Juliet, Jo", 1950),
+];
+
+/// A deterministic result per board: 1-0, 1/2, 0-1, 1-0, …
+fn result_for(round: u64, board: u64) -> &'static str {
+    match (round + board) % 3 {
+        0 => "1-0",
+        1 => "1/2",
+        _ => "0-1",
+    }
+}
+
+fn pairs(v: &serde_json::Value) -> Vec<(u64, u64)> {
+    v["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["white_tpn"].as_u64().unwrap(),
+                b["black_tpn"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The same round paired by `arbiter-pairings` from the registry's TRF export.
+fn reference_pairs(a: &Arbiter, dir: &Path, id: &str, round: u32) -> Vec<(u64, u64)> {
+    let input = dir.join(format!("before-round-{round}.trf"));
+    a.ok(&[
+        "tournament",
+        "export",
+        id,
+        "--round",
+        &(round - 1).to_string(),
+        "--engine-lines",
+        "--output",
+        input.to_str().unwrap(),
+    ]);
+    let out = dir.join(format!("round-{round}.pairs"));
+    let o = std::process::Command::new(binary("arbiter-pairings"))
+        .args([
+            "--dutch",
+            input.to_str().unwrap(),
+            "-p",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", output_text(&o));
+    std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let mut it = l.split_whitespace().map(|x| x.parse::<u64>().unwrap());
+            (it.next().unwrap(), it.next().unwrap())
+        })
+        .filter(|(_, b)| *b != 0)
+        .collect()
+}
+
+fn setup(dir: &Path) -> (Arbiter, Proc, String) {
+    let a = Arbiter {
+        data: dir.join("data"),
+        port: arbiter_testkit::free_port(),
+    };
+    let d = start(&a.data, a.port);
+    let t = a.json(&[
+        "tournament",
+        "create",
+        "--name",
+        "Test Open",
+        "--rounds",
+        "7",
+    ]);
+    let id = t["tournament_id"].as_str().unwrap().to_owned();
+    for (name, rating) in PLAYERS {
+        a.ok(&[
+            "player",
+            "add",
+            &id,
+            "--name",
+            name,
+            "--rating",
+            &rating.to_string(),
+        ]);
+    }
+    (a, d, id)
+}
+
+/// Pairs, publishes and (unless `leave_open`) enters every result and closes the round.
+fn play_round(
+    a: &Arbiter,
+    dir: &Path,
+    id: &str,
+    round: u32,
+    leave_open: bool,
+) -> serde_json::Value {
+    let r = round.to_string();
+    let paired = a.json(&["round", "pair", id, &r]);
+    assert_eq!(paired["engine_made"], true);
+    assert_eq!(paired["edition"], "dutch-2026");
+    assert_eq!(paired["boards"].as_array().unwrap().len(), 5);
+    if round > 1 {
+        assert_eq!(
+            pairs(&paired),
+            reference_pairs(a, dir, id, round),
+            "round {round}: the service pairs exactly as arbiter-pairings on the same TRF"
+        );
+    }
+    // No results before publication.
+    let early = a.refused(&["result", "set", id, &r, "1", "1-0"]);
+    assert!(early.contains("is not published"), "{early}");
+    a.ok(&["round", "publish", id, &r]);
+    if !leave_open {
+        for board in 1..=5u64 {
+            a.ok(&[
+                "result",
+                "set",
+                id,
+                &r,
+                &board.to_string(),
+                result_for(round.into(), board),
+            ]);
+        }
+        a.ok(&["round", "close", id, &r]);
+    }
+    paired
+}
+
+#[test]
+fn a_round_3_correction_after_round_5_was_paired_is_audited_and_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, mut d, id) = setup(dir.path());
+    for round in 1..=4 {
+        play_round(&a, dir.path(), &id, round, false);
+    }
+    play_round(&a, dir.path(), &id, 5, true);
+
+    // Recording over an existing result is refused: a change is a correction.
+    let over = a.refused(&["result", "set", &id, "3", "1", "0-1"]);
+    assert!(over.contains("already has the result"), "{over}");
+    // Round 6 cannot be paired while round 5 has no results.
+    let early = a.refused(&["round", "pair", &id, "6"]);
+    assert!(
+        early.contains("round 5 has boards without a result"),
+        "{early}"
+    );
+
+    let before = a.json(&["standings", &id]);
+    let round3 = a.json(&["result", "show", &id, "3"]);
+    let b1 = &round3["boards"][0];
+    let old = b1["result"].as_str().unwrap().to_owned();
+    let new = if old == "1-0" { "0-1" } else { "1-0" };
+    // A correction needs a reason and the value being corrected.
+    let no_reason = a.refused(&["result", "correct", &id, "3", "1", new, "--was", &old]);
+    assert!(no_reason.contains("meta.reason"), "{no_reason}");
+    let corrected = a.json(&[
+        "result",
+        "correct",
+        &id,
+        "3",
+        "1",
+        new,
+        "--was",
+        &old,
+        "--reason",
+        "result sheet signed 0-1 was entered wrongly",
+    ]);
+    assert_eq!(corrected["applies_to"], "standings-and-later-pairings");
+    let published: Vec<u64> = corrected["published_rounds_with_old_result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        published,
+        vec![4, 5],
+        "rounds 4 and 5 were paired with the old result"
+    );
+    let moves = corrected["rank_moves"].as_array().unwrap();
+    assert!(!moves.is_empty(), "{corrected}");
+    let white = b1["white"].as_str().unwrap();
+    assert!(
+        moves
+            .iter()
+            .any(|m| m["player_id"] == white && m["points_before"] != m["points_after"]),
+        "the white player's points change: {corrected}"
+    );
+    assert!(
+        moves.iter().any(|m| m["rank_before"] != m["rank_after"]),
+        "someone's rank changes: {corrected}"
+    );
+    let position = corrected["position"].as_i64().unwrap();
+
+    // The same impact from the log, later.
+    let again = a.json(&["result", "impact", &id, "--position", &position.to_string()]);
+    assert_eq!(again["rank_moves"], corrected["rank_moves"]);
+
+    // The game's history: both values, the actor and the reason.
+    let history = a.json(&["result", "history", &id, "--round", "3", "--board", "1"]);
+    let h = history.as_array().unwrap();
+    let rec = h.iter().find(|e| e["type"] == "ResultRecorded").unwrap();
+    let cor = h.iter().find(|e| e["type"] == "ResultCorrected").unwrap();
+    assert_eq!(rec["after"], old.as_str());
+    assert_eq!(cor["before"], old.as_str());
+    assert_eq!(cor["after"], new);
+    assert_eq!(cor["actor"], "admin");
+    assert_eq!(cor["reason"], "result sheet signed 0-1 was entered wrongly");
+
+    // Standings as of before the correction are still those of before.
+    let after = a.json(&["standings", &id]);
+    assert_ne!(after["rows"], before["rows"]);
+    let then = a.json(&["standings", &id, "--as-of", &(position - 1).to_string()]);
+    assert_eq!(then["rows"], before["rows"]);
+    // The published round-5 pairing is unchanged; round 5 can still be played and closed.
+    for board in 1..=5u64 {
+        a.ok(&[
+            "result",
+            "set",
+            &id,
+            "5",
+            &board.to_string(),
+            result_for(5, board),
+        ]);
+    }
+    a.ok(&["round", "close", &id, "5"]);
+    // Round 6 is paired from the corrected record.
+    let r6 = a.json(&["round", "pair", &id, "6"]);
+    assert_eq!(pairs(&r6), reference_pairs(&a, dir.path(), &id, 6));
+
+    // The hash chain holds; the audit export has every event as one JSON line.
+    let verify = a.json(&["audit", "verify", &id]);
+    assert_eq!(verify["ok"], true);
+    let jsonl = a.ok(&["audit", "export", &id]);
+    let lines: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(lines.iter().any(|l| l["type"] == "ResultCorrected"
+        && l["reason"] == "result sheet signed 0-1 was entered wrongly"
+        && l["before"] == old.as_str()));
+    assert_eq!(
+        lines.len() as u64,
+        verify["events_checked"].as_u64().unwrap()
+    );
+
+    // After kill -9 the projection is rebuilt from the log with the same answers.
+    let standings_now = a.ok(&["standings", &id, "--format", "csv"]);
+    d.kill9();
+    let _d = start(&a.data, a.port);
+    assert_eq!(a.ok(&["standings", &id, "--format", "csv"]), standings_now);
+    assert_eq!(
+        pairs(&a.json(&["round", "show", &id, "6"])),
+        pairs(&r6),
+        "the round-6 pairing survives a restart"
+    );
+}
+
+#[test]
+fn two_arbiters_correcting_one_board_at_once_one_wins_the_other_is_told_which_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, _d, id) = setup(dir.path());
+    play_round(&a, dir.path(), &id, 1, false);
+    let old = a.json(&["result", "show", &id, "1"])["boards"][1]["result"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let spawn = |result: &str, who: &str| {
+        std::process::Command::new(binary("arbiter"))
+            .args([
+                "result", "correct", &id, "1", "2", result, "--was", &old, "--reason", who,
+            ])
+            .env("ARBITER_SERVER", format!("http://127.0.0.1:{}", a.port))
+            .env("ARBITER_DATA_DIR", &a.data)
+            .env_remove("ARBITER_TOKEN")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let candidates = if old == "1-0" {
+        ["0-1", "1/2-1/2"]
+    } else {
+        ["1-0", "0-1"]
+    };
+    let first = spawn(candidates[0], "arbiter one");
+    let second = spawn(candidates[1], "arbiter two");
+    let outs = [
+        first.wait_with_output().unwrap(),
+        second.wait_with_output().unwrap(),
+    ];
+    let won: Vec<usize> = (0..2).filter(|i| outs[*i].status.success()).collect();
+    assert_eq!(
+        won.len(),
+        1,
+        "exactly one correction wins: {:?}",
+        outs.iter().map(output_text).collect::<Vec<_>>()
+    );
+    let lost = &outs[1 - won[0]];
+    assert_eq!(lost.status.code(), Some(1));
+    assert!(
+        output_text(lost).contains("board 1.2"),
+        "{}",
+        output_text(lost)
+    );
+    // No result is lost: the board has the winner's value, its history both events of it.
+    let now = a.json(&["result", "show", &id, "1"]);
+    assert_eq!(now["boards"][1]["result"], candidates[won[0]]);
+    assert_eq!(now["boards"][1]["corrections"], 1);
+    let h = a.json(&["result", "history", &id, "--round", "1", "--board", "2"]);
+    let corrections: Vec<_> = h
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "ResultCorrected")
+        .collect();
+    assert_eq!(corrections.len(), 1);
+    assert_eq!(corrections[0]["before"], old.as_str());
+}
+
+#[test]
+fn pairings_set_by_hand_byes_and_bad_input_are_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, _d, id) = setup(dir.path());
+    // A pairing set by hand needs a reason, every player at most once.
+    let twice = a.refused(&[
+        "round", "set", &id, "1", "--board", "1-2", "--board", "2-3", "--reason", "test",
+    ]);
+    assert!(twice.contains("paired twice"), "{twice}");
+    let no_reason = a.refused(&["round", "set", &id, "1", "--board", "1-2"]);
+    assert!(no_reason.contains("meta.reason"), "{no_reason}");
+    let set = a.json(&[
+        "round",
+        "set",
+        &id,
+        "1",
+        "--board",
+        "1-6",
+        "--board",
+        "7-2",
+        "--board",
+        "3-8",
+        "--board",
+        "9-4",
+        "--reason",
+        "organiser's schedule",
+    ]);
+    assert_eq!(set["engine_made"], false);
+    assert_eq!(set["absent"].as_array().unwrap().len(), 2);
+    // The engine may re-pair an unpublished round.
+    let repaired = a.json(&["round", "repair", &id, "1"]);
+    assert_eq!(repaired["engine_made"], true);
+    assert_eq!(repaired["times_paired"], 2);
+    let explained = a.ok(&["round", "explain", &id, "1"]);
+    assert!(explained.contains("bracket score"), "{explained}");
+    a.ok(&["round", "publish", &id, "1"]);
+    let again = a.refused(&["round", "repair", &id, "1"]);
+    assert!(again.contains("published"), "{again}");
+    // Result notation errors name the field; boards must exist.
+    let bad = a.refused(&["result", "set", &id, "1", "1", "2-0"]);
+    assert!(bad.contains("result:"), "{bad}");
+    let nob = a.refused(&["result", "set", &id, "1", "9", "1-0"]);
+    assert!(nob.contains("board:"), "{nob}");
+    // A game of less than one move, an unequal arbiter-assigned score, forfeits.
+    for (board, result) in [(1, "W-L"), (2, "1-1/2"), (3, "-+"), (5, "0-0")] {
+        a.ok(&["result", "set", &id, "1", &board.to_string(), result]);
+    }
+    // "--" ends the options: a double forfeit is written after it (or as -:-).
+    a.ok(&["result", "set", &id, "1", "4", "--", "--"]);
+    let shown = a.json(&["result", "show", &id, "1"]);
+    let results: Vec<&str> = shown["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["result"].as_str().unwrap())
+        .collect();
+    assert_eq!(results, ["W-L", "1-1/2", "-+", "--", "0-0"]);
+    a.ok(&["round", "close", &id, "1"]);
+    // The standings count them as the FIDE scoring does; the TRF export carries the codes.
+    let trf = a.ok(&["standings", &id, "--format", "trf"]);
+    assert!(
+        trf.lines().filter(|l| l.starts_with("001")).count() == 10,
+        "{trf}"
+    );
+    for code in [" w W", " b L", " w -", " b +", " b =", " w 0"] {
+        assert!(trf.contains(code), "{code:?} in {trf}");
+    }
+}
