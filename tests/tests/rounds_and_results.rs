@@ -447,4 +447,27 @@ fn pairings_set_by_hand_byes_and_bad_input_are_explained() {
     for code in [" w W", " b L", " w -", " b +", " b =", " w 0"] {
         assert!(trf.contains(code), "{code:?} in {trf}");
     }
+
+    // A correction before round 2 is published: the pairing made with the old result
+    // cannot be published; re-paired, it can.
+    a.ok(&["round", "pair", &id, "2"]);
+    let c = a.json(&[
+        "result",
+        "correct",
+        &id,
+        "1",
+        "5",
+        "1/2",
+        "--was",
+        "0-0",
+        "--reason",
+        "appeal upheld",
+        "--claim",
+    ]);
+    assert_eq!(c["applies_to"], "standings-and-next-pairing");
+    assert_eq!(c["unpublished_rounds_to_repair"], serde_json::json!([2]));
+    let stale = a.refused(&["round", "publish", &id, "2"]);
+    assert!(stale.contains("re-pair it"), "{stale}");
+    a.ok(&["round", "repair", &id, "2"]);
+    a.ok(&["round", "publish", &id, "2"]);
 }

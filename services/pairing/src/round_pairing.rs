@@ -405,9 +405,22 @@ pub fn decide_publish(
     match roster.record.pairings.get(&round) {
         None => Err(err("round", format!("round {round} has not been paired"))),
         Some(p) if p.published => Err(err("round", format!("round {round} is already published"))),
-        Some(_) => Ok(PairingsPublished {
-            tournament_id: t.tournament_id.clone(),
-            round,
-        }),
+        Some(p) => {
+            if p.event.engine_made && !p.event.input_sha256.is_empty() {
+                let now = sha256_hex(&engine_input(t, roster, round)?);
+                if now != p.event.input_sha256 {
+                    return Err(err(
+                        "round",
+                        format!(
+                            "round {round} was paired from an earlier state of the tournament (a correction, entry, withdrawal or bye since); re-pair it (RepairRound) before publishing"
+                        ),
+                    ));
+                }
+            }
+            Ok(PairingsPublished {
+                tournament_id: t.tournament_id.clone(),
+                round,
+            })
+        }
     }
 }

@@ -305,3 +305,224 @@ pub fn decide_close(
         round,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_proto::v1::{PairingsPublished, PlayerAdded, PlayerData, RoundPaired};
+    use arbiter_registry::roster::RosterEvent;
+
+    fn t() -> Tournament {
+        Tournament {
+            tournament_id: "t".into(),
+            rounds: 5,
+            ..Tournament::default()
+        }
+    }
+
+    /// Four players; rounds paired 1-2 3-4 (round 1), 1-3 2-4 (round 2)…
+    fn record(paired: u32, published: u32, closed: u32) -> Roster {
+        let mut r = Roster::default();
+        for p in ["a", "b", "c", "d"] {
+            r.apply(RosterEvent::PlayerAdded(PlayerAdded {
+                player_id: p.into(),
+                data: Some(PlayerData {
+                    name: p.into(),
+                    ..PlayerData::default()
+                }),
+                joined_round: 1,
+                missed_rounds: String::new(),
+            }));
+        }
+        let tables = [
+            [("a", "b"), ("c", "d")],
+            [("c", "a"), ("b", "d")],
+            [("a", "d"), ("b", "c")],
+        ];
+        for round in 1..=paired {
+            let boards = tables[(round as usize - 1) % 3]
+                .iter()
+                .enumerate()
+                .map(|(i, (w, b))| PairedBoard {
+                    board: i as u32 + 1,
+                    white_id: (*w).into(),
+                    black_id: (*b).into(),
+                    white_tpn: 0,
+                    black_tpn: 0,
+                })
+                .collect();
+            r.apply(RosterEvent::RoundPaired(RoundPaired {
+                tournament_id: "t".into(),
+                round,
+                boards,
+                engine_made: true,
+                ..RoundPaired::default()
+            }));
+            if round <= published {
+                r.apply(RosterEvent::PairingsPublished(PairingsPublished {
+                    tournament_id: "t".into(),
+                    round,
+                }));
+            }
+            if round <= closed {
+                for board in 1..=2 {
+                    let e = decide_record(&t(), &r, round, board, "1-0").unwrap();
+                    r.apply(RosterEvent::ResultRecorded(e));
+                }
+                let c = decide_close(&t(), &r, round).unwrap();
+                r.apply(RosterEvent::RoundClosed(c));
+            }
+        }
+        r
+    }
+
+    fn correct<'a>(previous: &'a str, basis: &'a str) -> CorrectionRequest<'a> {
+        CorrectionRequest {
+            round: 1,
+            board: 1,
+            result: "0-1",
+            previous,
+            reason: "sheet",
+            has_expected_version: false,
+            basis,
+        }
+    }
+
+    #[test]
+    fn results_only_for_boards_of_a_published_round_and_once() {
+        let r = record(1, 0, 0);
+        assert!(
+            decide_record(&t(), &r, 1, 1, "1-0")
+                .unwrap_err()
+                .message
+                .contains("not published")
+        );
+        let mut r = record(1, 1, 0);
+        assert_eq!(
+            decide_record(&t(), &r, 1, 3, "1-0").unwrap_err().field,
+            "board"
+        );
+        assert_eq!(
+            decide_record(&t(), &r, 2, 1, "1-0").unwrap_err().field,
+            "round"
+        );
+        let e = decide_record(&t(), &r, 1, 1, "1-0").unwrap();
+        assert_eq!((e.white_code.as_str(), e.black_code.as_str()), ("1", "0"));
+        r.apply(RosterEvent::ResultRecorded(e));
+        let again = decide_record(&t(), &r, 1, 1, "0-1").unwrap_err();
+        assert!(
+            again.message.contains("a change is a correction"),
+            "{}",
+            again.message
+        );
+        assert!(
+            decide_close(&t(), &r, 1)
+                .unwrap_err()
+                .message
+                .contains("boards without a result: 2")
+        );
+    }
+
+    /// C.04.2 D.8 (seed 000): the three cases of a player's claim.
+    #[test]
+    fn the_scope_of_a_claim_follows_the_next_round() {
+        // Round 2 not paired, then paired, then published, then closed.
+        for (paired, published, closed, scope) in [
+            (1, 1, 1, "standings-and-next-pairing"),
+            (2, 1, 1, "standings-and-next-pairing"),
+            (2, 2, 1, "standings-and-later-pairings"),
+            (2, 2, 2, "rating-only"),
+            (3, 3, 2, "rating-only"),
+        ] {
+            let r = record(paired, published, closed);
+            let e = decide_correct(&t(), &r, &correct("1-0", "claim")).unwrap();
+            assert_eq!(
+                e.applies_to, scope,
+                "paired {paired} published {published} closed {closed}"
+            );
+            assert_eq!(e.previous_result, "1-0");
+        }
+        let r = record(3, 2, 2);
+        let e = decide_correct(&t(), &r, &correct("1-0", "claim")).unwrap();
+        assert_eq!(e.published_rounds_with_old_result, vec![2]);
+        assert_eq!(e.unpublished_rounds_to_repair, vec![3]);
+    }
+
+    /// ADR results-001: a data-entry error is always fixed in the record.
+    #[test]
+    fn an_entry_error_after_the_next_round_ended_still_fixes_the_standings() {
+        let mut r = record(2, 2, 2);
+        let e = decide_correct(&t(), &r, &correct("1-0", "")).unwrap();
+        assert_eq!(e.applies_to, "standings-and-later-pairings");
+        assert_eq!(e.basis, "entry-error");
+        r.apply(RosterEvent::ResultCorrected(e));
+        let b = &r.record.boards[&(1, 1)];
+        assert_eq!(
+            (b.result.as_str(), b.rating_result.as_str()),
+            ("0-1", "0-1")
+        );
+        // A claim after round 2 ended changes the rating result only.
+        let mut r = record(2, 2, 2);
+        let e = decide_correct(&t(), &r, &correct("1-0", "claim")).unwrap();
+        r.apply(RosterEvent::ResultCorrected(e));
+        let b = &r.record.boards[&(1, 1)];
+        assert_eq!(
+            (b.result.as_str(), b.rating_result.as_str()),
+            ("1-0", "0-1")
+        );
+        assert!(
+            r.rounds[&1]
+                .iter()
+                .any(|x| x.player_id == "a" && x.result == "1")
+        );
+    }
+
+    #[test]
+    fn a_correction_needs_a_reason_and_the_value_it_corrects() {
+        let r = record(1, 1, 1);
+        let mut c = correct("1-0", "");
+        c.reason = " ";
+        assert_eq!(
+            decide_correct(&t(), &r, &c).unwrap_err().field,
+            "meta.reason"
+        );
+        assert_eq!(
+            decide_correct(&t(), &r, &correct("", ""))
+                .unwrap_err()
+                .field,
+            "previous_result"
+        );
+        let stale = decide_correct(&t(), &r, &correct("1/2", "")).unwrap_err();
+        assert!(
+            stale.message.contains("changed meanwhile"),
+            "{}",
+            stale.message
+        );
+        let mut same = correct("1-0", "");
+        same.result = "1-0";
+        assert_eq!(decide_correct(&t(), &r, &same).unwrap_err().field, "result");
+        assert_eq!(
+            decide_correct(&t(), &r, &correct("1-0", "appeal"))
+                .unwrap_err()
+                .field,
+            "basis"
+        );
+    }
+
+    #[test]
+    fn byes_only_for_unpaired_players() {
+        let r = record(1, 1, 0);
+        assert_eq!(
+            decide_bye(&t(), &r, 1, "a", "half").unwrap_err().field,
+            "player"
+        );
+        assert_eq!(
+            decide_bye(&t(), &r, 1, "zz", "half").unwrap_err().field,
+            "player"
+        );
+        assert_eq!(
+            decide_bye(&t(), &r, 2, "a", "half").unwrap_err().field,
+            "round"
+        );
+    }
+}
