@@ -137,9 +137,10 @@ impl Results {
         &self,
         list: &str,
         edition: &str,
+        roster: &Roster,
     ) -> Result<(Vec<tiebreak::TieBreak>, tiebreak::Edition), Status> {
         let e = standings_projection::edition(edition).map_err(field)?;
-        let l = standings_projection::tiebreak_list(list, e).map_err(field)?;
+        let l = standings_projection::tiebreak_list(list, e, roster).map_err(field)?;
         Ok((l, e))
     }
 
@@ -174,7 +175,7 @@ impl Results {
         }
         let (t, before) = store_as_of(&self.platform.store, id, position - 1).await?;
         let (_, after) = store_as_of(&self.platform.store, id, position).await?;
-        let (l, ed) = self.tiebreaks(list, edition)?;
+        let (l, ed) = self.tiebreaks(list, edition, &before)?;
         correction_impact::impact(&t, &before, &after, &correction_of(&c), &l, ed).map_err(field)
     }
 }
@@ -283,7 +284,7 @@ impl ResultsService for Results {
             .await
             .map_err(|s| board_conflict(r.round, r.board, s))?;
         let (_, after) = load(&self.tournaments, &t.tournament_id)?;
-        let (l, ed) = self.tiebreaks("", "")?;
+        let (l, ed) = self.tiebreaks("", "", &before)?;
         let impact = correction_impact::impact(&t, &before, &after, &correction_of(&e), &l, ed)
             .map_err(field)?;
         Ok(Response::new(CorrectResultResponse {
@@ -429,7 +430,7 @@ impl ResultsService for Results {
         } else {
             load(&self.tournaments, &r.tournament_id)?
         };
-        let (l, ed) = self.tiebreaks(&r.tiebreaks, &r.edition)?;
+        let (l, ed) = self.tiebreaks(&r.tiebreaks, &r.edition, &roster)?;
         let explain = !r.explain_player.trim().is_empty();
         let c =
             standings_projection::compute(&t, &roster, r.round, &l, ed, explain).map_err(field)?;
@@ -492,7 +493,7 @@ impl ResultsService for Results {
         .map_err(field)?;
         let mut after = before.clone();
         after.apply(RosterEvent::ResultCorrected(e.clone()));
-        let (l, ed) = self.tiebreaks(&r.tiebreaks, &r.edition)?;
+        let (l, ed) = self.tiebreaks(&r.tiebreaks, &r.edition, &before)?;
         correction_impact::impact(&t, &before, &after, &correction_of(&e), &l, ed)
             .map(Response::new)
             .map_err(field)

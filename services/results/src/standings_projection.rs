@@ -34,12 +34,27 @@ pub fn edition(name: &str) -> Result<Edition, FieldError> {
     }
 }
 
-/// The tie-break list named in a request.
-pub fn tiebreak_list(list: &str, edition: Edition) -> Result<Vec<TieBreak>, FieldError> {
-    let list = if list.trim().is_empty() {
-        DEFAULT_TIEBREAKS
-    } else {
+/// The tie-break list the tournament announced: record 202 of an imported TRF.
+pub fn announced(roster: &Roster) -> Option<String> {
+    let imported = roster.trf.as_ref()?;
+    let text = imported.kept_lines.join("\n");
+    let parsed = trf::parse(text.as_bytes()).ok()?;
+    let list = parsed.doc.header().tie_breaks;
+    (!list.is_empty()).then(|| list.join(","))
+}
+
+/// The tie-break list named in a request, else the announced one, else
+/// [`DEFAULT_TIEBREAKS`].
+pub fn tiebreak_list(
+    list: &str,
+    edition: Edition,
+    roster: &Roster,
+) -> Result<Vec<TieBreak>, FieldError> {
+    let announced = announced(roster);
+    let list = if !list.trim().is_empty() {
         list
+    } else {
+        announced.as_deref().unwrap_or(DEFAULT_TIEBREAKS)
     };
     let codes: Vec<&str> = list
         .split(',')
