@@ -249,3 +249,31 @@ fn usage_errors_exit_2() {
     ]);
     assert_eq!(code(&o), 2);
 }
+
+#[test]
+fn lim_italo_and_draughts_refuse_a_scoring_other_than_1_half_0() {
+    // Record 162: 3/1/0 (the Dutch system accepts it; the others count in half-points).
+    let file = data("s456006487535817-p10-r7.trf");
+    for system in ["lim", "italo-swiss", "draughts-swiss"] {
+        let o = pair(system, &file, &[]);
+        assert_eq!(code(&o), 3, "{system}");
+        assert!(
+            stderr(&o).contains("scores 1/½/0"),
+            "{system}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn nothing_left_to_pair_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(data(AFTER_ROUND_4))
+        .unwrap()
+        .replace("XXR 8", "XXR 4");
+    let done = dir.path().join("done.trf");
+    std::fs::write(&done, text).unwrap();
+    let o = pair("dutch", &done, &[]);
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("all 4 declared rounds are already paired"));
+}
