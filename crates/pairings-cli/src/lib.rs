@@ -1,4 +1,62 @@
-//! The TRF side of the Dutch engine: [`trf_input`] turns a Tournament Report File into the
-//! `swiss` engine's state before the round to pair (used by `arbiter-pairings`, the `arbiter`
-//! CLI and the pairing service, so every path pairs from the same reading of the file).
+//! Library side of `arbiter-pairings`: the TRF → [`swiss::TournamentState`] adapter
+//! ([`trf_input`]), shared with the `arbiter pair` command, and the acceleration of a TRF
+//! tournament that declares an accelerated system without `XXA`/`250` records
+//! ([`trf_input::accelerate_from_method`]).
+
 pub mod trf_input;
+
+use swiss::AccelerationMethod;
+use swiss::acceleration::{DegressiveGroups, HaleyRemoval};
+
+/// The accelerated systems accepted on the command line (`--acceleration NAME`):
+/// `baku` (C.04.7, 2026), `baku-2016`, `haley` (seed 000 Example 1), `haley-example-2`,
+/// `degressive` (rating limits 2000/1600) or `degressive:A_MIN:C_BELOW`.
+pub const ACCELERATION_NAMES: &str =
+    "baku|baku-2016|haley|haley-example-2|degressive[:A_MIN:C_BELOW]";
+
+/// Parses an `--acceleration` value (see [`ACCELERATION_NAMES`]).
+pub fn acceleration_method(name: &str) -> Result<AccelerationMethod, String> {
+    match name {
+        "baku" => Ok(AccelerationMethod::Baku),
+        "baku-2016" => Ok(AccelerationMethod::Baku2016),
+        "haley" => Ok(AccelerationMethod::Haley(HaleyRemoval::AfterRoundTwo)),
+        "haley-example-2" => Ok(AccelerationMethod::Haley(HaleyRemoval::HalfAfterRoundTwo)),
+        "degressive" => Ok(AccelerationMethod::Degressive(DegressiveGroups::USUAL)),
+        other => {
+            let limits = other
+                .strip_prefix("degressive:")
+                .and_then(|rest| rest.split_once(':'))
+                .and_then(|(a, c)| Some((a.parse().ok()?, c.parse().ok()?)));
+            match limits {
+                Some((a_min, c_below)) => Ok(AccelerationMethod::Degressive(DegressiveGroups {
+                    a_min,
+                    c_below,
+                })),
+                None => Err(format!(
+                    "unknown acceleration {other:?} (expected {ACCELERATION_NAMES})"
+                )),
+            }
+        }
+    }
+}
+
+/// Applies `--acceleration` to the state of `round`: with no method, the state as the file
+/// gives it (`XXA`/`250` virtual points included); with a method, the computed virtual
+/// points, and an error ("both given") when the file already has `XXA`/`250` records.
+pub fn accelerate(
+    doc: &trf::TrfDocument,
+    state: swiss::TournamentState,
+    round: usize,
+    method: Option<AccelerationMethod>,
+) -> Result<swiss::TournamentState, String> {
+    let Some(method) = method else {
+        return Ok(state);
+    };
+    if trf_input::has_acceleration_records(doc) {
+        return Err(format!(
+            "both given: the file has acceleration records (XXA/250) and --acceleration {} was given; use one",
+            method.name()
+        ));
+    }
+    trf_input::accelerate_from_method(doc, &state, round, &method)
+}

@@ -6,18 +6,21 @@
 //!   --edition dutch-2017|dutch-2026   (else from record 092/192, else 2026)
 //!   --explain                         per-bracket explanation on stderr
 //!   --json                            the pairing as JSON (with -p)
+//!   --acceleration baku|baku-2016|haley|haley-example-2|degressive
+//!                                     virtual points of the declared accelerated system
+//!                                     (with -p; not with XXA/250 records in the file)
 //! ```
 //! With `-c`, one line `FILE: Round #r` per round that differs (details on stderr).
 //! Exit codes: 0 ok, 1 no valid pairing (or differences with -c), 2 unexpected error,
 //! 3 invalid input, 5 file access.
 
-use arbiter_pairings::trf_input;
+use pairings::trf_input;
 
 use std::io::Write;
 use std::process::ExitCode;
 use swiss::{Edition, Options, RoundPairing};
 
-const USAGE: &str = "usage: arbiter-pairings --dutch INPUT.trf (-p [OUTPUT] | -c) [--edition dutch-2017|dutch-2026] [--explain] [--json]";
+const USAGE: &str = "usage: arbiter-pairings --dutch INPUT.trf (-p [OUTPUT] | -c) [--edition dutch-2017|dutch-2026] [--explain] [--json] [--acceleration baku|baku-2016|haley|haley-example-2|degressive]";
 
 enum Mode {
     Pair(Option<String>),
@@ -30,6 +33,7 @@ struct Args {
     edition: Option<Edition>,
     explain: bool,
     json: bool,
+    acceleration: Option<swiss::AccelerationMethod>,
 }
 
 fn parse_args(argv: &[String]) -> Result<Args, String> {
@@ -39,6 +43,7 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
     let mut explain = false;
     let mut json = false;
     let mut dutch = false;
+    let mut acceleration = None;
     let mut i = 0;
     while i < argv.len() {
         match argv[i].as_str() {
@@ -61,6 +66,12 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
                     other => return Err(format!("unknown edition {other:?}")),
                 });
             }
+            "--acceleration" => {
+                i += 1;
+                acceleration = Some(pairings::acceleration_method(
+                    argv.get(i).map_or("", String::as_str),
+                )?);
+            }
             a if a.starts_with('-') => return Err(format!("unknown option {a}")),
             a => {
                 if input.is_some() {
@@ -80,6 +91,7 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
         edition,
         explain,
         json,
+        acceleration,
     })
 }
 
@@ -135,6 +147,13 @@ fn main() -> ExitCode {
                     return ExitCode::from(3);
                 }
             };
+            let state = match pairings::accelerate(&doc, state, round, args.acceleration) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("{}: {e}", args.input);
+                    return ExitCode::from(3);
+                }
+            };
             let pairing = match swiss::pair(&state, edition, &options) {
                 Ok(p) => p,
                 Err(e) => {
@@ -161,6 +180,10 @@ fn main() -> ExitCode {
                 return ExitCode::from(5);
             }
             ExitCode::SUCCESS
+        }
+        Mode::Check if args.acceleration.is_some() => {
+            eprintln!("--acceleration is for -p only\n{USAGE}");
+            ExitCode::from(3)
         }
         Mode::Check => check(&doc, edition, &options, &args.input),
     }

@@ -508,3 +508,116 @@ pub fn recorded_round(doc: &TrfDocument, round: usize) -> (BTreeSet<(u32, u32)>,
     }
     (boards, byes)
 }
+
+/// Whether the file carries acceleration records (`XXA` or `250`).
+pub fn has_acceleration_records(doc: &TrfDocument) -> bool {
+    doc.records()
+        .any(|r| matches!(r, Record::XxAcceleration(_) | Record::Acceleration(_)))
+}
+
+/// Sets the virtual points of `state` (built by [`state_before`] for `round`) from the
+/// accelerated system declared by the arbiter (`swiss::acceleration`), for a file that
+/// has no `XXA`/`250` records. Needs the declared number of rounds (`XXR`/`142`): the
+/// accelerated rounds depend on it. Every player is taken as present from round 1 (a TRF
+/// does not record when a player registered; ADR swiss-005).
+pub fn accelerate_from_method(
+    doc: &TrfDocument,
+    state: &TournamentState,
+    round: usize,
+    method: &swiss::AccelerationMethod,
+) -> Result<TournamentState, String> {
+    use swiss::acceleration::{AcceleratedPlayer, AccelerationInput, PointValues};
+    let total_rounds = declared_rounds(doc).ok_or_else(|| {
+        format!(
+            "--acceleration {}: the file does not declare the number of rounds (XXR or 142), which the accelerated rounds depend on",
+            method.name()
+        )
+    })?;
+    let sc = scoring(doc);
+    let players: Vec<AcceleratedPlayer> = state
+        .players
+        .iter()
+        .map(|p| AcceleratedPlayer {
+            tpn: p.tpn,
+            rating: p.rating,
+            score: p.score,
+            entry_round: 1,
+        })
+        .collect();
+    let input = AccelerationInput {
+        players: &players,
+        total_rounds,
+        round: u32::try_from(round).unwrap_or(u32::MAX),
+        points: PointValues {
+            win: sc.win,
+            draw: sc.draw,
+            loss: sc.loss,
+        },
+    };
+    let vp = swiss::virtual_points(method, &input)
+        .map_err(|e| format!("--acceleration {}: {e}", method.name()))?;
+    let mut out = state.clone();
+    for p in &mut out.players {
+        p.acceleration = vp.get(&p.tpn).copied().unwrap_or(0);
+    }
+    Ok(out)
+}
+
+/// One round of a player's history, for the pairing systems that need per-game points
+/// (the draughts Swiss: Solkoff and Sonneborn-Berger inside scoregroups).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HistoryEntry {
+    /// A game played over the board: colour, opponent, points (file units, tenths).
+    Played {
+        colour: Colour,
+        opponent: u32,
+        points: u32,
+    },
+    /// Paired but not played (forfeit), with the points scored.
+    Forfeit { opponent: Option<u32>, points: u32 },
+    /// Pairing-allocated bye with its points.
+    Pab { points: u32 },
+    /// Any other bye or absence with its points.
+    Bye { points: u32 },
+    /// Nothing recorded.
+    Nothing,
+}
+
+/// Every player's rounds `1..round` (the history before pairing `round`), by TPN, read
+/// with the file's scoring system (points in tenths).
+pub fn history(doc: &TrfDocument, round: usize) -> BTreeMap<u32, Vec<HistoryEntry>> {
+    let sc = scoring(doc);
+    let hist = round.saturating_sub(1);
+    let mut out = BTreeMap::new();
+    for p in doc.players() {
+        let Some(t) = p.tpn() else { continue };
+        let mut v = Vec::with_capacity(hist);
+        for k in 0..hist {
+            let Some(rr) = p.rounds.get(k) else {
+                v.push(HistoryEntry::Nothing);
+                continue;
+            };
+            let b = block(rr, &sc);
+            let pts = points(&b, rr, &sc);
+            v.push(match b {
+                Block::Played(colour, o) => HistoryEntry::Played {
+                    colour,
+                    opponent: u32::from(o),
+                    points: pts,
+                },
+                Block::Forfeit(_) => HistoryEntry::Forfeit {
+                    opponent: match rr.opponent {
+                        Opponent::Player(o) => Some(u32::from(o)),
+                        _ => None,
+                    },
+                    points: pts,
+                },
+                Block::Pab => HistoryEntry::Pab { points: pts },
+                Block::Bye(..) => HistoryEntry::Bye { points: pts },
+                Block::Nothing => HistoryEntry::Nothing,
+            });
+        }
+        out.insert(u32::from(t), v);
+    }
+    out
+}

@@ -12,11 +12,15 @@
 //! - [`dutch`]: the bracket-by-bracket process (Art. 3–4) and the generation order (MDP
 //!   sets, transpositions, exchanges); `dutch/quality_criteria.rs`: criteria C4–C21 (and
 //!   2017 C.4–C.19) as weight fields; `dutch/board_order.rs`: C.04.2 Art. 3.6 board order.
+//! - [`acceleration`]: virtual points of accelerated pairings (C.04.7 Baku 2026, Baku 2016,
+//!   Haley, degressive) for [`Player::acceleration`].
 
+pub mod acceleration;
 pub mod blossom;
 pub mod model;
 pub mod weight;
 
+pub use acceleration::{AccelerationError, AccelerationMethod, accelerate, virtual_points};
 pub use model::*;
 pub mod colour;
 pub mod criteria;

@@ -1,7 +1,7 @@
 //! Deciding a round's pairing, pure: the engine input is the tournament's TRF as of the
 //! previous round (the registry's export, with the engine lines `XXR XXZ XXP` and the
 //! next round's requested byes), read by the same adapter as `arbiter-pairings`
-//! (`arbiter_pairings::trf_input`), paired by `swiss` (C.04.3 Dutch) or `roundrobin`
+//! (`pairings::trf_input`), paired by `swiss` (C.04.3 Dutch) or `roundrobin`
 //! (Berger tables, C.05 Annex 1). Published pairings change only as C.04.2 art. 4 allows
 //! (docs/decisions/pairing-001-published-pairings.md).
 use std::collections::BTreeSet;
@@ -231,7 +231,7 @@ type Paired = (Vec<PairedBoard>, Option<String>, String);
 fn dutch(roster: &Roster, round: u32, edition: Edition, input: &str) -> Result<Paired, FieldError> {
     let parsed = trf::parse(input.as_bytes())
         .map_err(|e| err("tournament_id", format!("engine input: {e}")))?;
-    let state = arbiter_pairings::trf_input::state_before(&parsed.doc, round as usize, edition)
+    let state = pairings::trf_input::state_before(&parsed.doc, round as usize, edition)
         .map_err(|e| err("tournament_id", format!("engine input: {e}")))?;
     let p = swiss::pair(&state, edition, &Options { explain: true })
         .map_err(|e| err("round", format!("round {round}: {e}")))?;

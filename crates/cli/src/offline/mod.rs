@@ -28,6 +28,11 @@ macro_rules! out {
 
 pub mod clock;
 mod pair;
+mod pair_draughtsswiss;
+mod pair_dutch;
+mod pair_italoswiss;
+mod pair_lim;
+mod pair_trf;
 pub mod rating;
 mod standings;
 mod trf;
@@ -46,7 +51,8 @@ pub enum OfflineCommand {
     /// Clock replay of PGN games with recorded clock times (Laws of Chess, art. 6).
     #[command(subcommand)]
     Clock(clock::ClockCommand),
-    /// Pairing schedules: round robin (Berger tables, C.05 Annex 1) and knockout brackets.
+    /// Pairing schedules: round robin (Berger tables, C.05 Annex 1) and knockout brackets;
+    /// the next round of a TRF file by the Dutch, Lim, Italo-Swiss or draughts Swiss system.
     Pair(pair::PairArgs),
 }
 

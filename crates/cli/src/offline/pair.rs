@@ -1,4 +1,8 @@
-//! `arbiter pair --system round-robin|double-round-robin|knockout --players N [--seed S]`.
+//! `arbiter pair --system round-robin|double-round-robin|knockout --players N [--seed S]`;
+//! `arbiter pair --system dutch|lim|italo-swiss|draughts-swiss --trf FILE [--edition E]
+//! [--acceleration A]`: the next round of a TRF file (see `pair_trf`).
+use std::path::PathBuf;
+
 use clap::{Args, ValueEnum};
 use knockout::{Bracket, BracketFormat, Entrant};
 use roundrobin::{DrawSeed, Round, SecondCycle};
@@ -12,9 +16,20 @@ pub struct PairArgs {
     /// Pairing system.
     #[arg(long, value_enum)]
     system: System,
-    /// Number of players.
+    /// Number of players (round robin, knockout).
     #[arg(long)]
-    players: u32,
+    players: Option<u32>,
+    /// Swiss systems: the TRF file whose next round is paired.
+    #[arg(long)]
+    trf: Option<PathBuf>,
+    /// Dutch system: rule edition (default: from record 092/192, else dutch-2026).
+    #[arg(long, value_enum)]
+    edition: Option<DutchEdition>,
+    /// Dutch system: accelerated system declared by the arbiter, when the file has no
+    /// XXA/250 records: baku (C.04.7, 2026), baku-2016, haley, haley-example-2,
+    /// degressive[:A_MIN:C_BELOW].
+    #[arg(long)]
+    acceleration: Option<String>,
     /// Round robin: draw the pairing numbers by lot from this recorded seed (players are
     /// given in registration order 1..N); without it, player k has pairing number k.
     #[arg(long)]
@@ -36,8 +51,24 @@ pub enum System {
     DoubleRoundRobin,
     /// Knockout bracket.
     Knockout,
-    /// Swiss Dutch system (C.04.3): not in this build.
+    /// Swiss: FIDE (Dutch) system (C.04.3), next round of `--trf FILE`.
     Dutch,
+    /// Swiss: Lim system (C.04.4.3), next round of `--trf FILE`.
+    Lim,
+    /// Swiss: Italo-Swiss system, next round of `--trf FILE`.
+    ItaloSwiss,
+    /// Swiss: FMJD draughts Swiss system, next round of `--trf FILE`.
+    DraughtsSwiss,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum DutchEdition {
+    /// C.04.3 applied from 1 February 2026.
+    #[value(name = "dutch-2026")]
+    Dutch2026,
+    /// C.04.3 Baku 2016 (2017 to 31 January 2026).
+    #[value(name = "dutch-2017")]
+    Dutch2017,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -52,8 +83,11 @@ pub enum FormatArg {
 
 pub fn run(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
     match a.system {
-        System::Dutch => Err(usage(
-            "--system dutch: the Dutch system is not yet available in this build",
+        System::Dutch | System::Lim | System::ItaloSwiss | System::DraughtsSwiss => {
+            swiss_round(cli, a)
+        }
+        _ if a.trf.is_some() || a.edition.is_some() || a.acceleration.is_some() => Err(usage(
+            "--trf, --edition and --acceleration are for the Swiss systems (dutch, lim, italo-swiss, draughts-swiss)",
         )),
         System::RoundRobin | System::DoubleRoundRobin => round_robin(cli, a),
         System::Knockout if a.seed.is_some() => Err(usage(
@@ -63,20 +97,65 @@ pub fn run(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
     }
 }
 
+/// The Swiss systems: one round from a TRF file (`pair_trf`).
+fn swiss_round(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
+    use super::pair_trf::{DutchOptions, SwissSystem};
+    let system = match a.system {
+        System::Lim => SwissSystem::Lim,
+        System::ItaloSwiss => SwissSystem::ItaloSwiss,
+        System::DraughtsSwiss => SwissSystem::DraughtsSwiss,
+        _ => SwissSystem::Dutch,
+    };
+    let Some(path) = &a.trf else {
+        return Err(usage(
+            "--system dutch|lim|italo-swiss|draughts-swiss pairs the next round of a TRF file: give --trf FILE (pairing a Swiss from --players alone is not yet available in this build)",
+        ));
+    };
+    if a.players.is_some() || a.seed.is_some() {
+        return Err(usage("--players and --seed are not used with --trf"));
+    }
+    if system != SwissSystem::Dutch && (a.edition.is_some() || a.acceleration.is_some()) {
+        return Err(usage(
+            "--edition and --acceleration are options of --system dutch",
+        ));
+    }
+    let dutch = DutchOptions {
+        edition: a.edition.map(|e| match e {
+            DutchEdition::Dutch2026 => swiss::Edition::Dutch2026,
+            DutchEdition::Dutch2017 => swiss::Edition::Dutch2017,
+        }),
+        acceleration: a
+            .acceleration
+            .as_deref()
+            .map(pairings::acceleration_method)
+            .transpose()
+            .map_err(|e| usage(format!("--acceleration: {e}")))?,
+    };
+    super::pair_trf::run(cli, system, path, &dutch)
+}
+
+/// `--players N`, required by the round robin and the knockout.
+fn players(a: &PairArgs) -> Result<u32, Failure> {
+    a.players.ok_or_else(|| {
+        usage("--players N is required for round-robin, double-round-robin and knockout")
+    })
+}
+
 fn round_robin(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
+    let n = players(a)?;
     let rounds: Vec<Round> = if a.system == System::DoubleRoundRobin {
         let order = if a.as_printed {
             SecondCycle::AsPrinted
         } else {
             SecondCycle::SwapLastTwoRoundsOfFirstCycle
         };
-        roundrobin::double_round_robin(a.players, order)
+        roundrobin::double_round_robin(n, order)
     } else {
-        roundrobin::berger_table(a.players)
+        roundrobin::berger_table(n)
     }
     .map_err(|e| usage(format!("--players: {e}")))?;
     // Pairing numbers: drawn by lot, or player k = number k.
-    let entrants: Vec<u32> = (1..=a.players).collect();
+    let entrants: Vec<u32> = (1..=n).collect();
     let drawing = match a.seed {
         Some(s) => roundrobin::draw_pairing_numbers(&entrants, DrawSeed::from_u64(s)),
         None => roundrobin::given_pairing_numbers(&entrants, &entrants)
@@ -102,7 +181,7 @@ fn round_robin(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
             .collect();
         output::json(&json!({
             "system": if a.system == System::DoubleRoundRobin { "double-round-robin" } else { "round-robin" },
-            "players": a.players,
+            "players": n,
             "seed": drawing.seed.map(|s| s.to_hex()),
             "pairing_numbers": drawing.by_pairing_number,
             "rounds": list,
@@ -156,7 +235,7 @@ fn knockout_bracket(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
         FormatArg::ByeEachOddRound => BracketFormat::ByeInEachOddRound,
     };
     let b: Bracket =
-        knockout::bracket(a.players, format).map_err(|e| usage(format!("--players: {e}")))?;
+        knockout::bracket(players(a)?, format).map_err(|e| usage(format!("--players: {e}")))?;
     if cli.json {
         output::json(&serde_json::to_value(&b).unwrap_or_default());
         return Ok(());
