@@ -929,10 +929,10 @@ fn pair_knockout_prints_the_bracket() {
 }
 
 #[test]
-fn pair_dutch_is_not_in_this_build() {
+fn a_swiss_is_paired_from_a_trf_not_from_a_player_count() {
     let o = arbiter(&["pair", "--system", "dutch", "--players", "10"]);
     assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("not yet available in this build"));
+    assert!(stderr(&o).contains("give --trf FILE"), "{}", stderr(&o));
     assert_eq!(
         code(&arbiter(&["pair", "--system", "monrad", "--players", "10"])),
         2

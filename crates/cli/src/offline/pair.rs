@@ -108,7 +108,7 @@ fn swiss_round(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
     };
     let Some(path) = &a.trf else {
         return Err(usage(
-            "--system dutch|lim|italo-swiss|draughts-swiss pairs the next round of a TRF file: give --trf FILE (pairing a Swiss from --players alone is not yet available in this build)",
+            "--system dutch|lim|italo-swiss|draughts-swiss pairs the next round of a TRF file: give --trf FILE (a Swiss round is paired from the players' ratings and history, not from a count)",
         ));
     };
     if a.players.is_some() || a.seed.is_some() {
