@@ -214,7 +214,10 @@ impl Computed {
         match format.trim().to_ascii_lowercase().as_str() {
             "" => Ok(String::new()),
             "text" => {
-                let mut s = format!("Rank  TPN  {:<30} {:>5} {:>5}", "Name", "Rtg", "Pts");
+                let mut s = format!(
+                    "{:<5} {:>4}  {:<30} {:>5} {:>5}",
+                    "Rank", "TPN", "Name", "Rtg", "Pts"
+                );
                 for n in &names {
                     s.push_str(&format!(" {n:>7}"));
                 }
