@@ -85,6 +85,16 @@ fn pairs(v: &serde_json::Value) -> Vec<(u64, u64)> {
 
 /// The same round paired by `arbiter-pairings` from the registry's TRF export.
 fn reference_pairs(a: &Arbiter, dir: &Path, id: &str, round: u32) -> Vec<(u64, u64)> {
+    reference_pairs_with(a, dir, id, round, &[])
+}
+
+fn reference_pairs_with(
+    a: &Arbiter,
+    dir: &Path,
+    id: &str,
+    round: u32,
+    extra: &[&str],
+) -> Vec<(u64, u64)> {
     let input = dir.join(format!("before-round-{round}.trf"));
     a.ok(&[
         "tournament",
@@ -104,6 +114,7 @@ fn reference_pairs(a: &Arbiter, dir: &Path, id: &str, round: u32) -> Vec<(u64, u
             "-p",
             out.to_str().unwrap(),
         ])
+        .args(extra)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", output_text(&o));
@@ -470,4 +481,106 @@ fn pairings_set_by_hand_byes_and_bad_input_are_explained() {
     assert!(stale.contains("re-pair it"), "{stale}");
     a.ok(&["round", "repair", &id, "2"]);
     a.ok(&["round", "publish", &id, "2"]);
+}
+
+#[test]
+fn settings_scoring_acceleration_and_tiebreaks_reach_pairing_and_standings() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, _d, id) = setup(dir.path());
+    let bad = a.refused(&["tournament", "settings", &id, "--scoring", "W=1 D=2"]);
+    assert!(bad.contains("scoring:"), "{bad}");
+    a.ok(&[
+        "tournament",
+        "settings",
+        &id,
+        "--scoring",
+        "W=3 D=1 FW=3 PAB=3",
+        "--tiebreaks",
+        "BH,SB",
+        "--rating-list-date",
+        "2026-11-01",
+    ]);
+    // C.04.7 art. 1.1: Baku acceleration needs a win worth two draws.
+    let baku = a.refused(&["tournament", "settings", &id, "--acceleration", "baku"]);
+    assert!(baku.contains("C.04.7 art. 1.1"), "{baku}");
+    let t = a.json(&["tournament", "show", &id]);
+    assert_eq!(t["scoring"], "W=3 D=1 FW=3 PAB=3");
+    assert_eq!(t["acceleration"], "");
+    assert_eq!(t["tiebreaks"], "BH,SB");
+    assert_eq!(t["rating_list_date"], "2026-11-01");
+    let trf = a.ok(&["tournament", "export", &id]);
+    assert!(
+        trf.lines()
+            .any(|l| l.starts_with("XXS") && l.contains("W=3")),
+        "{trf}"
+    );
+    assert!(
+        trf.lines()
+            .any(|l| l.starts_with("202") && l.contains("BH")),
+        "{trf}"
+    );
+    play_round(&a, dir.path(), &id, 1, false);
+    play_round(&a, dir.path(), &id, 2, false);
+    // Standings in 3/1/0 with the announced list.
+    let s = a.json(&["standings", &id, "--round", "1"]);
+    assert_eq!(s["tiebreaks"], serde_json::json!(["BH", "SB"]));
+    let mut points: Vec<&str> = s["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["points"].as_str().unwrap())
+        .collect();
+    points.sort();
+    // Round 1: boards 1..5 → 0-1, 1-0, 1/2, 0-1, 1-0 (result_for): four wins, one draw.
+    assert_eq!(
+        points,
+        ["0", "0", "0", "0", "1", "1", "3", "3", "3", "3"],
+        "{s}"
+    );
+
+    // A Baku-accelerated event (FIDE scoring): round 2 is paired as
+    // `arbiter-pairings --acceleration baku` pairs the same file.
+    let t = a.json(&[
+        "tournament",
+        "create",
+        "--name",
+        "Accelerated Open",
+        "--rounds",
+        "7",
+    ]);
+    let id = t["tournament_id"].as_str().unwrap().to_owned();
+    for (name, rating) in PLAYERS {
+        a.ok(&[
+            "player",
+            "add",
+            &id,
+            "--name",
+            name,
+            "--rating",
+            &rating.to_string(),
+        ]);
+    }
+    a.ok(&["tournament", "settings", &id, "--acceleration", "baku"]);
+    let r = "1";
+    a.ok(&["round", "pair", &id, r]);
+    a.ok(&["round", "publish", &id, r]);
+    for board in 1..=5u64 {
+        a.ok(&[
+            "result",
+            "set",
+            &id,
+            r,
+            &board.to_string(),
+            result_for(1, board),
+        ]);
+    }
+    a.ok(&["round", "close", &id, r]);
+    let r2 = a.json(&["round", "pair", &id, "2"]);
+    let with = reference_pairs_with(&a, dir.path(), &id, 2, &["--acceleration", "baku"]);
+    assert_eq!(pairs(&r2), with);
+    assert_ne!(
+        with,
+        reference_pairs(&a, dir.path(), &id, 2),
+        "the virtual points change this round's pairing"
+    );
 }

@@ -1,8 +1,8 @@
 //! `arbiter tournament create|list|show|update`.
 use arbiter_proto::v1::registry_service_client::RegistryServiceClient;
 use arbiter_proto::v1::{
-    CommandMeta, CreateTournamentRequest, GetTournamentRequest, ListTournamentsRequest, Tournament,
-    UpdateTournamentRequest,
+    CommandMeta, CreateTournamentRequest, GetTournamentRequest, ListTournamentsRequest,
+    SetTournamentSettingsRequest, Tournament, UpdateTournamentRequest,
 };
 use clap::{Args, Subcommand};
 
@@ -22,6 +22,8 @@ pub enum TournamentCommand {
     },
     /// Change a tournament's details.
     Update(UpdateArgs),
+    /// Scoring (XXS notation), acceleration, announced tie-breaks, rating-list date.
+    Settings(SettingsArgs),
     #[command(flatten)]
     Trf(crate::registry_players::TournamentTrfCommand),
 }
@@ -92,6 +94,30 @@ pub struct UpdateArgs {
     command: CommandArgs,
 }
 
+#[derive(Args)]
+pub struct SettingsArgs {
+    /// Tournament id.
+    id: String,
+    /// Points per result and bye in XXS notation, e.g. "W=3 D=1 PAB=3 FW=3" ("" = FIDE 1/½/0).
+    #[arg(long)]
+    scoring: Option<String>,
+    /// Accelerated pairing: baku (C.04.7), baku-2016, haley, haley-example-2,
+    /// degressive[:A_MIN:C_BELOW], or none.
+    #[arg(long)]
+    acceleration: Option<String>,
+    /// Announced tie-break list (C.07 art. 4.1), e.g. "BH/C1,BH,SB".
+    #[arg(long)]
+    tiebreaks: Option<String>,
+    /// Date of the rating list the ratings come from (YYYY-MM-DD).
+    #[arg(long)]
+    rating_list_date: Option<String>,
+    /// Fail unless the tournament is at this version (optimistic concurrency).
+    #[arg(long)]
+    expected_version: Option<i64>,
+    #[command(flatten)]
+    command: CommandArgs,
+}
+
 fn meta(c: &CommandArgs, expected_version: Option<i64>) -> Option<CommandMeta> {
     Some(CommandMeta {
         command_id: c
@@ -109,6 +135,9 @@ fn to_json(t: &Tournament) -> serde_json::Value {
         "federation": t.federation, "start_date": t.start_date, "end_date": t.end_date,
         "rounds": t.rounds, "time_control": t.time_control, "pairing_system": t.pairing_system,
         "rule_edition": t.rule_edition, "version": t.version,
+        "scoring": t.scoring, "acceleration": t.acceleration, "tiebreaks": t.tiebreaks,
+        "rating_list_date": t.rating_list_date, "paired_rounds": t.paired_rounds,
+        "players": t.players,
         "created_at": created_at(t), "created_by": t.created_by,
     })
 }
@@ -136,6 +165,26 @@ fn print_one(cli: &Cli, t: &Tournament) {
             "system",
             format!("{} ({})", t.pairing_system, t.rule_edition),
         ),
+        (
+            "scoring",
+            if t.scoring.is_empty() {
+                "FIDE 1/½/0".into()
+            } else {
+                t.scoring.clone()
+            },
+        ),
+        (
+            "acceleration",
+            if t.acceleration.is_empty() {
+                "none".into()
+            } else {
+                t.acceleration.clone()
+            },
+        ),
+        ("tie-breaks", t.tiebreaks.clone()),
+        ("rating list", t.rating_list_date.clone()),
+        ("players", t.players.to_string()),
+        ("rounds paired", t.paired_rounds.to_string()),
         ("version", t.version.to_string()),
         ("created", format!("{} by {}", created_at(t), t.created_by)),
     ];
@@ -241,6 +290,33 @@ pub async fn run(cli: &Cli, cmd: &TournamentCommand) -> Result<(), Failure> {
                 );
             } else {
                 println!("updated {} (version {})", a.id, ack.stream_version);
+            }
+        }
+        TournamentCommand::Settings(a) => {
+            let token = token(cli)?;
+            let ack = client
+                .set_tournament_settings(authed(
+                    &token,
+                    SetTournamentSettingsRequest {
+                        meta: meta(&a.command, a.expected_version),
+                        tournament_id: a.id.clone(),
+                        scoring: a.scoring.clone(),
+                        acceleration: a.acceleration.clone(),
+                        tiebreaks: a.tiebreaks.clone(),
+                        rating_list_date: a.rating_list_date.clone(),
+                    },
+                )?)
+                .await?
+                .into_inner();
+            if cli.json {
+                output::json(
+                    &serde_json::json!({"stream": ack.stream, "version": ack.stream_version, "replayed": ack.replayed}),
+                );
+            } else {
+                println!(
+                    "settings of {} changed (version {})",
+                    a.id, ack.stream_version
+                );
             }
         }
         TournamentCommand::Trf(_) => {}

@@ -233,6 +233,16 @@ fn dutch(roster: &Roster, round: u32, edition: Edition, input: &str) -> Result<P
         .map_err(|e| err("tournament_id", format!("engine input: {e}")))?;
     let state = pairings::trf_input::state_before(&parsed.doc, round as usize, edition)
         .map_err(|e| err("tournament_id", format!("engine input: {e}")))?;
+    // A declared acceleration (C.04.7 Baku, or a seed method) gives the virtual points,
+    // unless the imported file carries them itself (XXA/250).
+    let accel = roster.settings.acceleration.trim();
+    let state = if accel.is_empty() || pairings::trf_input::has_acceleration_records(&parsed.doc) {
+        state
+    } else {
+        let method = pairings::acceleration_method(accel).map_err(|e| err("acceleration", e))?;
+        pairings::accelerate(&parsed.doc, state, round as usize, Some(method))
+            .map_err(|e| err("acceleration", e))?
+    };
     let p = swiss::pair(&state, edition, &Options { explain: true })
         .map_err(|e| err("round", format!("round {round}: {e}")))?;
     let mut boards = Vec::new();

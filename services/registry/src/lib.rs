@@ -10,6 +10,7 @@ pub mod record_commands;
 pub mod roster;
 pub mod round_record;
 pub mod tournament;
+pub mod tournament_settings;
 pub mod trf_export;
 pub mod trf_import;
 
@@ -296,6 +297,7 @@ impl Registry {
             "WithdrawPlayer" => roster::types::PLAYER_WITHDRAWN,
             "RequestBye" => roster::types::BYE_REQUESTED,
             "ProhibitPairing" => roster::types::PAIRING_PROHIBITED,
+            "SetTournamentSettings" => roster::types::TOURNAMENT_SETTINGS_SET,
             _ => roster::types::ENTRY_RULES_SET,
         };
         if let Some(a) = self.replayed(&meta, event_type).await? {
@@ -583,6 +585,32 @@ impl RegistryService for Registry {
                     r.first_round,
                     r.last_round,
                 )
+            },
+            |r| r.meta.clone(),
+        )
+        .await
+        .map(Response::new)
+    }
+
+    async fn set_tournament_settings(
+        &self,
+        request: Request<arbiter_proto::v1::SetTournamentSettingsRequest>,
+    ) -> Result<Response<CommandAck>, Status> {
+        self.roster_command(
+            request,
+            "SetTournamentSettings",
+            |r| r.tournament_id.clone(),
+            |_, roster, r, _| {
+                tournament_settings::decide_settings(
+                    &roster.settings,
+                    arbiter_proto::v1::TournamentSettingsSet {
+                        scoring: r.scoring.clone(),
+                        acceleration: r.acceleration.clone(),
+                        tiebreaks: r.tiebreaks.clone(),
+                        rating_list_date: r.rating_list_date.clone(),
+                    },
+                )
+                .map(|e| vec![RosterEvent::TournamentSettingsSet(e)])
             },
             |r| r.meta.clone(),
         )

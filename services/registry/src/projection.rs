@@ -254,8 +254,15 @@ fn apply(state: &RwLock<State>, e: RecordedEvent) {
                     roster.paired_rounds,
                     roster.numbers_frozen(),
                 );
+                let settings = roster.settings.clone();
                 if let Some(t) = s.tournaments.get_mut(&id) {
-                    t.version = e.stream_version;
+                    if e.stream.starts_with("tournament-") {
+                        t.version = e.stream_version;
+                    }
+                    t.scoring = settings.scoring;
+                    t.acceleration = settings.acceleration;
+                    t.tiebreaks = settings.tiebreaks;
+                    t.rating_list_date = settings.rating_list_date;
                     t.players = players;
                     t.paired_rounds = paired;
                     t.pairing_numbers_frozen = frozen;

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use arbiter_proto::v1::{
     ByeRecorded, PairingsPublished, ResultCorrected, ResultRecorded, RoundClosed, RoundPaired,
+    TournamentSettingsSet,
 };
 use arbiter_proto::v1::{
     ByeRequested, EntryRulesSet, PairingNumbersAssigned, PairingProhibited, PlayerAdded,
@@ -39,6 +40,8 @@ pub mod types {
     pub const ENTRY_RULES_SET: &str = "EntryRulesSet";
     /// `RoundsPaired` (from the service that pairs).
     pub const ROUNDS_PAIRED: &str = "RoundsPaired";
+    /// `TournamentSettingsSet`.
+    pub const TOURNAMENT_SETTINGS_SET: &str = "TournamentSettingsSet";
     /// `RoundPaired` (pairing service, stream `pairing-<id>`).
     pub const ROUND_PAIRED: &str = "RoundPaired";
     /// `PairingsPublished` (pairing service).
@@ -83,6 +86,8 @@ pub enum RosterEvent {
     EntryRulesSet(EntryRulesSet),
     /// A round has been paired (by the pairing service).
     RoundsPaired(RoundsPaired),
+    /// Scoring, acceleration, announced tie-breaks, rating-list date.
+    TournamentSettingsSet(TournamentSettingsSet),
     /// A round's pairing (pairing service).
     RoundPaired(RoundPaired),
     /// A round's pairing is published (pairing service).
@@ -112,6 +117,7 @@ impl RosterEvent {
             RosterEvent::RoundImported(e) => (ROUND_IMPORTED, e.encode_to_vec()),
             RosterEvent::EntryRulesSet(e) => (ENTRY_RULES_SET, e.encode_to_vec()),
             RosterEvent::RoundsPaired(e) => (ROUNDS_PAIRED, e.encode_to_vec()),
+            RosterEvent::TournamentSettingsSet(e) => (TOURNAMENT_SETTINGS_SET, e.encode_to_vec()),
             RosterEvent::RoundPaired(e) => (ROUND_PAIRED, e.encode_to_vec()),
             RosterEvent::PairingsPublished(e) => (PAIRINGS_PUBLISHED, e.encode_to_vec()),
             RosterEvent::ResultRecorded(e) => (RESULT_RECORDED, e.encode_to_vec()),
@@ -141,6 +147,7 @@ impl RosterEvent {
             ROUND_IMPORTED => d(payload, RosterEvent::RoundImported),
             ENTRY_RULES_SET => d(payload, RosterEvent::EntryRulesSet),
             ROUNDS_PAIRED => d(payload, RosterEvent::RoundsPaired),
+            TOURNAMENT_SETTINGS_SET => d(payload, RosterEvent::TournamentSettingsSet),
             ROUND_PAIRED => d(payload, RosterEvent::RoundPaired),
             PAIRINGS_PUBLISHED => d(payload, RosterEvent::PairingsPublished),
             RESULT_RECORDED => d(payload, RosterEvent::ResultRecorded),
@@ -224,6 +231,8 @@ pub struct Roster {
     pub trf: Option<TrfImported>,
     /// Pairings, results and closed rounds made here (`round_record.rs`).
     pub record: crate::round_record::RoundRecord,
+    /// Scoring, acceleration, announced tie-breaks, rating-list date.
+    pub settings: crate::tournament_settings::TournamentSettings,
 }
 
 fn err(field: &'static str, message: impl Into<String>) -> FieldError {
@@ -380,6 +389,7 @@ impl Roster {
             RosterEvent::RoundsPaired(r) => {
                 self.paired_rounds = self.paired_rounds.max(r.round);
             }
+            RosterEvent::TournamentSettingsSet(x) => self.settings.apply(x),
             RosterEvent::RoundImported(r) => {
                 self.paired_rounds = self.paired_rounds.max(r.round);
                 self.rounds.insert(r.round, r.blocks);

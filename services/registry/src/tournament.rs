@@ -58,7 +58,8 @@ fn check_federation(f: &str) -> Result<String, FieldError> {
     }
 }
 
-fn check_date(field: &'static str, d: &str) -> Result<String, FieldError> {
+/// A YYYY-MM-DD date (or empty), named `field` in the error.
+pub fn check_date(field: &'static str, d: &str) -> Result<String, FieldError> {
     let d = d.trim();
     if d.is_empty() {
         return Ok(String::new());

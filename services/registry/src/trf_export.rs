@@ -190,6 +190,33 @@ fn history_block(roster: &Roster, e: &Entry, r: u32) -> RoundResult {
     }
 }
 
+/// The tournament's settings written into the header: scoring as `XXS` (replacing an
+/// imported file's `162`/`XXS`), the announced tie-breaks as `202`.
+fn with_settings(
+    roster: &Roster,
+    mut before: Vec<trf::Line>,
+    mut after: Vec<trf::Line>,
+) -> (Vec<trf::Line>, Vec<trf::Line>) {
+    let st = &roster.settings;
+    let drop =
+        |lines: &mut Vec<trf::Line>, f: &dyn Fn(&Record) -> bool| lines.retain(|l| !f(&l.record));
+    if !st.scoring.is_empty()
+        && let Some(line) = one_line(&format!("XXS {}", st.scoring))
+    {
+        let is_scoring = |r: &Record| matches!(r, Record::XxScoring(_) | Record::ScoringSystem(_));
+        drop(&mut before, &is_scoring);
+        drop(&mut after, &is_scoring);
+        before.push(line);
+    }
+    if !st.tiebreaks.is_empty() {
+        let is_202 = |r: &Record| matches!(r, Record::Header(h) if h.kind == HeaderKind::TieBreaks);
+        drop(&mut before, &is_202);
+        drop(&mut after, &is_202);
+        before.push(trf::Line::new(header(HeaderKind::TieBreaks, &st.tiebreaks)));
+    }
+    (before, after)
+}
+
 /// Writes the tournament as TRF as of `options.round`.
 pub fn export(
     t: &Tournament,
@@ -254,6 +281,7 @@ pub fn export(
         }
         None => (generated_header(t, roster), Vec::new()),
     };
+    let (before, after) = with_settings(roster, before, after);
     let mut scoring_doc = TrfDocument::new();
     scoring_doc.lines.extend(before.iter().cloned());
     scoring_doc.lines.extend(after.iter().cloned());

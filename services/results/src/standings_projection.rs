@@ -43,14 +43,18 @@ pub fn announced(roster: &Roster) -> Option<String> {
     (!list.is_empty()).then(|| list.join(","))
 }
 
-/// The tie-break list named in a request, else the announced one, else
-/// [`DEFAULT_TIEBREAKS`].
+/// The tie-break list named in a request, else the tournament's setting, else the list an
+/// imported file announced, else [`DEFAULT_TIEBREAKS`].
 pub fn tiebreak_list(
     list: &str,
     edition: Edition,
     roster: &Roster,
 ) -> Result<Vec<TieBreak>, FieldError> {
-    let announced = announced(roster);
+    let announced = if roster.settings.tiebreaks.is_empty() {
+        announced(roster)
+    } else {
+        Some(roster.settings.tiebreaks.clone())
+    };
     let list = if !list.trim().is_empty() {
         list
     } else {
