@@ -584,3 +584,82 @@ fn settings_scoring_acceleration_and_tiebreaks_reach_pairing_and_standings() {
         "the virtual points change this round's pairing"
     );
 }
+
+/// Issue acceptance: an imported tournament's standings have the file's points, and each
+/// stated place is within the places of its score group (the Irish files announce no
+/// tie-breaks; the Bunratty Minor's rank column is not in score order).
+#[test]
+fn imported_tournaments_have_the_files_points_and_places() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = Arbiter {
+        data: dir.path().join("data"),
+        port: arbiter_testkit::free_port(),
+    };
+    let _d = start(&a.data, a.port);
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/trf/tests/data/trf");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&fixtures)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            (n.starts_with("icu-") || n.starts_with("lichess-")) && !n.contains("minor")
+        })
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 10);
+    let mut compared = 0;
+    for f in &files {
+        let imported = a.json(&["tournament", "import", f.to_str().unwrap()]);
+        let id = imported["tournament_id"].as_str().unwrap();
+        let s = a.json(&["standings", id]);
+        // Columns by byte: some files are Latin-1.
+        let bytes = std::fs::read(f).unwrap();
+        let col = |l: &[u8], a: usize, b: usize| {
+            String::from_utf8_lossy(&l[a..b.min(l.len())])
+                .trim()
+                .to_owned()
+        };
+        let stated: std::collections::BTreeMap<u64, (String, String)> = bytes
+            .split(|b| *b == b'\n')
+            .filter(|l| l.starts_with(b"001") && l.len() >= 84)
+            .map(|l| {
+                (
+                    col(l, 4, 8).parse().unwrap(),
+                    (
+                        col(l, 80, 84),
+                        if l.len() > 85 {
+                            col(l, 85, 89)
+                        } else {
+                            String::new()
+                        },
+                    ),
+                )
+            })
+            .collect();
+        let rows = s["rows"].as_array().unwrap();
+        let mut band: std::collections::BTreeMap<String, (u64, u64)> = Default::default();
+        for r in rows {
+            let e = band
+                .entry(r["points"].as_str().unwrap().to_owned())
+                .or_insert((u64::MAX, 0));
+            e.0 = e.0.min(r["rank"].as_u64().unwrap());
+            e.1 += 1;
+        }
+        for r in rows {
+            let (points, rank) = &stated[&r["tpn"].as_u64().unwrap()];
+            let got: f64 = r["points"].as_str().unwrap().parse().unwrap();
+            assert_eq!(got, points.parse::<f64>().unwrap(), "{}: {r}", f.display());
+            if let Ok(rank) = rank.parse::<u64>() {
+                let (lo, n) = band[r["points"].as_str().unwrap()];
+                assert!(
+                    (lo..lo + n).contains(&rank),
+                    "{}: stated place {rank}, score group places {lo}-{}: {r}",
+                    f.display(),
+                    lo + n - 1
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 250, "{compared}");
+}

@@ -680,8 +680,18 @@ pub async fn standings(cli: &Cli, q: &StandingsQuery<'_>) -> Result<(), Failure>
         })
         .await?
         .into_inner();
+    if cli.json {
+        let mut v: serde_json::Value =
+            serde_json::from_str(&s.document).unwrap_or(serde_json::Value::Null);
+        v["as_of_position"] = json!(s.as_of_position);
+        if !s.explanation.is_empty() {
+            v["explanation"] = json!(s.explanation);
+        }
+        output::json(&v);
+        return Ok(());
+    }
     print!("{}", s.document);
-    if !cli.json {
+    {
         println!(
             "after round {}, tie-breaks {}, as of log position {}",
             s.after_round,

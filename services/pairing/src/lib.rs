@@ -14,7 +14,7 @@ use arbiter_proto::v1::{
     PairingResponse, PublishPairingsRequest, RoundPairingView, ServiceInfo, SetPairingsRequest,
 };
 use arbiter_registry::projection::Tournaments;
-use arbiter_registry::record_commands::{self, load};
+use arbiter_registry::record_commands::{self, load_latest};
 use arbiter_registry::roster::{Roster, RosterEvent, types};
 use arbiter_registry::tournament::FieldError;
 use arbiter_service_kit::host::service_info;
@@ -112,13 +112,13 @@ impl Pairing {
         .await?
         {
             self.tournaments.caught_up(ack.last_position).await;
-            let (_, roster) = load(&self.tournaments, tournament_id)?;
+            let (_, roster) = load_latest(&self.platform, &self.tournaments, tournament_id).await?;
             return Ok(Response::new(PairingResponse {
                 ack: Some(ack),
                 pairing: view(tournament_id, &roster, round),
             }));
         }
-        let (t, roster) = load(&self.tournaments, tournament_id)?;
+        let (t, roster) = load_latest(&self.platform, &self.tournaments, tournament_id).await?;
         // Decided on the current record; the append checks the pairing stream's version
         // so two pairings of the same round cannot both be written.
         let version = self
@@ -144,15 +144,18 @@ impl Pairing {
             &[event],
         )
         .await?;
-        let (_, roster) = load(&self.tournaments, &t.tournament_id)?;
+        let (_, roster) = load_latest(&self.platform, &self.tournaments, &t.tournament_id).await?;
         Ok(Response::new(PairingResponse {
             ack: Some(ack),
             pairing: view(&t.tournament_id, &roster, round),
         }))
     }
 
-    fn round_view(&self, r: &GetPairingsRequest) -> Result<(RoundPairingView, String), Status> {
-        let (t, roster) = load(&self.tournaments, &r.tournament_id)?;
+    async fn round_view(
+        &self,
+        r: &GetPairingsRequest,
+    ) -> Result<(RoundPairingView, String), Status> {
+        let (t, roster) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
         let round = if r.round == 0 {
             roster
                 .record
@@ -253,6 +256,7 @@ impl PairingService for Pairing {
         request: Request<GetPairingsRequest>,
     ) -> Result<Response<RoundPairingView>, Status> {
         self.round_view(request.get_ref())
+            .await
             .map(|(v, _)| Response::new(v))
     }
 
@@ -260,11 +264,13 @@ impl PairingService for Pairing {
         &self,
         request: Request<GetPairingsRequest>,
     ) -> Result<Response<ExplainPairingResponse>, Status> {
-        self.round_view(request.get_ref()).map(|(v, explanation)| {
-            Response::new(ExplainPairingResponse {
-                pairing: Some(v),
-                explanation,
+        self.round_view(request.get_ref())
+            .await
+            .map(|(v, explanation)| {
+                Response::new(ExplainPairingResponse {
+                    pairing: Some(v),
+                    explanation,
+                })
             })
-        })
     }
 }

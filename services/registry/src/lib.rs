@@ -196,14 +196,11 @@ fn finding(f: &trf::Finding) -> TrfFinding {
 const MAX_FINDINGS: usize = 1000;
 
 impl Registry {
-    /// The tournament and its entries, or NOT_FOUND naming `tournament_id`.
-    fn load(&self, id: &str) -> Result<(Tournament, Roster), Status> {
-        if id.trim().is_empty() {
-            return Err(invalid("tournament_id", "must not be empty"));
-        }
-        self.tournaments
-            .with_roster(id)
-            .ok_or_else(|| not_found("tournament_id", format!("no tournament {id:?}")))
+    /// The tournament and its entries (NOT_FOUND naming `tournament_id`), once the
+    /// projection has folded the whole log (the pairing and results services append to
+    /// it too: a command is decided on the latest record).
+    async fn load_latest(&self, id: &str) -> Result<(Tournament, Roster), Status> {
+        record_commands::load_latest(&self.platform, &self.tournaments, id).await
     }
 
     /// A retried command id: the original acknowledgement, provided the id was used for
@@ -303,7 +300,7 @@ impl Registry {
         if let Some(a) = self.replayed(&meta, event_type).await? {
             return Ok(a);
         }
-        let (t, roster) = self.load(&tournament_id(&r))?;
+        let (t, roster) = self.load_latest(&tournament_id(&r)).await?;
         let events = decide(&t, &roster, &r, &meta.reason).map_err(field)?;
         self.append_roster(actor, &meta, &t, events).await
     }
@@ -497,7 +494,7 @@ impl RegistryService for Registry {
                 .map_err(|e| Status::internal(e.to_string()))?;
             (a, p.player_id)
         } else {
-            let (t, roster) = self.load(&r.tournament_id)?;
+            let (t, roster) = self.load_latest(&r.tournament_id).await?;
             let id = uuid::Uuid::now_v7().to_string();
             let data = self.filled_from_directory(r.data.unwrap_or_default())?;
             let events = roster::decide_add_player(&roster, t.rounds, &id, data, &r.missed_rounds)
@@ -647,7 +644,9 @@ impl RegistryService for Registry {
         &self,
         request: Request<ListPlayersRequest>,
     ) -> Result<Response<ListPlayersResponse>, Status> {
-        let (_, roster) = self.load(&request.into_inner().tournament_id)?;
+        let (_, roster) = self
+            .load_latest(&request.into_inner().tournament_id)
+            .await?;
         let players = roster
             .order
             .iter()
@@ -842,7 +841,7 @@ impl RegistryService for Registry {
         request: Request<ExportTrfRequest>,
     ) -> Result<Response<ExportTrfResponse>, Status> {
         let r = request.into_inner();
-        let (t, roster) = self.load(&r.tournament_id)?;
+        let (t, roster) = self.load_latest(&r.tournament_id).await?;
         let options = trf_export::ExportOptions {
             round: r.round,
             version: trf_export::version(&r.format).map_err(field)?,

@@ -52,6 +52,23 @@ pub async fn replayed(
     Ok(Some(ack(stream, a)))
 }
 
+/// The tournament and its record as of the log's head: waits until this service's
+/// projection has folded everything appended so far (by any service sharing the log),
+/// so a command is decided on the latest record and a query sees every earlier write.
+pub async fn load_latest(
+    platform: &Platform,
+    tournaments: &Tournaments,
+    id: &str,
+) -> Result<(Tournament, Roster), Status> {
+    let head = platform.store.head_position().await.map_err(from_log)?;
+    if !tournaments.caught_up(head).await {
+        return Err(Status::unavailable(
+            "the tournament projection is behind the log; retry",
+        ));
+    }
+    load(tournaments, id)
+}
+
 /// The tournament and its record, or NOT_FOUND naming `tournament_id`.
 pub fn load(tournaments: &Tournaments, id: &str) -> Result<(Tournament, Roster), Status> {
     if id.trim().is_empty() {
@@ -59,7 +76,7 @@ pub fn load(tournaments: &Tournaments, id: &str) -> Result<(Tournament, Roster),
     }
     tournaments
         .with_roster(id.trim())
-        .ok_or_else(|| not_found("tournament_id", format!("no tournament {id}")))
+        .ok_or_else(|| not_found("tournament_id", format!("no tournament {id:?}")))
 }
 
 /// Appends `events` to `stream` as `actor` under `meta`, then waits until the

@@ -464,12 +464,28 @@ mod tests {
                     )
                     .unwrap();
                     let back = trf::parse(text.as_bytes()).unwrap().doc;
-                    assert_eq!(
-                        blocks(&back, paired),
-                        blocks(&original, paired),
-                        "{} {version:?}",
-                        path.display()
-                    );
+                    // Unpaired rounds without a code whose bye only the points column
+                    // shows are written as explicit H/F byes (trf_import.rs); all else
+                    // is exported as read.
+                    let mut want = blocks(&original, paired);
+                    let got = blocks(&back, paired);
+                    for (tpn, rounds) in want.iter_mut() {
+                        let Some(g) = got.get(tpn) else { continue };
+                        while rounds.len() < g.len() {
+                            rounds.push(RoundResult::blank());
+                        }
+                        for (w, g) in rounds.iter_mut().zip(g) {
+                            let inferred = matches!(
+                                g.result,
+                                ResultCode::HalfPointBye | ResultCode::FullPointBye
+                            ) && w.opponent.start_rank().is_none()
+                                && matches!(w.result.to_char(), ' ' | '-');
+                            if inferred {
+                                *w = g.clone();
+                            }
+                        }
+                    }
+                    assert_eq!(got, want, "{} {version:?}", path.display());
                 }
             }
         }

@@ -114,6 +114,58 @@ fn kind_name(k: ByeKind) -> &'static str {
     }
 }
 
+/// (pairing number, round) → `H`/`F` for unpaired rounds whose bye only the points column
+/// shows, each reported as a warning finding on the player's line.
+fn byes_from_points_column(
+    doc: &TrfDocument,
+    by_tpn: &BTreeMap<u16, (usize, &trf::PlayerRecord)>,
+    findings: &mut Vec<Finding>,
+) -> BTreeMap<(u16, usize), char> {
+    use tiebreak::trf_crosstable::{self, AdapterOptions, UnpairedRounds};
+    let mut out = BTreeMap::new();
+    let Ok(ct) = trf_crosstable::from_trf(
+        doc,
+        &AdapterOptions {
+            kind: trf_crosstable::event_kind(doc),
+            rounds: None,
+            unpaired: UnpairedRounds::FromPoints,
+        },
+    ) else {
+        return out;
+    };
+    for p in &ct.crosstable.players {
+        let Ok(tpn) = u16::try_from(p.tpn) else {
+            continue;
+        };
+        let Some((line, rec)) = by_tpn.get(&tpn) else {
+            continue;
+        };
+        for (i, e) in p.entries.iter().enumerate() {
+            let code = match e {
+                tiebreak::RoundEntry::FullPointBye => 'F',
+                tiebreak::RoundEntry::HalfPointBye => 'H',
+                _ => continue,
+            };
+            let r = i + 1;
+            let written = rec.round(r).map(|b| b.result.to_char()).unwrap_or(' ');
+            if matches!(written, ' ' | '-') {
+                out.insert((tpn, r), code);
+                findings.push(Finding::new(
+                    Severity::Warning,
+                    *line,
+                    92 + 10 * (r - 1),
+                    "001",
+                    format!(
+                        "round {r}: unpaired without a result code; read as a {} bye from the points column",
+                        if code == 'F' { "full-point" } else { "half-point" }
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// Plans the import of `input`. `new_id` gives each player its id. `Err` holds the
 /// findings that make the file unusable (nothing is to be imported).
 pub fn plan_import(
@@ -304,10 +356,23 @@ pub fn plan_import(
             basis: "TRF import".into(),
         },
     ));
+    // Byes some programs count only in the points column (an unpaired round without a
+    // result code): read from the points column as the standings adapter does, and
+    // written as explicit H/F blocks so the record's points equal the file's.
+    let inferred = byes_from_points_column(&doc, &by_tpn, &mut findings);
     for r in 1..=paired {
         let blocks = by_tpn
             .iter()
             .filter_map(|(tpn, (_, p))| {
+                if let Some(code) = inferred.get(&(*tpn, r)) {
+                    return Some(RoundBlock {
+                        player_id: id_of(*tpn),
+                        opponent_id: String::new(),
+                        opponent_blank: false,
+                        colour: "-".into(),
+                        result: code.to_string(),
+                    });
+                }
                 let b = p.round(r).filter(|b| !b.is_blank())?;
                 Some(RoundBlock {
                     player_id: id_of(*tpn),

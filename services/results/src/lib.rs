@@ -22,7 +22,7 @@ use arbiter_proto::v1::{
     Tournament, VerifyLogRequest, VerifyLogResponse,
 };
 use arbiter_registry::projection::{self, Tournaments};
-use arbiter_registry::record_commands::{self, load};
+use arbiter_registry::record_commands::{self, load_latest};
 use arbiter_registry::roster::{Roster, RosterEvent, types};
 use arbiter_registry::tournament::FieldError;
 use arbiter_service_kit::host::service_info;
@@ -213,7 +213,7 @@ impl ResultsService for Results {
         if let Some(ack) = self.replayed(&meta, &[types::RESULT_RECORDED]).await? {
             return Ok(Response::new(ResultAck { ack: Some(ack) }));
         }
-        let (t, roster) = load(&self.tournaments, &r.tournament_id)?;
+        let (t, roster) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
         let e =
             result_entry::decide_record(&t, &roster, r.round, r.board, &r.result).map_err(field)?;
         let stream = result_entry::board_stream(&t.tournament_id, r.round, r.board);
@@ -251,7 +251,7 @@ impl ResultsService for Results {
                 impact,
             }));
         }
-        let (t, before) = load(&self.tournaments, &r.tournament_id)?;
+        let (t, before) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
         let e = result_entry::decide_correct(
             &t,
             &before,
@@ -283,7 +283,7 @@ impl ResultsService for Results {
             )
             .await
             .map_err(|s| board_conflict(r.round, r.board, s))?;
-        let (_, after) = load(&self.tournaments, &t.tournament_id)?;
+        let (_, after) = load_latest(&self.platform, &self.tournaments, &t.tournament_id).await?;
         let (l, ed) = self.tiebreaks("", "", &before)?;
         let impact = correction_impact::impact(&t, &before, &after, &correction_of(&e), &l, ed)
             .map_err(field)?;
@@ -304,7 +304,7 @@ impl ResultsService for Results {
         if let Some(ack) = self.replayed(&meta, &[types::BYE_RECORDED]).await? {
             return Ok(Response::new(ResultAck { ack: Some(ack) }));
         }
-        let (t, roster) = load(&self.tournaments, &r.tournament_id)?;
+        let (t, roster) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
         let (e, tpn) =
             result_entry::decide_bye(&t, &roster, r.round, &r.player, &r.kind).map_err(field)?;
         let version = roster
@@ -336,7 +336,7 @@ impl ResultsService for Results {
         if let Some(ack) = self.replayed(&meta, &[types::ROUND_CLOSED]).await? {
             return Ok(Response::new(ResultAck { ack: Some(ack) }));
         }
-        let (t, roster) = load(&self.tournaments, &r.tournament_id)?;
+        let (t, roster) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
         let e = result_entry::decide_close(&t, &roster, r.round).map_err(field)?;
         let stream = result_entry::tournament_stream(&t.tournament_id);
         let version = self
@@ -363,7 +363,7 @@ impl ResultsService for Results {
         request: Request<GetRoundResultsRequest>,
     ) -> Result<Response<RoundResults>, Status> {
         let r = request.into_inner();
-        let (t, roster) = load(&self.tournaments, &r.tournament_id)?;
+        let (t, roster) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
         let p = roster.record.pairings.get(&r.round).ok_or_else(|| {
             not_found(
                 "round",
@@ -428,12 +428,14 @@ impl ResultsService for Results {
         let (t, roster) = if position > 0 {
             store_as_of(&self.platform.store, r.tournament_id.trim(), position).await?
         } else {
-            load(&self.tournaments, &r.tournament_id)?
+            load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?
         };
         let (l, ed) = self.tiebreaks(&r.tiebreaks, &r.edition, &roster)?;
         let explain = !r.explain_player.trim().is_empty();
         let c =
             standings_projection::compute(&t, &roster, r.round, &l, ed, explain).map_err(field)?;
+        let note = standings_projection::announced_list_note(&r.tiebreaks, ed, &roster)
+            .unwrap_or_default();
         let explanation = if explain {
             let e = roster
                 .resolve(&r.explain_player)
@@ -444,6 +446,7 @@ impl ResultsService for Results {
         } else {
             String::new()
         };
+        let explanation = note + &explanation;
         Ok(Response::new(Standings {
             tournament_id: t.tournament_id.clone(),
             after_round: c.after_round,
@@ -476,7 +479,7 @@ impl ResultsService for Results {
                 .map(Response::new);
         }
         // A proposed correction: decided and folded on a copy; nothing is written.
-        let (t, before) = load(&self.tournaments, &r.tournament_id)?;
+        let (t, before) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
         let e = result_entry::decide_correct(
             &t,
             &before,
@@ -504,7 +507,7 @@ impl ResultsService for Results {
         request: Request<GetHistoryRequest>,
     ) -> Result<Response<History>, Status> {
         let r = request.into_inner();
-        let (t, roster) = load(&self.tournaments, &r.tournament_id)?;
+        let (t, roster) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
         let subject = if !r.player.trim().is_empty() {
             let e = roster
                 .resolve(&r.player)
@@ -543,7 +546,7 @@ impl ResultsService for Results {
                 report.problems.iter().map(ToString::to_string).collect(),
             )
         } else {
-            load(&self.tournaments, &id)?;
+            load_latest(&self.platform, &self.tournaments, &id).await?;
             let events = projection::events_of(&self.platform.store, &id)
                 .await
                 .map_err(from_log)?;
@@ -571,7 +574,7 @@ impl ResultsService for Results {
         request: Request<ExportAuditRequest>,
     ) -> Result<Response<ExportAuditResponse>, Status> {
         let r = request.into_inner();
-        let (t, _) = load(&self.tournaments, &r.tournament_id)?;
+        let (t, _) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
         let events = projection::events_of(&self.platform.store, &t.tournament_id)
             .await
             .map_err(from_log)?;

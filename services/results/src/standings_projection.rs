@@ -55,17 +55,43 @@ pub fn tiebreak_list(
     } else {
         Some(roster.settings.tiebreaks.clone())
     };
-    let list = if !list.trim().is_empty() {
-        list
-    } else {
-        announced.as_deref().unwrap_or(DEFAULT_TIEBREAKS)
+    let parse = |list: &str| {
+        let codes: Vec<&str> = list
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        tiebreak::parse_list(&codes, edition).map_err(|e| err("tiebreaks", e.to_string()))
     };
-    let codes: Vec<&str> = list
+    if !list.trim().is_empty() {
+        return parse(list);
+    }
+    match announced {
+        // An announced list this edition cannot compute (e.g. a team event's codes):
+        // the default list, said in `Standings.explanation` by the caller.
+        Some(a) => parse(&a).or_else(|_| parse(DEFAULT_TIEBREAKS)),
+        None => parse(DEFAULT_TIEBREAKS),
+    }
+}
+
+/// Why the announced list is not the one used, if so.
+pub fn announced_list_note(list: &str, edition: Edition, roster: &Roster) -> Option<String> {
+    if !list.trim().is_empty() {
+        return None;
+    }
+    let a = if roster.settings.tiebreaks.is_empty() {
+        announced(roster)?
+    } else {
+        roster.settings.tiebreaks.clone()
+    };
+    let codes: Vec<&str> = a
         .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .collect();
-    tiebreak::parse_list(&codes, edition).map_err(|e| err("tiebreaks", e.to_string()))
+    tiebreak::parse_list(&codes, edition).err().map(|e| {
+        format!("note: the announced tie-breaks {a:?} cannot be computed here ({e}); {DEFAULT_TIEBREAKS} used\n")
+    })
 }
 
 /// The last round whose every board has a result (the default "after round").
