@@ -663,3 +663,89 @@ fn imported_tournaments_have_the_files_points_and_places() {
     }
     assert!(compared > 250, "{compared}");
 }
+
+/// Issue 6 link: a tournament run here goes to the rating service with its results as
+/// rating sees them; a player's claim after the next round ended (rating only) changes the
+/// rated game, not the standings, and re-submitting it is a revision.
+#[test]
+fn a_tournament_run_here_is_rated_with_its_rating_only_corrections() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = Arbiter {
+        data: dir.path().join("data"),
+        port: arbiter_testkit::free_port(),
+    };
+    let _d = start(&a.data, a.port);
+    let t = a.json(&[
+        "tournament",
+        "create",
+        "--name",
+        "Rated Open",
+        "--rounds",
+        "3",
+        "--start",
+        "2026-10-10",
+        "--end",
+        "2026-10-12",
+    ]);
+    let id = t["tournament_id"].as_str().unwrap().to_owned();
+    for (i, (name, rating)) in PLAYERS.iter().enumerate() {
+        a.ok(&[
+            "player",
+            "add",
+            &id,
+            "--name",
+            name,
+            "--rating",
+            &rating.to_string(),
+            "--fide-id",
+            &(2_000_000 + i).to_string(),
+        ]);
+    }
+    for round in 1..=2 {
+        play_round(&a, dir.path(), &id, round, false);
+    }
+    let first = a.json(&["rating", "submit-tournament", &id, "--kind", "standard"]);
+    assert_eq!(first["rated_games"], 10, "{first}");
+    assert_eq!(first["version"], 1);
+
+    // A claim about round 1 after round 2 ended: rating only.
+    let b1 = a.json(&["result", "show", &id, "1"])["boards"][0].clone();
+    let old = b1["result"].as_str().unwrap().to_owned();
+    let new = if old == "1-0" { "0-1" } else { "1-0" };
+    let standings = a.ok(&["standings", &id, "--format", "csv"]);
+    let c = a.json(&[
+        "result",
+        "correct",
+        &id,
+        "1",
+        "1",
+        new,
+        "--was",
+        &old,
+        "--claim",
+        "--reason",
+        "late claim, accepted for rating",
+    ]);
+    assert_eq!(c["applies_to"], "rating-only");
+    assert_eq!(c["rank_moves"], serde_json::json!([]));
+    assert_eq!(c["rating_changes"].as_array().unwrap().len(), 2, "{c}");
+    assert_eq!(a.ok(&["standings", &id, "--format", "csv"]), standings);
+    let shown = a.json(&["result", "show", &id, "1"]);
+    assert_eq!(shown["boards"][0]["result"], old.as_str());
+    assert_eq!(shown["boards"][0]["rating_result"], new);
+
+    // Re-submitted: a revision, with a reason.
+    let again = a.refused(&["rating", "submit-tournament", &id, "--kind", "standard"]);
+    assert!(again.contains("meta.reason"), "{again}");
+    let second = a.json(&[
+        "rating",
+        "submit-tournament",
+        &id,
+        "--kind",
+        "standard",
+        "--reason",
+        "claim on round 1",
+    ]);
+    assert_eq!(second["version"], 2, "{second}");
+    assert_eq!(second["rated_games"], 10);
+}

@@ -53,6 +53,20 @@ pub enum RatingCommand {
         #[command(flatten)]
         command: CommandArgs,
     },
+    /// Submit a tournament run here (its results as rating sees them). Submitting it
+    /// again after a correction is a revision (give --reason).
+    SubmitTournament {
+        /// The tournament id (registry).
+        id: String,
+        /// Which list the games are rated for.
+        #[arg(long, value_enum)]
+        kind: Kind,
+        /// Official FIDE event (may end on the day before the list date, §7.1.3).
+        #[arg(long)]
+        official: bool,
+        #[command(flatten)]
+        command: CommandArgs,
+    },
     /// Compute a period's list (closing it when its closing date has passed).
     Run {
         /// The list produced, YYYY-MM.
@@ -502,30 +516,28 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
                 )?)
                 .await?
                 .into_inner();
-            if cli.json {
-                output::json(
-                    &serde_json::json!({"tournament_id": r.tournament_id, "period": r.period,
-                    "rated_games": r.rated_games, "skipped_games": r.skipped_games, "version": r.version,
-                    "period_status": r.period_status, "notes": r.notes, "revision": r.revision,
-                    "diff": diff_json(&r.diff)}),
-                );
-            } else {
-                println!(
-                    "tournament {} (version {}): {} rated game(s), {} skipped; period {} ({})",
-                    r.tournament_id,
-                    r.version,
-                    r.rated_games,
-                    r.skipped_games,
-                    r.period,
-                    r.period_status
-                );
-                for n in &r.notes {
-                    println!("note: {n}");
-                }
-                if !r.diff.is_empty() {
-                    print_diff(&r.diff);
-                }
-            }
+            print_submitted(cli, &r);
+        }
+        RatingCommand::SubmitTournament {
+            id,
+            kind,
+            official,
+            command,
+        } => {
+            let token = token(cli)?;
+            let r = client
+                .submit_tournament(authed(
+                    &token,
+                    arbiter_proto::v1::SubmitTournamentRequest {
+                        meta: meta(command, ""),
+                        tournament_id: id.clone(),
+                        kind: kind.proto() as i32,
+                        official_fide_event: *official,
+                    },
+                )?)
+                .await?
+                .into_inner();
+            print_submitted(cli, &r);
         }
         RatingCommand::Run {
             period,
@@ -743,4 +755,26 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+fn print_submitted(cli: &Cli, r: &arbiter_proto::v1::SubmitExternalTournamentResponse) {
+    if cli.json {
+        output::json(
+            &serde_json::json!({"tournament_id": r.tournament_id, "period": r.period,
+            "rated_games": r.rated_games, "skipped_games": r.skipped_games, "version": r.version,
+            "period_status": r.period_status, "notes": r.notes, "revision": r.revision,
+            "diff": diff_json(&r.diff)}),
+        );
+    } else {
+        println!(
+            "tournament {} (version {}): {} rated game(s), {} skipped; period {} ({})",
+            r.tournament_id, r.version, r.rated_games, r.skipped_games, r.period, r.period_status
+        );
+        for n in &r.notes {
+            println!("note: {n}");
+        }
+        if !r.diff.is_empty() {
+            print_diff(&r.diff);
+        }
+    }
 }

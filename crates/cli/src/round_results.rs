@@ -691,7 +691,7 @@ pub async fn standings(cli: &Cli, q: &StandingsQuery<'_>) -> Result<(), Failure>
         return Ok(());
     }
     print!("{}", s.document);
-    {
+    if format == "text" {
         println!(
             "after round {}, tie-breaks {}, as of log position {}",
             s.after_round,

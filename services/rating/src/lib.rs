@@ -85,6 +85,8 @@ pub fn system_today() -> Today {
 pub struct Rating {
     platform: Platform,
     ratings: Ratings,
+    /// Tournaments run here (the registry's record, folded from the shared log).
+    tournaments: arbiter_registry::projection::Tournaments,
     today: Today,
     wake: Arc<Notify>,
 }
@@ -100,6 +102,7 @@ impl Rating {
     pub fn start_with(platform: &Platform, today: Today, every: Duration) -> Rating {
         let r = Rating {
             ratings: Ratings::start(platform.store.clone()),
+            tournaments: arbiter_registry::projection::Tournaments::start(platform.store.clone()),
             platform: platform.clone(),
             today,
             wake: Arc::new(Notify::new()),
@@ -456,6 +459,37 @@ impl RatingService for Rating {
             players_so_far: seen.len() as u64 + count,
             complete: r.last,
         }))
+    }
+
+    async fn submit_tournament(
+        &self,
+        request: Request<arbiter_proto::v1::SubmitTournamentRequest>,
+    ) -> Result<Response<SubmitExternalTournamentResponse>, Status> {
+        // The record as rating sees it, written as TRF, then the same intake as a file.
+        let metadata = request.metadata().clone();
+        let r = request.into_inner();
+        let (t, roster) = arbiter_registry::record_commands::load_latest(
+            &self.platform,
+            &self.tournaments,
+            &r.tournament_id,
+        )
+        .await?;
+        let (trf, _) = arbiter_registry::trf_export::export(
+            &t,
+            &roster.for_rating(),
+            &arbiter_registry::trf_export::ExportOptions::default(),
+        )
+        .map_err(|e| invalid(e.field, e.message))?;
+        let mut inner = Request::new(SubmitExternalTournamentRequest {
+            meta: r.meta,
+            trf: trf.into_bytes(),
+            kind: r.kind,
+            tournament_id: t.tournament_id.clone(),
+            end_date: t.end_date.clone(),
+            official_fide_event: r.official_fide_event,
+        });
+        *inner.metadata_mut() = metadata;
+        self.submit_external_tournament(inner).await
     }
 
     async fn submit_external_tournament(

@@ -356,6 +356,33 @@ impl Roster {
         }
     }
 
+    /// The record as rating sees it: boards whose result was corrected for rating only
+    /// (a claim after the following round ended) carry the corrected result.
+    pub fn for_rating(&self) -> Roster {
+        let mut r = self.clone();
+        for ((round, board), st) in &self.record.boards {
+            if st.rating_result == st.result {
+                continue;
+            }
+            let (Some(p), Ok(res)) = (
+                self.record.pairings.get(round),
+                parse_result(&st.rating_result),
+            ) else {
+                continue;
+            };
+            if let Some(b) = p.event.boards.iter().find(|b| b.board == *board) {
+                r.set_codes(
+                    *round,
+                    &b.white_id,
+                    &b.black_id,
+                    &res.white.to_string(),
+                    &res.black.to_string(),
+                );
+            }
+        }
+        r
+    }
+
     /// The boards of a paired round that have no result yet.
     pub fn boards_without_result(&self, round: u32) -> Vec<u32> {
         self.record
