@@ -98,6 +98,8 @@ pub struct SetArgs {
 pub enum ResultCommand {
     /// Record a board's result: 1-0, 0-1, 1/2, +-, -+, --, W-L, L-W, D-D, or e.g. 1-1/2, 0-0.
     Set(SetResultArgs),
+    /// Confirm the result the board's clock reported (clock-telemetry).
+    Confirm(ConfirmArgs),
     /// Correct a recorded result (`--was` the value being corrected, `--reason` required).
     Correct(CorrectArgs),
     /// An unpaired player's outcome: pab, full, half, zero, absent.
@@ -118,6 +120,15 @@ pub struct SetResultArgs {
     /// The result (a double forfeit: `-:-`, or `-- --` after the other arguments).
     #[arg(allow_hyphen_values = true)]
     result: String,
+    #[command(flatten)]
+    meta: MetaArgs,
+}
+
+#[derive(Args)]
+pub struct ConfirmArgs {
+    id: String,
+    round: u32,
+    board: u32,
     #[command(flatten)]
     meta: MetaArgs,
 }
@@ -490,6 +501,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                         round: a.round,
                         board: a.board,
                         result: a.result.clone(),
+                        confirm_reported: false,
                     },
                 )?)
                 .await?
@@ -503,6 +515,33 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                 println!(
                     "round {} board {}: {} recorded (position {})",
                     a.round, a.board, a.result, ack.last_position
+                );
+            }
+        }
+        ResultCommand::Confirm(a) => {
+            let r = results
+                .record_result(authed(
+                    &token(cli)?,
+                    RecordResultRequest {
+                        meta: meta(&a.meta),
+                        tournament_id: a.id.clone(),
+                        round: a.round,
+                        board: a.board,
+                        result: String::new(),
+                        confirm_reported: true,
+                    },
+                )?)
+                .await?
+                .into_inner();
+            let ack = r.ack.unwrap_or_default();
+            if cli.json {
+                output::json(
+                    &json!({"round": a.round, "board": a.board, "position": ack.last_position}),
+                );
+            } else {
+                println!(
+                    "round {} board {}: the clock's result confirmed (position {})",
+                    a.round, a.board, ack.last_position
                 );
             }
         }
@@ -571,6 +610,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                         "board": b.board, "white": b.white_id, "black": b.black_id,
                         "white_tpn": b.white_tpn, "black_tpn": b.black_tpn,
                         "result": b.result, "rating_result": b.rating_result,
+                        "reported_result": b.reported_result, "source": b.source,
                         "corrections": b.corrections, "version": b.version,
                     })).collect::<Vec<_>>(),
                 }));
@@ -584,11 +624,19 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                             b.white_tpn.to_string(),
                             b.black_tpn.to_string(),
                             b.result.clone(),
+                            if b.reported_result.is_empty() {
+                                String::new()
+                            } else {
+                                format!("{} ({})", b.reported_result, b.reported_termination)
+                            },
                             b.corrections.to_string(),
                         ]
                     })
                     .collect();
-                output::table(&["BOARD", "WHITE", "BLACK", "RESULT", "CORRECTIONS"], &rows);
+                output::table(
+                    &["BOARD", "WHITE", "BLACK", "RESULT", "CLOCK", "CORRECTIONS"],
+                    &rows,
+                );
                 println!(
                     "round {}{}",
                     r.round,

@@ -64,6 +64,8 @@ impl Tournaments {
                                 && e.stream.starts_with("tournament-"))
                             || e.stream.starts_with("pairing-")
                             || e.stream.starts_with("results-")
+                            || (e.stream.starts_with("board-")
+                                && e.event_type == crate::roster::types::RESULT_REPORTED)
                         {
                             match up.upcast(e) {
                                 Ok(e) => apply(&s, e),
@@ -136,6 +138,7 @@ pub fn tournament_of(stream: &str, event: &RosterEvent) -> String {
         RosterEvent::ResultCorrected(x) => x.tournament_id.clone(),
         RosterEvent::ByeRecorded(x) => x.tournament_id.clone(),
         RosterEvent::RoundClosed(x) => x.tournament_id.clone(),
+        RosterEvent::ResultReported(x) => x.tournament_id.clone(),
         _ => stream.trim_start_matches("tournament-").to_owned(),
     }
 }
@@ -146,6 +149,9 @@ pub fn concerns(e: &RecordedEvent, id: &str) -> bool {
         return true;
     }
     if e.stream == format!("pairing-{id}") || e.stream.starts_with(&format!("results-{id}")) {
+        return true;
+    }
+    if e.stream.starts_with(&format!("board-{id}-")) && e.event_type == "ResultReported" {
         return true;
     }
     false

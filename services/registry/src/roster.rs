@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use arbiter_proto::v1::{
-    ByeRecorded, PairingsPublished, ResultCorrected, ResultRecorded, RoundClosed, RoundPaired,
-    TournamentSettingsSet,
+    ByeRecorded, PairingsPublished, ResultCorrected, ResultRecorded, ResultReported, RoundClosed,
+    RoundPaired, TournamentSettingsSet,
 };
 use arbiter_proto::v1::{
     ByeRequested, EntryRulesSet, PairingNumbersAssigned, PairingProhibited, PlayerAdded,
@@ -54,6 +54,8 @@ pub mod types {
     pub const BYE_RECORDED: &str = "ByeRecorded";
     /// `RoundClosed` (results service).
     pub const ROUND_CLOSED: &str = "RoundClosed";
+    /// `ResultReported` (clock-telemetry, stream `board-<id>-<board>`).
+    pub const RESULT_REPORTED: &str = "ResultReported";
 }
 
 /// Pairing numbers may be re-derived until round 4 has been paired (C.04.2 art. 2 note:
@@ -100,6 +102,8 @@ pub enum RosterEvent {
     ByeRecorded(ByeRecorded),
     /// A round has ended (results service).
     RoundClosed(RoundClosed),
+    /// A result a clock or sensor board reported (clock-telemetry).
+    ResultReported(ResultReported),
 }
 
 impl RosterEvent {
@@ -124,6 +128,7 @@ impl RosterEvent {
             RosterEvent::ResultCorrected(e) => (RESULT_CORRECTED, e.encode_to_vec()),
             RosterEvent::ByeRecorded(e) => (BYE_RECORDED, e.encode_to_vec()),
             RosterEvent::RoundClosed(e) => (ROUND_CLOSED, e.encode_to_vec()),
+            RosterEvent::ResultReported(e) => (RESULT_REPORTED, e.encode_to_vec()),
         }
     }
 
@@ -154,6 +159,7 @@ impl RosterEvent {
             RESULT_CORRECTED => d(payload, RosterEvent::ResultCorrected),
             BYE_RECORDED => d(payload, RosterEvent::ByeRecorded),
             ROUND_CLOSED => d(payload, RosterEvent::RoundClosed),
+            RESULT_REPORTED => d(payload, RosterEvent::ResultReported),
             _ => None,
         }
     }
@@ -316,7 +322,8 @@ impl Roster {
             | RosterEvent::ResultRecorded(_)
             | RosterEvent::ResultCorrected(_)
             | RosterEvent::ByeRecorded(_)
-            | RosterEvent::RoundClosed(_) => self.apply_round_record(e, meta),
+            | RosterEvent::RoundClosed(_)
+            | RosterEvent::ResultReported(_) => self.apply_round_record(e, meta),
             RosterEvent::PlayerAdded(a) => {
                 let id = a.player_id.clone();
                 self.entries.push(Entry {

@@ -56,6 +56,8 @@ pub struct BoardState {
     pub corrections: u32,
     /// Version of the board's stream (`expected_version` for the next correction).
     pub version: i64,
+    /// Who entered it first: `arbiter` or `clock`.
+    pub source: String,
 }
 
 /// An unpaired player's recorded outcome.
@@ -78,6 +80,24 @@ pub struct RoundRecord {
     pub byes: BTreeMap<(u32, String), RecordedBye>,
     /// Rounds closed (ended).
     pub closed: BTreeSet<u32>,
+    /// (round, board) → the result a clock or sensor board reported (latest).
+    pub reported: BTreeMap<(u32, u32), ReportedResult>,
+}
+
+/// A result reported by clock-telemetry, for the arbiter to confirm (or applied
+/// automatically when the board was opened with `auto_apply_results`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ReportedResult {
+    /// As reported (PGN notation).
+    pub result: String,
+    /// How the game ended (e.g. checkmate, flag fall).
+    pub termination: String,
+    /// The Laws article applied.
+    pub article: String,
+    /// Apply without confirmation.
+    pub auto_apply: bool,
+    /// Where the report is in the log.
+    pub position: i64,
 }
 
 /// The three cases of a correction (C.04.2 art. 4; seed 000 C.04.2 D.8).
@@ -298,6 +318,7 @@ impl Roster {
                         rating_result: x.result,
                         corrections: 0,
                         version: meta.stream_version,
+                        source: x.source,
                     },
                 );
             }
@@ -339,6 +360,18 @@ impl Roster {
             }
             RosterEvent::RoundClosed(c) => {
                 self.record.closed.insert(c.round);
+            }
+            RosterEvent::ResultReported(x) => {
+                self.record.reported.insert(
+                    (x.round, x.board),
+                    ReportedResult {
+                        result: x.result,
+                        termination: x.termination,
+                        article: x.article,
+                        auto_apply: x.auto_apply,
+                        position: meta.position,
+                    },
+                );
             }
             _ => {}
         }

@@ -44,9 +44,66 @@ pub struct Results {
 impl Results {
     /// The service on this platform (its tournament projection is rebuilt from the log).
     pub fn start(platform: &Platform) -> Results {
-        Results {
+        let r = Results {
             tournaments: Tournaments::start(platform.store.clone()),
             platform: platform.clone(),
+        };
+        tokio::spawn(r.clone().apply_clock_results());
+        r
+    }
+
+    /// Results reported by a board opened with `auto_apply_results` (clock-telemetry
+    /// `ResultReported` with `auto_apply`) are recorded without confirmation, as
+    /// `source = "clock"`, once the round is published and the board has no result.
+    /// Idempotent across restarts: the command id is the report's event id.
+    async fn apply_clock_results(self) {
+        let mut sub = self.platform.store.subscribe(1);
+        loop {
+            let e = match sub.next().await {
+                Ok(e) => e,
+                Err(err) => {
+                    tracing::warn!(%err, "results: clock reports: log read failed; retrying");
+                    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                    continue;
+                }
+            };
+            if e.event_type != types::RESULT_REPORTED || !e.stream.starts_with("board-") {
+                continue;
+            }
+            let Ok(rep) = arbiter_proto::v1::ResultReported::decode(e.payload.as_slice()) else {
+                continue;
+            };
+            if !rep.auto_apply || !self.tournaments.caught_up(e.global_position).await {
+                continue;
+            }
+            let Ok((t, roster)) = record_commands::load(&self.tournaments, &rep.tournament_id)
+            else {
+                continue;
+            };
+            let Ok(ev) =
+                result_entry::decide_confirm_reported(&t, &roster, rep.round, rep.board, "")
+            else {
+                continue;
+            };
+            let meta = arbiter_proto::v1::CommandMeta {
+                command_id: format!("clock-result:{}", e.event_id),
+                expected_version: Some(0),
+                reason: format!("reported by the clock ({})", rep.termination),
+            };
+            let stream = result_entry::board_stream(&t.tournament_id, rep.round, rep.board);
+            if let Err(s) = self
+                .write(
+                    "clock-telemetry".into(),
+                    &meta,
+                    &t,
+                    stream,
+                    0,
+                    RosterEvent::ResultRecorded(ev),
+                )
+                .await
+            {
+                tracing::info!(status = %s, "results: clock report not applied");
+            }
         }
     }
 }
@@ -214,8 +271,12 @@ impl ResultsService for Results {
             return Ok(Response::new(ResultAck { ack: Some(ack) }));
         }
         let (t, roster) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
-        let e =
-            result_entry::decide_record(&t, &roster, r.round, r.board, &r.result).map_err(field)?;
+        let e = if r.confirm_reported {
+            result_entry::decide_confirm_reported(&t, &roster, r.round, r.board, &r.result)
+        } else {
+            result_entry::decide_record(&t, &roster, r.round, r.board, &r.result)
+        }
+        .map_err(field)?;
         let stream = result_entry::board_stream(&t.tournament_id, r.round, r.board);
         let ack = self
             .write(actor, &meta, &t, stream, 0, RosterEvent::ResultRecorded(e))
@@ -376,6 +437,7 @@ impl ResultsService for Results {
             .iter()
             .map(|b| {
                 let st = roster.record.boards.get(&(r.round, b.board));
+                let rep = roster.record.reported.get(&(r.round, b.board));
                 BoardResult {
                     board: b.board,
                     white_id: b.white_id.clone(),
@@ -386,6 +448,9 @@ impl ResultsService for Results {
                     corrections: st.map_or(0, |s| s.corrections),
                     version: st.map_or(0, |s| s.version),
                     rating_result: st.map(|s| s.rating_result.clone()).unwrap_or_default(),
+                    reported_result: rep.map(|x| x.result.clone()).unwrap_or_default(),
+                    reported_termination: rep.map(|x| x.termination.clone()).unwrap_or_default(),
+                    source: st.map(|s| s.source.clone()).unwrap_or_default(),
                 }
             })
             .collect();

@@ -66,6 +66,38 @@ pub fn paired_board(roster: &Roster, round: u32, board: u32) -> Result<PairedBoa
         })
 }
 
+/// `RecordResult` confirming the result the board's clock reported.
+pub fn decide_confirm_reported(
+    t: &Tournament,
+    roster: &Roster,
+    round: u32,
+    board: u32,
+    result: &str,
+) -> Result<ResultRecorded, FieldError> {
+    let Some(rep) = roster.record.reported.get(&(round, board)) else {
+        return Err(err(
+            "confirm_reported",
+            format!("no clock reported a result for board {round}.{board}"),
+        ));
+    };
+    if !result.trim().is_empty() {
+        let given = parse_result(result)?;
+        let reported = parse_result(&rep.result)?;
+        if given.canonical != reported.canonical {
+            return Err(err(
+                "result",
+                format!(
+                    "{} differs from the reported {}; record it without confirm_reported",
+                    given.canonical, reported.canonical
+                ),
+            ));
+        }
+    }
+    let mut e = decide_record(t, roster, round, board, &rep.result)?;
+    e.source = "clock".into();
+    Ok(e)
+}
+
 /// `RecordResult`: the board has no result yet.
 pub fn decide_record(
     t: &Tournament,
