@@ -12,16 +12,14 @@
 //! ```
 //! With `-c`, one line `FILE: Round #r` per round that differs (details on stderr).
 //! With `-g`, every round is paired by this engine, results drawn from a ChaCha generator
-//! seeded by `-s` (default 1: same seed, same bytes); config keys in [`generator`]; no config
+//! seeded by `-s` (default 1: same seed, same bytes); config keys in `arbiter_pairings::generator`; no config
 //! file means the defaults; the TRF goes to `-o` (else stdout).
 //! With `-l`, one line per player: TPN, score, colour difference and preference, floats of
-//! the last two rounds, the colour and opponent of this round (see [`checklist`]).
+//! the last two rounds, the colour and opponent of this round (see `arbiter_pairings::checklist`).
 //! Exit codes: 0 ok, 1 no valid pairing (or differences with -c), 2 unexpected error,
 //! 3 invalid input, 5 file access.
 
-mod checklist;
-mod generator;
-mod trf_input;
+use arbiter_pairings::{checklist, generator, trf_input};
 
 use std::io::Write;
 use std::process::ExitCode;
