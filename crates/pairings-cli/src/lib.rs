@@ -1,8 +1,11 @@
 //! Library side of `arbiter-pairings`: the TRF → [`swiss::TournamentState`] adapter
 //! ([`trf_input`]), shared with the `arbiter pair` command, and the acceleration of a TRF
 //! tournament that declares an accelerated system without `XXA`/`250` records
-//! ([`trf_input::accelerate_from_method`]).
+//! ([`trf_input::accelerate_from_method`]); the random tournament generator ([`generator`],
+//! `-g`) and the per-player check-list of a pairing ([`checklist`], `-l`). No I/O here.
 
+pub mod checklist;
+pub mod generator;
 pub mod trf_input;
 
 use swiss::AccelerationMethod;

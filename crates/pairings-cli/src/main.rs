@@ -3,28 +3,40 @@
 //! ```text
 //! arbiter-pairings --dutch input.trf -p [output]   pair the next round
 //! arbiter-pairings --dutch input.trf -c            re-pair every round, list differences
+//! arbiter-pairings --dutch -g [config] [-o out.trf] [-s seed]
+//!                                                  random tournament generator
 //!   --edition dutch-2017|dutch-2026   (else from record 092/192, else 2026)
 //!   --explain                         per-bracket explanation on stderr
 //!   --json                            the pairing as JSON (with -p)
 //!   --acceleration baku|baku-2016|haley|haley-example-2|degressive
 //!                                     virtual points of the declared accelerated system
 //!                                     (with -p; not with XXA/250 records in the file)
+//!   -l [checklist]                    with -p: per-player check-list (file, else stdout)
 //! ```
 //! With `-c`, one line `FILE: Round #r` per round that differs (details on stderr).
+//! With `-g`, every round is paired by this engine, results drawn from a ChaCha generator
+//! seeded by `-s` (default 1: same seed, same bytes); config keys in `pairings::generator`; no config
+//! file means the defaults; the TRF goes to `-o` (else stdout).
+//! With `-l`, one line per player: TPN, score, colour difference and preference, floats of
+//! the last two rounds, the colour and opponent of this round (see `pairings::checklist`).
 //! Exit codes: 0 ok, 1 no valid pairing (or differences with -c), 2 unexpected error,
 //! 3 invalid input, 5 file access.
 
-use pairings::trf_input;
+use pairings::{checklist, generator, trf_input};
 
 use std::io::Write;
 use std::process::ExitCode;
 use swiss::{Edition, Options, RoundPairing};
 
-const USAGE: &str = "usage: arbiter-pairings --dutch INPUT.trf (-p [OUTPUT] | -c) [--edition dutch-2017|dutch-2026] [--explain] [--json] [--acceleration baku|baku-2016|haley|haley-example-2|degressive]";
+const USAGE: &str = "usage: arbiter-pairings --dutch INPUT.trf (-p [OUTPUT] [-l [CHECKLIST]] | -c) [--edition dutch-2017|dutch-2026] [--explain] [--json] [--acceleration baku|baku-2016|haley|haley-example-2|degressive]\n       arbiter-pairings --dutch -g [CONFIG] [-o OUTPUT.trf] [-s SEED] [--edition dutch-2017|dutch-2026]";
+
+/// Seed of `-g` when `-s` is not given.
+const DEFAULT_SEED: u64 = 1;
 
 enum Mode {
     Pair(Option<String>),
     Check,
+    Generate(Option<String>),
 }
 
 struct Args {
@@ -34,6 +46,21 @@ struct Args {
     explain: bool,
     json: bool,
     acceleration: Option<swiss::AccelerationMethod>,
+    /// `-l [file]`: `Some(None)` for stdout.
+    checklist: Option<Option<String>>,
+    /// `-o` (generator output).
+    output: Option<String>,
+    /// `-s` (generator seed).
+    seed: u64,
+}
+
+/// The value following option `argv[*i]` when it is not another option (advances `i`).
+fn optional_value(argv: &[String], i: &mut usize) -> Option<String> {
+    let v = argv.get(*i + 1).filter(|a| !a.starts_with('-')).cloned();
+    if v.is_some() {
+        *i += 1;
+    }
+    v
 }
 
 fn parse_args(argv: &[String]) -> Result<Args, String> {
@@ -44,6 +71,9 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
     let mut json = false;
     let mut dutch = false;
     let mut acceleration = None;
+    let mut checklist = None;
+    let mut output = None;
+    let mut seed = DEFAULT_SEED;
     let mut i = 0;
     while i < argv.len() {
         match argv[i].as_str() {
@@ -56,6 +86,19 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
                 mode = Some(Mode::Pair(out));
             }
             "-c" => mode = Some(Mode::Check),
+            "-g" => mode = Some(Mode::Generate(optional_value(argv, &mut i))),
+            "-l" => checklist = Some(optional_value(argv, &mut i)),
+            "-o" => {
+                i += 1;
+                output = Some(argv.get(i).cloned().ok_or("-o needs a file name")?);
+            }
+            "-s" => {
+                i += 1;
+                seed = argv
+                    .get(i)
+                    .and_then(|s| s.parse().ok())
+                    .ok_or("-s needs an unsigned integer seed")?;
+            }
             "--explain" => explain = true,
             "--json" => json = true,
             "--edition" => {
@@ -85,13 +128,29 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
     if !dutch {
         return Err("only --dutch is supported".into());
     }
+    let mode = mode.ok_or("missing -p, -c or -g")?;
+    let input = match (&mode, input) {
+        (Mode::Generate(_), None) => String::new(),
+        (Mode::Generate(_), Some(m)) => {
+            return Err(format!(
+                "generating from a model file ({m}) is not supported: use -g [config]"
+            ));
+        }
+        (_, i) => i.ok_or("missing input file")?,
+    };
+    if checklist.is_some() && !matches!(mode, Mode::Pair(_)) {
+        return Err("-l goes with -p".into());
+    }
     Ok(Args {
-        input: input.ok_or("missing input file")?,
-        mode: mode.ok_or("missing -p or -c")?,
+        input,
+        mode,
         edition,
         explain,
         json,
         acceleration,
+        checklist,
+        output,
+        seed,
     })
 }
 
@@ -104,6 +163,9 @@ fn main() -> ExitCode {
             return ExitCode::from(3);
         }
     };
+    if let Mode::Generate(config) = &args.mode {
+        return generate(config.as_deref(), &args);
+    }
     let bytes = match std::fs::read(&args.input) {
         Ok(b) => b,
         Err(e) => {
@@ -164,18 +226,19 @@ fn main() -> ExitCode {
             if args.explain {
                 explain(&pairing);
             }
+            if let Some(list) = &args.checklist {
+                let text = checklist::render(&state, &pairing, edition);
+                if let Err(e) = write_out(list.as_deref(), &text) {
+                    eprintln!("{e}");
+                    return ExitCode::from(5);
+                }
+            }
             let text = if args.json {
                 format!("{}\n", json(&pairing))
             } else {
                 render(&pairing)
             };
-            let res = match out {
-                Some(path) => std::fs::write(&path, text).map_err(|e| format!("{path}: {e}")),
-                None => std::io::stdout()
-                    .write_all(text.as_bytes())
-                    .map_err(|e| e.to_string()),
-            };
-            if let Err(e) = res {
+            if let Err(e) = write_out(out.as_deref(), &text) {
                 eprintln!("{e}");
                 return ExitCode::from(5);
             }
@@ -186,6 +249,68 @@ fn main() -> ExitCode {
             ExitCode::from(3)
         }
         Mode::Check => check(&doc, edition, &options, &args.input),
+        // Handled before reading an input file.
+        Mode::Generate(_) => ExitCode::from(2),
+    }
+}
+
+/// Writes `text` to `path`, or to stdout.
+fn write_out(path: Option<&str>, text: &str) -> Result<(), String> {
+    match path {
+        Some(path) => std::fs::write(path, text).map_err(|e| format!("{path}: {e}")),
+        None => std::io::stdout()
+            .write_all(text.as_bytes())
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// `-g [config]`: a random tournament paired round by round by this engine.
+fn generate(config: Option<&str>, args: &Args) -> ExitCode {
+    use rand::SeedableRng;
+    let (cfg, warnings) = match config {
+        None => (generator::GeneratorConfig::default(), Vec::new()),
+        Some(path) => {
+            let text = match std::fs::read_to_string(path) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("{path}: {e}");
+                    return ExitCode::from(5);
+                }
+            };
+            match generator::parse_config(&text, path) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(3);
+                }
+            }
+        }
+    };
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+    let edition = args.edition.unwrap_or_default();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
+    let doc = match generator::generate(&cfg, edition, &mut rng, args.seed) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    };
+    let text = trf::write_with(
+        &doc,
+        &trf::WriteOptions {
+            version: trf::TrfVersion::Trf16,
+            line_ending: trf::LineEnding::Lf,
+        },
+    );
+    match write_out(args.output.as_deref(), &text) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(5)
+        }
     }
 }
 

@@ -108,3 +108,28 @@ fn invalid_input_exits_3_and_missing_file_5() {
         .unwrap();
     assert_eq!(out.status.code(), Some(5));
 }
+
+#[test]
+#[ignore = "about 3 minutes in a debug build (180 players, 11 rounds); 5 s with --release: cargo test --release -p arbiter-pairings -- --ignored"]
+fn reference_engine_checker_regression_case() {
+    // bbpPairings issue 15: a file whose recorded rounds were not paired by the Dutch
+    // rules; `-c` must list every round (CR-only line ends).
+    for input in files(&data("checker-regression"), "input") {
+        let expected = input.with_extension("output.expected");
+        let out = Command::new(env!("CARGO_BIN_EXE_arbiter-pairings"))
+            .args(["--dutch", input.to_str().unwrap(), "-c"])
+            .output()
+            .expect("run arbiter-pairings");
+        assert_eq!(out.status.code(), Some(1), "{}", input.display());
+        let want = std::fs::read_to_string(&expected).unwrap();
+        let got = String::from_utf8_lossy(&out.stdout);
+        let lines = |s: &str| {
+            s.lines()
+                .map(str::trim_end)
+                .filter(|l| !l.is_empty())
+                .map(String::from)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(lines(&got), lines(&want), "{}", input.display());
+    }
+}

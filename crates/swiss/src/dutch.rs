@@ -491,6 +491,123 @@ impl Engine {
 
     /// Pairs one bracket: the MDPs `mdps` and the next scoregroup (all remaining players
     /// when `collapse`). Returns the downfloaters and whether this was the last bracket.
+    /// The first candidate of the transposition order (C.04.3 Art. 4.2: S1[i] with the
+    /// i-th player of S2): when it keeps the optimum, all its pairs are fixed at once and
+    /// `cur` becomes the solution of the rest. Returns whether it was taken.
+    fn take_first_transposition(
+        &mut self,
+        fr: &Frame,
+        cons: &Cons,
+        cur: &mut Sol,
+        s1: &[usize],
+        s2: &[usize],
+    ) -> bool {
+        if s1.len() <= 1 || s2.len() < s1.len() {
+            return false;
+        }
+        let n = self.n;
+        let first: Vec<(usize, usize)> = s1.iter().copied().zip(s2.iter().copied()).collect();
+        let Some(s) = self.solve_forced(fr, cons, &first) else {
+            return false;
+        };
+        if s.total != cur.total {
+            return false;
+        }
+        let mut total = s.total;
+        for &(a, b) in &first {
+            total = total.minus(fr.w[a * (n + 1) + b].unwrap_or(Wide::ZERO));
+            self.fix_pair(a, b);
+        }
+        *cur = Sol {
+            total,
+            mate: s.mate,
+            cert: s.cert,
+        };
+        true
+    }
+
+    /// Fixes the partner of `who` (an MDP of a heterogeneous bracket, or an S1 player of
+    /// the homogeneous remainder): the first of `candidates` (generation order, C.04.3
+    /// Art. 4.2–4.3), among those still unpaired and `eligible`, with which the best
+    /// quality `cur` is still reachable. Returns the solution of the rest; with
+    /// `explain`, records the first rejected candidate and the deciding criterion.
+    #[allow(clippy::too_many_arguments)]
+    fn first_partner_keeping_optimum(
+        &mut self,
+        fr: &Frame,
+        cons: &Cons,
+        cur: Sol,
+        who: usize,
+        role: PartnerOf,
+        candidates: &[usize],
+        eligible: impl Fn(usize) -> bool,
+        expl: &mut BracketExplanation,
+    ) -> Result<Sol, NoValidPairing> {
+        let n = self.n;
+        let target = cur.mate[who].unwrap_or(usize::MAX);
+        let mut pick = target;
+        let mut forced_sol = None;
+        let mut first_rejected: Option<(usize, String)> = None;
+        for &c in candidates {
+            if c == target {
+                break;
+            }
+            if !self.remaining[c] || !eligible(c) {
+                continue;
+            }
+            // Reduced cost > 0: no optimal candidate pairs them (skip the re-solve
+            // unless the explanation needs the deciding criterion).
+            if cur.excludes(fr, n, who, c) && (!self.explain || first_rejected.is_some()) {
+                continue;
+            }
+            match self.solve(fr, cons, Some((who, c))) {
+                Some(s) if s.total == cur.total => {
+                    pick = c;
+                    forced_sol = Some(s);
+                    break;
+                }
+                other => {
+                    if first_rejected.is_none() {
+                        let crit = other
+                            .map(|s| {
+                                fr.layout
+                                    .first_difference(&cur.total, &s.total)
+                                    .unwrap_or("?")
+                                    .to_string()
+                            })
+                            .unwrap_or_else(|| "C1-C3".into());
+                        first_rejected = Some((c, crit));
+                    }
+                }
+            }
+        }
+        if pick >= n {
+            return Err(NoValidPairing::Limit(format!(
+                "internal: {} {} has no partner",
+                role.label(),
+                self.ps[who].tpn
+            )));
+        }
+        if let (true, Some((r, crit))) = (self.explain, first_rejected) {
+            expl.decisions.push(Decision {
+                subject: role.subject(self.ps[who].tpn),
+                rejected: self.ps[r].tpn.to_string(),
+                chosen: self.ps[pick].tpn.to_string(),
+                criterion: crit,
+            });
+        }
+        let next = match forced_sol {
+            Some(mut s) => {
+                let w = fr.w[who * (n + 1) + pick].unwrap_or(Wide::ZERO);
+                s.total = s.total.minus(w);
+                s
+            }
+            None => self.without(&cur, fr, who, pick),
+        };
+        self.fix_pair(who, pick);
+        Ok(next)
+    }
+
     fn bracket(
         &mut self,
         mdps: &[usize],
@@ -641,86 +758,20 @@ impl Engine {
                 .copied()
                 .filter(|&r| self.remaining[r])
                 .collect();
-            if chosen.len() > 1 && free.len() >= chosen.len() {
-                let first: Vec<(usize, usize)> =
-                    chosen.iter().copied().zip(free.iter().copied()).collect();
-                if let Some(s) = self.solve_forced(&fr, &cons, &first)
-                    && s.total == cur.total
-                {
-                    let mut total = s.total;
-                    for &(a, b) in &first {
-                        total = total.minus(fr.w[a * (n + 1) + b].unwrap_or(Wide::ZERO));
-                        self.fix_pair(a, b);
-                    }
-                    cur = Sol {
-                        total,
-                        mate: s.mate,
-                        cert: s.cert,
-                    };
-                    chosen.clear();
-                }
+            if self.take_first_transposition(&fr, &cons, &mut cur, &chosen, &free) {
+                chosen.clear();
             }
             for &m in &chosen {
-                let target = cur.mate[m].unwrap_or(usize::MAX);
-                let mut pick = target;
-                let mut forced_sol = None;
-                let mut first_rejected: Option<(usize, String)> = None;
-                for &c in &res_b {
-                    if c == target {
-                        break;
-                    }
-                    if !self.remaining[c] {
-                        continue;
-                    }
-                    // Reduced cost > 0: no optimal candidate pairs them (skip the re-solve
-                    // unless the explanation needs the deciding criterion).
-                    if cur.excludes(&fr, n, m, c) && (!self.explain || first_rejected.is_some()) {
-                        continue;
-                    }
-                    match self.solve(&fr, &cons, Some((m, c))) {
-                        Some(s) if s.total == cur.total => {
-                            pick = c;
-                            forced_sol = Some(s);
-                            break;
-                        }
-                        other => {
-                            if first_rejected.is_none() {
-                                let crit = other
-                                    .map(|s| {
-                                        fr.layout
-                                            .first_difference(&cur.total, &s.total)
-                                            .unwrap_or("?")
-                                            .to_string()
-                                    })
-                                    .unwrap_or_else(|| "C1-C3".into());
-                                first_rejected = Some((c, crit));
-                            }
-                        }
-                    }
-                }
-                if pick >= n {
-                    return Err(NoValidPairing::Limit(format!(
-                        "internal: MDP {} has no partner",
-                        self.ps[m].tpn
-                    )));
-                }
-                if let (true, Some((r, crit))) = (self.explain, first_rejected) {
-                    expl.decisions.push(Decision {
-                        subject: format!("partner of MDP {}", self.ps[m].tpn),
-                        rejected: self.ps[r].tpn.to_string(),
-                        chosen: self.ps[pick].tpn.to_string(),
-                        criterion: crit,
-                    });
-                }
-                cur = match forced_sol {
-                    Some(mut s) => {
-                        let w = fr.w[m * (n + 1) + pick].unwrap_or(Wide::ZERO);
-                        s.total = s.total.minus(w);
-                        s
-                    }
-                    None => self.without(&cur, &fr, m, pick),
-                };
-                self.fix_pair(m, pick);
+                cur = self.first_partner_keeping_optimum(
+                    &fr,
+                    &cons,
+                    cur,
+                    m,
+                    PartnerOf::MovedDown,
+                    &res_b,
+                    |_| true,
+                    &mut expl,
+                )?;
             }
         }
 
@@ -813,84 +864,21 @@ impl Engine {
                 .copied()
                 .filter(|&r| self.remaining[r] && !cons2.tops[r])
                 .collect();
-            if tops.len() > 1 && s2.len() >= tops.len() {
-                let first: Vec<(usize, usize)> =
-                    tops.iter().copied().zip(s2.iter().copied()).collect();
-                if let Some(s) = self.solve_forced(fr2, &cons2, &first)
-                    && s.total == cur2.total
-                {
-                    let mut total = s.total;
-                    for &(a, b) in &first {
-                        total = total.minus(fr2.w[a * (n + 1) + b].unwrap_or(Wide::ZERO));
-                        self.fix_pair(a, b);
-                    }
-                    cur2 = Sol {
-                        total,
-                        mate: s.mate,
-                        cert: s.cert,
-                    };
-                    tops.clear();
-                }
+            if self.take_first_transposition(fr2, &cons2, &mut cur2, &tops, &s2) {
+                tops.clear();
             }
             for &t in &tops {
-                let target = cur2.mate[t].unwrap_or(usize::MAX);
-                let mut chosen = target;
-                let mut first_rejected: Option<(usize, String)> = None;
-                let mut forced_sol = None;
-                for &c in &rm {
-                    if c == target {
-                        break;
-                    }
-                    if c <= t || !self.remaining[c] || cons2.tops[c] {
-                        continue;
-                    }
-                    if cur2.excludes(fr2, n, t, c) && (!self.explain || first_rejected.is_some()) {
-                        continue;
-                    }
-                    match self.solve(fr2, &cons2, Some((t, c))) {
-                        Some(s) if s.total == cur2.total => {
-                            chosen = c;
-                            forced_sol = Some(s);
-                            break;
-                        }
-                        other => {
-                            if first_rejected.is_none() {
-                                let crit = other
-                                    .map(|s| {
-                                        fr2.layout
-                                            .first_difference(&cur2.total, &s.total)
-                                            .unwrap_or("?")
-                                            .to_string()
-                                    })
-                                    .unwrap_or_else(|| "C1-C3".into());
-                                first_rejected = Some((c, crit));
-                            }
-                        }
-                    }
-                }
-                if chosen >= n {
-                    return Err(NoValidPairing::Limit(format!(
-                        "internal: S1 player {} has no partner",
-                        self.ps[t].tpn
-                    )));
-                }
-                if let (true, Some((r, crit))) = (self.explain, first_rejected) {
-                    expl.decisions.push(Decision {
-                        subject: format!("partner of {}", self.ps[t].tpn),
-                        rejected: self.ps[r].tpn.to_string(),
-                        chosen: self.ps[chosen].tpn.to_string(),
-                        criterion: crit,
-                    });
-                }
-                cur2 = match forced_sol {
-                    Some(mut s) => {
-                        let w = fr2.w[t * (n + 1) + chosen].unwrap_or(Wide::ZERO);
-                        s.total = s.total.minus(w);
-                        s
-                    }
-                    None => self.without(&cur2, fr2, t, chosen),
-                };
-                self.fix_pair(t, chosen);
+                // Art. 4.2: S1 players are paired with lower-ranked S2 players.
+                cur2 = self.first_partner_keeping_optimum(
+                    fr2,
+                    &cons2,
+                    cur2,
+                    t,
+                    PartnerOf::S1,
+                    &rm,
+                    |c| c > t && !cons2.tops[c],
+                    &mut expl,
+                )?;
             }
             cur = cur2;
         }
@@ -954,6 +942,31 @@ impl Engine {
             self.explanation.push(expl);
         }
         Ok((floaters, fr.last))
+    }
+}
+
+/// Whose partner is being chosen (for the explanation and errors).
+#[derive(Debug, Clone, Copy)]
+enum PartnerOf {
+    /// A moved-down player of a heterogeneous bracket (Art. 4.1 S1 of MDPs).
+    MovedDown,
+    /// An S1 player of the homogeneous (remainder) bracket.
+    S1,
+}
+
+impl PartnerOf {
+    fn label(self) -> &'static str {
+        match self {
+            PartnerOf::MovedDown => "MDP",
+            PartnerOf::S1 => "S1 player",
+        }
+    }
+
+    fn subject(self, tpn: Tpn) -> String {
+        match self {
+            PartnerOf::MovedDown => format!("partner of MDP {tpn}"),
+            PartnerOf::S1 => format!("partner of {tpn}"),
+        }
     }
 }
 
