@@ -749,3 +749,92 @@ fn a_tournament_run_here_is_rated_with_its_rating_only_corrections() {
     assert_eq!(second["version"], 2, "{second}");
     assert_eq!(second["rated_games"], 10);
 }
+
+/// Issue 8: the seeds' other Swiss systems are reachable from the pairing service, and
+/// pair as `arbiter pair --system …` pairs the registry's TRF export.
+#[test]
+fn lim_italo_swiss_and_draughts_swiss_are_paired_by_the_service() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = Arbiter {
+        data: dir.path().join("data"),
+        port: arbiter_testkit::free_port(),
+    };
+    let _d = start(&a.data, a.port);
+    for system in ["lim", "italo-swiss", "draughts-swiss"] {
+        let t = a.json(&[
+            "tournament",
+            "create",
+            "--name",
+            system,
+            "--rounds",
+            "5",
+            "--system",
+            system,
+        ]);
+        let id = t["tournament_id"].as_str().unwrap().to_owned();
+        for (name, rating) in PLAYERS {
+            a.ok(&[
+                "player",
+                "add",
+                &id,
+                "--name",
+                name,
+                "--rating",
+                &rating.to_string(),
+            ]);
+        }
+        let mut met = std::collections::BTreeSet::new();
+        for round in 1..=3u32 {
+            let r = round.to_string();
+            let paired = a.json(&["round", "pair", &id, &r]);
+            assert_eq!(paired["system"], system);
+            let got = pairs(&paired);
+            let mut seen = std::collections::BTreeSet::new();
+            for (w, b) in &got {
+                assert!(
+                    seen.insert(*w) && seen.insert(*b),
+                    "{system} round {round}: {got:?}"
+                );
+                assert!(
+                    met.insert((*w.min(b), *w.max(b))),
+                    "{system}: rematch {w}-{b}"
+                );
+            }
+            assert_eq!(seen.len() + usize::from(paired["bye_tpn"] != 0), 10);
+            if round > 1 {
+                let input = dir.path().join(format!("{system}-{round}.trf"));
+                a.ok(&[
+                    "tournament",
+                    "export",
+                    &id,
+                    "--round",
+                    &(round - 1).to_string(),
+                    "--engine-lines",
+                    "--output",
+                    input.to_str().unwrap(),
+                ]);
+                let offline =
+                    a.json(&["pair", "--system", system, "--trf", input.to_str().unwrap()]);
+                let want: Vec<(u64, u64)> = offline["games"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|g| (g["white"].as_u64().unwrap(), g["black"].as_u64().unwrap()))
+                    .collect();
+                assert_eq!(got, want, "{system} round {round}");
+            }
+            a.ok(&["round", "publish", &id, &r]);
+            for board in 1..=got.len() as u64 {
+                a.ok(&[
+                    "result",
+                    "set",
+                    &id,
+                    &r,
+                    &board.to_string(),
+                    result_for(round.into(), board),
+                ]);
+            }
+            a.ok(&["round", "close", &id, &r]);
+        }
+    }
+}

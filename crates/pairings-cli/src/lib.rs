@@ -6,6 +6,7 @@
 
 pub mod checklist;
 pub mod generator;
+pub mod other_systems;
 pub mod trf_input;
 
 use swiss::AccelerationMethod;

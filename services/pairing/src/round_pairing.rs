@@ -29,6 +29,12 @@ pub enum System {
     RoundRobin,
     /// Double round robin (FIDE's swap of the first cycle's last two rounds).
     DoubleRoundRobin,
+    /// Lim system (C.04.4.3; seed 000).
+    Lim,
+    /// Italo-Swiss (seed 000).
+    ItaloSwiss,
+    /// FMJD draughts Swiss (seed 002).
+    DraughtsSwiss,
 }
 
 impl System {
@@ -47,10 +53,13 @@ impl System {
             },
             "round-robin" => Ok(System::RoundRobin),
             "double-round-robin" => Ok(System::DoubleRoundRobin),
+            "lim" => Ok(System::Lim),
+            "italo-swiss" => Ok(System::ItaloSwiss),
+            "draughts-swiss" => Ok(System::DraughtsSwiss),
             other => Err(err(
                 "pairing_system",
                 format!(
-                    "{other:?} cannot be paired by the service yet (dutch, round-robin, double-round-robin)"
+                    "{other:?} cannot be paired by the service (dutch, round-robin, double-round-robin, lim, italo-swiss, draughts-swiss)"
                 ),
             )),
         }
@@ -63,6 +72,9 @@ impl System {
             System::Dutch(Edition::Dutch2017) => ("dutch", "dutch-2017"),
             System::RoundRobin => ("round-robin", "c05-annex1"),
             System::DoubleRoundRobin => ("double-round-robin", "c05-annex1"),
+            System::Lim => ("lim", "c04.4.3"),
+            System::ItaloSwiss => ("italo-swiss", "seed-000"),
+            System::DraughtsSwiss => ("draughts-swiss", "fmjd-annex-v"),
         }
     }
 }
@@ -207,6 +219,9 @@ pub fn pair_round(
     let (boards, bye, explanation) = match system {
         System::Dutch(edition) => dutch(roster, round, edition, &input)?,
         System::RoundRobin | System::DoubleRoundRobin => round_robin(roster, round, system)?,
+        System::Lim | System::ItaloSwiss | System::DraughtsSwiss => {
+            other_swiss(roster, round, system, &input)?
+        }
     };
     let bye_id = bye.clone().unwrap_or_default();
     Ok(RoundPaired {
@@ -257,6 +272,49 @@ fn dutch(roster: &Roster, round: u32, edition: Edition, input: &str) -> Result<P
     }
     let bye = p.bye.map(|t| id_of(roster, t)).transpose()?;
     Ok((boards, bye, explain_text(&p)))
+}
+
+/// Lim, Italo-Swiss, draughts Swiss: the same engine input, read by the adapters
+/// `arbiter pair --system …` uses (`pairings::other_systems`).
+fn other_swiss(
+    roster: &Roster,
+    round: u32,
+    system: System,
+    input: &str,
+) -> Result<Paired, FieldError> {
+    use pairings::other_systems::{self as os, PairError};
+    let parsed = trf::parse(input.as_bytes())
+        .map_err(|e| err("tournament_id", format!("engine input: {e}")))?;
+    let r = round as usize;
+    let p = match system {
+        System::Lim => os::lim::pair(&parsed.doc, r),
+        System::ItaloSwiss => os::italoswiss::pair(&parsed.doc, r),
+        _ => os::draughtsswiss::pair(&parsed.doc, r),
+    }
+    .map_err(|e| match e {
+        PairError::NoPairing(m) => err(
+            "round",
+            format!("no pairing complies with the system's rules: {m}"),
+        ),
+        PairError::Invalid(m) => err("tournament_id", m),
+    })?;
+    let mut boards = Vec::new();
+    for (i, (w, b)) in p.boards.iter().enumerate() {
+        boards.push(PairedBoard {
+            board: u32::try_from(i + 1).unwrap_or(u32::MAX),
+            white_id: id_of(roster, *w)?,
+            black_id: id_of(roster, *b)?,
+            white_tpn: *w,
+            black_tpn: *b,
+        });
+    }
+    let bye = p.bye.map(|t| id_of(roster, t)).transpose()?;
+    let (name, _) = system.names();
+    Ok((
+        boards,
+        bye,
+        format!("{name}: round {round} paired from the record's TRF"),
+    ))
 }
 
 /// The engine's explanation as text, bracket by bracket.

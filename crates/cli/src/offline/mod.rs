@@ -28,10 +28,7 @@ macro_rules! out {
 
 pub mod clock;
 mod pair;
-mod pair_draughtsswiss;
 mod pair_dutch;
-mod pair_italoswiss;
-mod pair_lim;
 mod pair_trf;
 pub mod rating;
 mod standings;

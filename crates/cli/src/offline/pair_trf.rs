@@ -1,7 +1,7 @@
 //! `arbiter pair --system dutch|lim|italo-swiss|draughts-swiss --trf FILE`: the next round
 //! of a TRF file paired by the pure crate of the system. This file reads the TRF (errors
-//! as FILE:LINE:COL, exit 3), dispatches to the per-system adapters (`pair_dutch`,
-//! `pair_lim`, `pair_italoswiss`, `pair_draughtsswiss`) and prints the boards.
+//! as FILE:LINE:COL, exit 3), dispatches to the per-system adapters (`pair_dutch`, and
+//! `pairings::other_systems::{lim, italoswiss, draughtsswiss}`) and prints the boards.
 //!
 //! Exit codes: 0 paired; 1 no pairing satisfies the system's absolute rules, or every
 //! declared round is already paired; 2 usage; 3 the TRF (or the state it describes) is
@@ -55,15 +55,7 @@ pub struct DutchOptions {
     pub acceleration: Option<swiss::AccelerationMethod>,
 }
 
-/// One round as every system returns it: boards (pairing numbers) in board order, bye.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PairedRound {
-    pub round: usize,
-    pub boards: Vec<(u32, u32)>,
-    pub bye: Option<u32>,
-    /// Facts shown above the boards and in the JSON (edition, acceleration, …).
-    pub notes: Vec<(&'static str, String)>,
-}
+pub use pairings::other_systems::PairedRound;
 
 /// Invalid input: exit 3.
 pub(crate) fn invalid(message: impl Into<String>) -> Failure {
@@ -78,6 +70,13 @@ pub(crate) fn no_pairing(message: impl Into<String>) -> Failure {
     Failure {
         code: 1,
         message: message.into(),
+    }
+}
+
+fn failure(e: pairings::other_systems::PairError) -> Failure {
+    match e {
+        pairings::other_systems::PairError::Invalid(m) => invalid(m),
+        pairings::other_systems::PairError::NoPairing(m) => no_pairing(m),
     }
 }
 
@@ -125,13 +124,13 @@ pub fn run(
         SwissSystem::Dutch => {
             super::pair_dutch::pair(&doc, round, dutch).map_err(|f| prefix(path, f))?
         }
-        SwissSystem::Lim => super::pair_lim::pair(&doc, round).map_err(|f| prefix(path, f))?,
-        SwissSystem::ItaloSwiss => {
-            super::pair_italoswiss::pair(&doc, round).map_err(|f| prefix(path, f))?
+        SwissSystem::Lim => {
+            pairings::other_systems::lim::pair(&doc, round).map_err(|e| prefix(path, failure(e)))?
         }
-        SwissSystem::DraughtsSwiss => {
-            super::pair_draughtsswiss::pair(&doc, round).map_err(|f| prefix(path, f))?
-        }
+        SwissSystem::ItaloSwiss => pairings::other_systems::italoswiss::pair(&doc, round)
+            .map_err(|e| prefix(path, failure(e)))?,
+        SwissSystem::DraughtsSwiss => pairings::other_systems::draughtsswiss::pair(&doc, round)
+            .map_err(|e| prefix(path, failure(e)))?,
     };
     print(cli, system, &paired);
     Ok(())
@@ -142,26 +141,6 @@ fn prefix(path: &Path, f: Failure) -> Failure {
         code: f.code,
         message: format!("{}: {}", path.display(), f.message),
     }
-}
-
-/// The 1/½/0 scoring the Lim, Italo-Swiss and draughts crates count in (half-points, or
-/// 2/1/0): the file's scoring must be win 1, draw ½, loss 0. Returns the tenths per
-/// half-point (5).
-pub(crate) fn require_one_half_zero(doc: &TrfDocument, system: &str) -> Result<u32, Failure> {
-    let s = pairings::trf_input::scoring(doc);
-    if s.win != 10 || s.draw != 5 || s.loss != 0 {
-        return Err(invalid(format!(
-            "the {system} system scores 1/½/0; the file's scoring (162/XXS/BB*) gives win {}, draw {}, loss {}",
-            tenths(s.win),
-            tenths(s.draw),
-            tenths(s.loss)
-        )));
-    }
-    Ok(5)
-}
-
-fn tenths(v: u32) -> String {
-    format!("{}.{}", v / 10, v % 10)
 }
 
 fn print(cli: &Cli, system: SwissSystem, p: &PairedRound) {

@@ -2,13 +2,12 @@
 //! (seed 000, "Le système italo-suisse"), built from the shared Dutch adapter's state
 //! (`pairings::trf_input`). The list number is the TRF pairing number; adjourned games are
 //! not represented in a TRF and are taken as none.
-use ::trf::TrfDocument;
-use pairings::trf_input;
+use crate::trf_input;
+use trf::TrfDocument;
 
-use super::pair_trf::{PairedRound, invalid, no_pairing, require_one_half_zero};
-use crate::Failure;
+use super::{PairError, PairedRound, invalid, no_pairing, require_one_half_zero};
 
-pub fn pair(doc: &TrfDocument, round: usize) -> Result<PairedRound, Failure> {
+pub fn pair(doc: &TrfDocument, round: usize) -> Result<PairedRound, PairError> {
     let per_half = require_one_half_zero(doc, "Italo-Swiss")?;
     let st = trf_input::state_before(doc, round, swiss::Edition::Dutch2026).map_err(invalid)?;
     let played = st.rounds_played;

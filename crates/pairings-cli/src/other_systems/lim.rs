@@ -1,13 +1,12 @@
 //! `arbiter pair --system lim --trf FILE`: TRF → [`lim::TournamentState`] (C.04.4.3), built
 //! from the shared Dutch adapter's state (`pairings::trf_input`: scores, played colours,
 //! opponents, absences) plus the last round of each history for the float of art. 10.10.
-use ::trf::TrfDocument;
-use pairings::trf_input::{self, HistoryEntry};
+use crate::trf_input::{self, HistoryEntry};
+use trf::TrfDocument;
 
-use super::pair_trf::{PairedRound, invalid, no_pairing, require_one_half_zero};
-use crate::Failure;
+use super::{PairError, PairedRound, invalid, no_pairing, require_one_half_zero};
 
-pub fn pair(doc: &TrfDocument, round: usize) -> Result<PairedRound, Failure> {
+pub fn pair(doc: &TrfDocument, round: usize) -> Result<PairedRound, PairError> {
     let per_half = require_one_half_zero(doc, "Lim")?;
     // Dutch 2017 semantics of `had_unplayed_win`: forfeit wins only (Lim art. 8.2: "has
     // already had a bye or scored a win by forfeit").

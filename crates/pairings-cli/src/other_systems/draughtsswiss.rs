@@ -4,11 +4,10 @@
 //! from the shared Dutch adapter's state. 1/½/0 points are counted on the 2/1/0 scale;
 //! a pairing-allocated bye is a rest (art. 5, 8.2); other byes are extra points. The initial
 //! list is taken as a ranking list (art. 3.1), without acceleration.
-use ::trf::TrfDocument;
-use pairings::trf_input::{self, HistoryEntry};
+use crate::trf_input::{self, HistoryEntry};
+use trf::TrfDocument;
 
-use super::pair_trf::{PairedRound, invalid, no_pairing, require_one_half_zero};
-use crate::Failure;
+use super::{PairError, PairedRound, invalid, no_pairing, require_one_half_zero};
 
 fn colour(c: swiss::Colour) -> draughtsswiss::Colour {
     match c {
@@ -17,7 +16,7 @@ fn colour(c: swiss::Colour) -> draughtsswiss::Colour {
     }
 }
 
-pub fn pair(doc: &TrfDocument, round: usize) -> Result<PairedRound, Failure> {
+pub fn pair(doc: &TrfDocument, round: usize) -> Result<PairedRound, PairError> {
     let per_unit = require_one_half_zero(doc, "draughts Swiss")?;
     let st = trf_input::state_before(doc, round, swiss::Edition::Dutch2026).map_err(invalid)?;
     let history = trf_input::history(doc, round);
