@@ -4,7 +4,8 @@
 //! 10,000 players × 11 rounds), `elo` (a monthly run of 1,000,000 players and 5,000,000
 //! games), `ratinglist` (parse + index a 1,000,000-player list file, TXT and XML),
 //! `clock` (PGN replay throughput of the Laws, and the clock-telemetry service's live
-//! path with 2,000 boards). No section name = all of them.
+//! path with 2,000 boards), `pairing` (the Dutch engine, one round at 100/500/1,000
+//! players, rounds 2, 6 and 10). No section name = all of them.
 //!
 //! When more than one section runs, each runs in a child process of its own (the same
 //! binary, one section), so that a section's peak memory (VmHWM) is its own.
@@ -206,7 +207,14 @@ fn write_section(
 }
 
 /// The sections, in the order `make bench` runs them.
-const SECTIONS: &[&str] = &["eventlog", "tiebreak", "elo", "ratinglist", "clock"];
+const SECTIONS: &[&str] = &[
+    "eventlog",
+    "tiebreak",
+    "elo",
+    "ratinglist",
+    "clock",
+    "pairing",
+];
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -260,6 +268,7 @@ async fn main() -> anyhow::Result<()> {
             "elo" => elo_section(&out)?,
             "ratinglist" => ratinglist_section(&out)?,
             "clock" => clock_section(&out).await?,
+            "pairing" => pairing_section(&out)?,
             _ => {}
         }
     }
@@ -977,4 +986,68 @@ async fn clock_live(rows: &mut Vec<Row>) -> anyhow::Result<String> {
          from the step that moves the clock past the flag instant to the `FlagFell` update \
          on `WatchBoard`.{behind}"
     ))
+}
+
+/// The FIDE Dutch engine (C.04.3, 2026) on tournaments made by its own generator
+/// (`arbiter-pairings -g`: every round paired by the engine, seeded results): the state
+/// before rounds 2, 6 and 10 rebuilt from the TRF as `arbiter-pairings -p` does, paired
+/// three times; the median is recorded.
+fn pairing_section(out: &Path) -> anyhow::Result<()> {
+    use rand::SeedableRng;
+    let edition = swiss::Edition::Dutch2026;
+    let mut rows = Vec::new();
+    for (n, target) in [
+        (100u16, "≤ 5 ms (issue 9)"),
+        (500, "—"),
+        (1000, "≤ 0.5 s (issue 9)"),
+    ] {
+        let config = pairings::generator::GeneratorConfig {
+            players: n,
+            rounds: 10,
+            ..pairings::generator::GeneratorConfig::default()
+        };
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let t0 = Instant::now();
+        let doc = pairings::generator::generate(&config, edition, &mut rng, 1)
+            .map_err(|e| anyhow::anyhow!("{n} players: {e}"))?;
+        eprintln!(
+            "pairing: {n} players × 10 rounds generated in {:.1} s",
+            t0.elapsed().as_secs_f64()
+        );
+        for round in [2usize, 6, 10] {
+            let state = pairings::trf_input::state_before(&doc, round, edition)
+                .map_err(|e| anyhow::anyhow!("{n} players, round {round}: {e}"))?;
+            let mut times = Vec::new();
+            for _ in 0..3 {
+                let t = Instant::now();
+                swiss::pair(&state, edition, &swiss::Options::default())
+                    .map_err(|e| anyhow::anyhow!("{n} players, round {round}: {e}"))?;
+                times.push(t.elapsed());
+            }
+            times.sort();
+            let median = times[1].as_secs_f64() * 1000.0;
+            eprintln!("pairing: {n} players, round {round}: {median:.1} ms");
+            rows.push(Row {
+                metric: format!("one round, {n} players, round {round}"),
+                backend: "median of 3".into(),
+                value: format!("{median:.1} ms"),
+                target: target.into(),
+            });
+        }
+    }
+    let peak = status_kib("VmHWM").unwrap_or(0) / 1024;
+    rows.push(Row {
+        metric: "peak memory of the section".into(),
+        backend: "VmHWM".into(),
+        value: format!("{peak} MB"),
+        target: "≤ 200 MB at 1,000 players (issue 9)".into(),
+    });
+    write_section(
+        out,
+        "pairing",
+        "Pairing: the FIDE Dutch system (crates/swiss)",
+        "runs",
+        "Tournaments of 100, 500 and 1,000 players × 10 rounds made by the engine's own generator (`arbiter-pairings -g`, seed 1, default draw/forfeit/bye rates); the state before rounds 2, 6 and 10 rebuilt from the TRF as `arbiter-pairings -p` does; wall time of `swiss::pair`, release build.",
+        &rows,
+    )
 }
