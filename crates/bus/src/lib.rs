@@ -20,6 +20,7 @@ use async_nats::jetstream::{self, consumer::pull, stream};
 use futures::StreamExt;
 use prost::Message as _;
 
+pub mod mirror;
 pub mod relay;
 
 /// Name of the JetStream stream that carries every event.

@@ -58,6 +58,11 @@ pub async fn run_relay(
         let mut done = Vec::with_capacity(batch.len());
         let mut failed = None;
         for event in &batch {
+            if crate::mirror::is_mirrored(event) {
+                // A copy of another service's event: its owner published it already.
+                done.push(event.global_position);
+                continue;
+            }
             match bus.publish(event).await {
                 Ok(_) => done.push(event.global_position),
                 Err(e) => {

@@ -86,6 +86,21 @@ impl Platform {
     }
 }
 
+impl Platform {
+    /// Keeps local copies of the events of `filters` (other services' subjects) in this
+    /// service's log (distributed mode; a no-op when every service shares one log):
+    /// see `arbiter_bus::mirror`. `service` names the durable consumers.
+    pub fn mirror(&self, service: &str, filters: &[&str]) {
+        tokio::spawn(arbiter_bus::mirror::run_mirrors(
+            self.bus.clone(),
+            self.store.clone(),
+            format!("mirror-{service}"),
+            filters.iter().map(|f| (*f).to_owned()).collect(),
+            self.shutdown.clone(),
+        ));
+    }
+}
+
 /// A service the host can serve.
 pub trait ServiceModule: Send {
     /// Full gRPC service name, e.g. `arbiter.v1.RegistryService` (used for health).

@@ -40,6 +40,7 @@ pub struct Pairing {
 impl Pairing {
     /// The service on this platform (its tournament projection is rebuilt from the log).
     pub fn start(platform: &Platform) -> Pairing {
+        platform.mirror(SERVICE, &["arbiter.v1.registry.>", "arbiter.v1.results.>"]);
         Pairing {
             tournaments: Tournaments::start(platform.store.clone()),
             platform: platform.clone(),

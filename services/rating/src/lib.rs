@@ -100,6 +100,14 @@ impl Rating {
 
     /// The service with a date source and scheduler interval.
     pub fn start_with(platform: &Platform, today: Today, every: Duration) -> Rating {
+        platform.mirror(
+            SERVICE,
+            &[
+                "arbiter.v1.registry.>",
+                "arbiter.v1.pairing.>",
+                "arbiter.v1.results.>",
+            ],
+        );
         let r = Rating {
             ratings: Ratings::start(platform.store.clone()),
             tournaments: arbiter_registry::projection::Tournaments::start(platform.store.clone()),

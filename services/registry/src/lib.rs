@@ -50,6 +50,7 @@ pub struct Registry {
 impl Registry {
     /// Starts the projection (rebuilt from the log) and returns the service.
     pub fn start(platform: &Platform) -> Registry {
+        platform.mirror(SERVICE, &["arbiter.v1.pairing.>", "arbiter.v1.results.>"]);
         Registry {
             tournaments: Tournaments::start(platform.store.clone()),
             platform: platform.clone(),

@@ -44,6 +44,14 @@ pub struct Results {
 impl Results {
     /// The service on this platform (its tournament projection is rebuilt from the log).
     pub fn start(platform: &Platform) -> Results {
+        platform.mirror(
+            SERVICE,
+            &[
+                "arbiter.v1.registry.>",
+                "arbiter.v1.pairing.>",
+                "arbiter.v1.clock.ResultReported",
+            ],
+        );
         let r = Results {
             tournaments: Tournaments::start(platform.store.clone()),
             platform: platform.clone(),
