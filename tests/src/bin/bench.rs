@@ -5,7 +5,9 @@
 //! games), `ratinglist` (parse + index a 1,000,000-player list file, TXT and XML),
 //! `clock` (PGN replay throughput of the Laws, and the clock-telemetry service's live
 //! path with 2,000 boards), `pairing` (the Dutch engine, one round at 100/500/1,000
-//! players, rounds 2, 6 and 10). No section name = all of them.
+//! players, rounds 2, 6 and 10), `results` (a 10,000-player × 11-round record folded from
+//! its events and its standings through the results service's path). No section name =
+//! all of them.
 //!
 //! When more than one section runs, each runs in a child process of its own (the same
 //! binary, one section), so that a section's peak memory (VmHWM) is its own.
@@ -214,6 +216,7 @@ const SECTIONS: &[&str] = &[
     "ratinglist",
     "clock",
     "pairing",
+    "results",
 ];
 
 #[tokio::main]
@@ -269,6 +272,7 @@ async fn main() -> anyhow::Result<()> {
             "ratinglist" => ratinglist_section(&out)?,
             "clock" => clock_section(&out).await?,
             "pairing" => pairing_section(&out)?,
+            "results" => results_section(&out)?,
             _ => {}
         }
     }
@@ -1048,6 +1052,168 @@ fn pairing_section(out: &Path) -> anyhow::Result<()> {
         "Pairing: the FIDE Dutch system (crates/swiss)",
         "runs",
         "Tournaments of 100, 500 and 1,000 players × 10 rounds made by the engine's own generator (`arbiter-pairings -g`, seed 1, default draw/forfeit/bye rates); the state before rounds 2, 6 and 10 rebuilt from the TRF as `arbiter-pairings -p` does; wall time of `swiss::pair`, release build.",
+        &rows,
+    )
+}
+
+/// The results service's path for a large open: a 10,000-player × 11-round record
+/// folded from its events (entries, pairings, publications, results, closed rounds, as
+/// the projection folds them at start), then the standings as `GetStandings` computes
+/// them (record → TRF → crosstable → 6 tie-breaks).
+fn results_section(out: &Path) -> anyhow::Result<()> {
+    use arbiter_proto::v1::{
+        PairedBoard, PairingNumbersAssigned, PairingsPublished, PlayerAdded, PlayerData,
+        ResultRecorded, RoundClosed, RoundPaired, Tournament,
+    };
+    use arbiter_registry::roster::{Roster, RosterEvent};
+    use tiebreak::{GameResult, RoundEntry};
+    const PLAYERS: usize = 10_000;
+    const ROUNDS: usize = 11;
+    let ct = tiebreak::generated::generated_swiss(PLAYERS, ROUNDS, 7);
+    let id = |tpn: u32| format!("p{tpn:05}");
+    let mut events = Vec::new();
+    for p in &ct.players {
+        events.push(RosterEvent::PlayerAdded(PlayerAdded {
+            player_id: id(p.tpn),
+            data: Some(PlayerData {
+                name: format!("Player {:05}", p.tpn),
+                rating_standard: p.rating.unwrap_or(0),
+                ..PlayerData::default()
+            }),
+            joined_round: 1,
+            missed_rounds: "zero".into(),
+        }));
+    }
+    events.push(RosterEvent::PairingNumbersAssigned(
+        PairingNumbersAssigned {
+            player_ids: ct.players.iter().map(|p| id(p.tpn)).collect(),
+            basis: "bench".into(),
+        },
+    ));
+    let mut results = 0usize;
+    for r in 0..ROUNDS {
+        let round = r as u32 + 1;
+        let mut boards = Vec::new();
+        let mut bye = String::new();
+        let mut recorded = Vec::new();
+        for p in &ct.players {
+            match p.entries[r] {
+                RoundEntry::Played {
+                    opponent,
+                    colour: tiebreak::Colour::White,
+                    result,
+                } => {
+                    let board = boards.len() as u32 + 1;
+                    boards.push(PairedBoard {
+                        board,
+                        white_id: id(p.tpn),
+                        black_id: id(opponent),
+                        white_tpn: p.tpn,
+                        black_tpn: opponent,
+                    });
+                    let (text, w, b) = match result {
+                        GameResult::Win => ("1-0", "1", "0"),
+                        GameResult::Draw => ("1/2-1/2", "=", "="),
+                        GameResult::Loss => ("0-1", "0", "1"),
+                    };
+                    recorded.push(ResultRecorded {
+                        tournament_id: "bench".into(),
+                        round,
+                        board,
+                        white_id: id(p.tpn),
+                        black_id: id(opponent),
+                        result: text.into(),
+                        white_code: w.into(),
+                        black_code: b.into(),
+                        source: "arbiter".into(),
+                    });
+                }
+                RoundEntry::PairingAllocatedBye => bye = id(p.tpn),
+                _ => {}
+            }
+        }
+        results += recorded.len();
+        events.push(RosterEvent::RoundPaired(RoundPaired {
+            tournament_id: "bench".into(),
+            round,
+            boards,
+            bye_player_id: bye,
+            engine_made: true,
+            ..RoundPaired::default()
+        }));
+        events.push(RosterEvent::PairingsPublished(PairingsPublished {
+            tournament_id: "bench".into(),
+            round,
+        }));
+        events.extend(recorded.into_iter().map(RosterEvent::ResultRecorded));
+        events.push(RosterEvent::RoundClosed(RoundClosed {
+            tournament_id: "bench".into(),
+            round,
+        }));
+    }
+    let tournament = Tournament {
+        tournament_id: "bench".into(),
+        name: "Bench Open".into(),
+        rounds: ROUNDS as u32,
+        ..Tournament::default()
+    };
+    let mut rows = Vec::new();
+    let n_events = events.len();
+    let t0 = Instant::now();
+    let mut roster = Roster::default();
+    for e in events {
+        roster.apply(e);
+    }
+    let fold = t0.elapsed().as_secs_f64();
+    eprintln!("results: {n_events} events ({results} results) folded in {fold:.2} s");
+    rows.push(Row {
+        metric: format!("fold of the record: {n_events} events ({results} results)"),
+        backend: "once".into(),
+        value: format!("{:.0} ms", fold * 1000.0),
+        target: "—".into(),
+    });
+    let list = arbiter_results::standings_projection::tiebreak_list(
+        "BH/C1,BH,SB,PS,WIN,ARO",
+        tiebreak::Edition::C07_2026,
+        &roster,
+    )
+    .map_err(|e| anyhow::anyhow!("{}: {}", e.field, e.message))?;
+    let mut times = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        let c = arbiter_results::standings_projection::compute(
+            &tournament,
+            &roster,
+            0,
+            &list,
+            tiebreak::Edition::C07_2026,
+            false,
+        )
+        .map_err(|e| anyhow::anyhow!("{}: {}", e.field, e.message))?;
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+        assert_eq!(c.standings.rows.len(), PLAYERS);
+    }
+    let (best, median) = best_median(&mut times);
+    eprintln!("results: standings through the service path {best:.0} / {median:.0} ms");
+    rows.push(Row {
+        metric: "standings, 10000 players × 11 rounds, BH/C1, BH, SB, PS, WIN, ARO, through the results service's path (record → TRF → crosstable → standings)".into(),
+        backend: "best / median of 5".into(),
+        value: format!("{best:.0} ms / {median:.0} ms"),
+        target: "≤ 50 ms for the tie-breaks themselves (see tiebreak)".into(),
+    });
+    let peak = status_kib("VmHWM").unwrap_or(0) / 1024;
+    rows.push(Row {
+        metric: "peak memory of the section".into(),
+        backend: "VmHWM".into(),
+        value: format!("{peak} MB"),
+        target: "—".into(),
+    });
+    write_section(
+        out,
+        "results",
+        "Results: a large open through the results service's path",
+        "runs",
+        "The generated 10,000-player × 11-round Swiss of the tiebreak section, written as the events the services append (entries, pairings, publications, results, closed rounds), folded into the tournament record as the projection does, then ranked as `GetStandings` does.",
         &rows,
     )
 }
