@@ -26,7 +26,7 @@ use arbiter_proto::v1::{
 use elo::initial_rating_8_2::{UnratedEvent, UnratedTally, initial_rating};
 use elo::k_factor_8_3_3::{BirthDate, KProfile, base_k};
 use elo::march_2024_adjustment::march_2024_adjustment;
-use elo::period_batch::{BatchGame, BatchPlayer, BatchResult, rate_period};
+use elo::period_batch::{BatchGame, BatchPlayer, BatchResult, rate_period_8_2_4};
 use elo::rating_change_8_3::{EventGames, GameStatus, OpponentGame, period_change};
 use elo::rating_list_7::{FloorStatus, apply_floor, is_inactive};
 use elo::{Edition, GameScore, ListMonth, RatingKind, Rules};
@@ -204,6 +204,26 @@ fn tally_add(a: &UnratedTally, b: &UnratedTally) -> UnratedTally {
     }
 }
 
+/// §8.2.4: the players of `t` who were unrated when it was played (the file's rating
+/// column for the tournament's list is empty, see [`crate::intake`]) but are rated
+/// (`rated_now`) on the list the period starts from. They are rated with that rating; their
+/// opponents count them as unrated. Submissions made before the file's ratings were kept
+/// carry no rating entry: nobody is counted unrated there.
+pub fn late_rated(t: &ExternalTournamentSubmitted, rated_now: impl Fn(u32) -> bool) -> Vec<u32> {
+    let Some(kind) = kind_from_number(t.kind) else {
+        return Vec::new();
+    };
+    let mut v: Vec<u32> = t
+        .players
+        .iter()
+        .filter(|p| entry(p, kind).is_some_and(|e| e.rating == 0) && rated_now(p.fide_id))
+        .map(|p| p.fide_id)
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
 /// Rules for a kind in a period producing list `period`.
 pub fn rules_for(kind: RatingKind, period: ListMonth) -> Rules {
     Rules::new(
@@ -254,12 +274,21 @@ pub fn compute(
             })
             .collect();
         let mut games = Vec::new();
+        // per game: (White, Black) counted unrated by the opponent (§8.2.4)
+        let mut unrated_for_opponent = Vec::new();
         for (ei, t) in tournaments
             .iter()
             .filter(|t| kind_from_number(t.kind) == Some(kind))
             .enumerate()
         {
+            let late = late_rated(t, |id| {
+                index(id).is_some_and(|i| batch[i as usize].rating.is_some())
+            });
             for g in &t.games {
+                unrated_for_opponent.push((
+                    late.binary_search(&g.white).is_ok(),
+                    late.binary_search(&g.black).is_ok(),
+                ));
                 let (Some(w), Some(b), Some(result)) =
                     (index(g.white), index(g.black), batch_result(g.result))
                 else {
@@ -277,7 +306,13 @@ pub fn compute(
             }
         }
         total_games = total_games.saturating_add(games.len() as u32);
-        let out = rate_period(rules, elo_period, &batch, &games).map_err(|e| e.to_string())?;
+        let out = rate_period_8_2_4(rules, elo_period, &batch, &games, |gi, p| {
+            match (games.get(gi), unrated_for_opponent.get(gi)) {
+                (Some(g), Some(&(w, b))) => (w && g.white == p) || (b && g.black == p),
+                _ => false,
+            }
+        })
+        .map_err(|e| e.to_string())?;
         for ((p, o), u) in players.iter().zip(&out).zip(updated.iter_mut()) {
             let before = entry(p, kind);
             let new = match effective_rating(p, kind) {
@@ -589,6 +624,7 @@ fn player_report_from(
         .iter()
         .filter(|t| kind_from_number(t.kind) == Some(kind))
     {
+        let late = late_rated(t, |id| rating_in_start(id).is_some());
         let games: Vec<OpponentGame> = t
             .games
             .iter()
@@ -602,7 +638,12 @@ fn player_report_from(
                 };
                 Some(OpponentGame {
                     opponent_id: Some(opp as u64),
-                    opponent_rating: rating_in_start(opp),
+                    // §8.2.4: a player rated since the event counts as unrated for us
+                    opponent_rating: if late.binary_search(&opp).is_ok() {
+                        None
+                    } else {
+                        rating_in_start(opp)
+                    },
                     score: score_of(g.result, white)?,
                 })
             })
@@ -993,6 +1034,66 @@ mod tests {
         .unwrap();
         assert_eq!(r.rating_before, 1800);
         assert_eq!(r.rating_after, 1790);
+    }
+
+    #[test]
+    fn rated_since_the_event_8_2_4() {
+        // player 2 was unrated when "a" was played (the file's rating column is empty) and
+        // is 1800 on the starting list: rated with 1800, counted unrated by player 1
+        let mut t = tournament("a", "2026-09-20", &[(1, 2, BLACK_WINS), (3, 2, DRAW)]);
+        let file_rating = |id: u32, r: u32| RatingListPlayer {
+            fide_id: id,
+            name: format!("Player {id}"),
+            standard: Some(RatingListEntry {
+                rating: r,
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        t.players = vec![
+            file_rating(1, 2000),
+            file_rating(2, 0),
+            file_rating(3, 1410),
+        ];
+        assert_eq!(late_rated(&t, |id| base().contains_key(&id)), vec![2]);
+        let c = compute(m(2026, 10), &base(), &[&t]).unwrap();
+        // 1 and 3: their games against 2 are not rated
+        assert_eq!(c.players[0].standard.as_ref().unwrap().rating, 2000);
+        assert_eq!(c.players[0].standard.as_ref().unwrap().games, 0);
+        assert_eq!(c.players[2].standard.as_ref().unwrap().rating, 1410);
+        // 2 (K 20): beat 2000 (PD .24, +0.76), drew 1410 (D 390, PD .91, −0.41):
+        // 20 × 0.35 = +7 → 1807
+        let two = c.players[1].standard.as_ref().unwrap();
+        assert_eq!((two.rating, two.games), (1807, 2));
+        let r1 = player_report(
+            m(2026, 10),
+            &base(),
+            &[&t],
+            1,
+            RatingKind::Standard,
+            c.players[0].standard.as_ref(),
+        )
+        .unwrap();
+        assert_eq!(r1.events[0].games[0].opponent_rating, 0, "counted unrated");
+        assert!(
+            r1.events[0].games[0].status.starts_with("not rated"),
+            "{r1:?}"
+        );
+        assert_eq!(r1.rating_after, 2000);
+        let r2 = player_report(
+            m(2026, 10),
+            &base(),
+            &[&t],
+            2,
+            RatingKind::Standard,
+            c.players[1].standard.as_ref(),
+        )
+        .unwrap();
+        assert_eq!((r2.rating_before, r2.rated_games, r2.change), (1800, 2, 7));
+        // the same file with the rating filled in: an ordinary rated game for everyone
+        t.players[1].standard.as_mut().unwrap().rating = 1800;
+        let plain = compute(m(2026, 10), &base(), &[&t]).unwrap();
+        assert_eq!(plain.players[0].standard.as_ref().unwrap().rating, 1985);
     }
 
     /// Scale check (run with `--ignored --nocapture`, ideally `--release`):
