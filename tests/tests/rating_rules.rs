@@ -371,13 +371,20 @@ fn rate_of_play_matches_late_ratings_and_rippling_revisions() {
     assert_eq!(games[1]["opponent_id"], 1000005, "{rep}");
     assert_eq!(games[1]["opponent_rating"], 0, "counted unrated: {rep}");
     assert!(
-        games[1]["status"].as_str().unwrap().contains("not rated"),
+        games[1]["status"].as_str().unwrap().contains("§8.2.4"),
         "{rep}"
     );
     assert_eq!(rep["lists"][0]["rated_games"], 1, "{rep}");
     let rep5 = json(d, p, &["rating", "report", "1000005", "2026-10"]);
     assert_eq!(rep5["lists"][0]["rating_before"], 1800, "{rep5}");
     assert_eq!(rep5["lists"][0]["change_unrounded"], "15.20", "{rep5}");
+    assert!(
+        rep5["lists"][0]["note"]
+            .as_str()
+            .unwrap()
+            .contains("§8.2.4"),
+        "{rep5}"
+    );
     json(d, p, &["rating", "publish", "2026-10"]);
 
     // 4. November from the published October list, published too

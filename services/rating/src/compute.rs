@@ -552,6 +552,12 @@ pub fn tournament_report(
     let Some(kind) = kind_from_number(t.kind) else {
         return Vec::new();
     };
+    let late = late_rated(t, |id| {
+        start
+            .get(&id)
+            .and_then(|p| effective_rating(p, kind))
+            .is_some()
+    });
     let mut ids: Vec<u32> = t.games.iter().flat_map(|g| [g.white, g.black]).collect();
     ids.sort_unstable();
     ids.dedup();
@@ -585,6 +591,8 @@ pub fn tournament_report(
                 change: e.change.clone(),
                 note: if r.rating_before == 0 {
                     "unrated: the games count towards an initial rating".into()
+                } else if late.binary_search(&id).is_ok() {
+                    "unrated when played, rated since: rated with the current rating, counted as unrated by the opponents (§8.2.4)".into()
                 } else {
                     String::new()
                 },
@@ -620,6 +628,8 @@ fn player_report_from(
     let rating_in_start = |id: u32| start.get(&id).and_then(|p| effective_rating(p, kind));
     let mut events = Vec::new();
     let mut ids = Vec::new();
+    // per event: the players counted unrated by their opponents (§8.2.4)
+    let mut lates: Vec<Vec<u32>> = Vec::new();
     for t in tournaments
         .iter()
         .filter(|t| kind_from_number(t.kind) == Some(kind))
@@ -654,6 +664,7 @@ fn player_report_from(
                 games,
             });
             ids.push(t.tournament_id.clone());
+            lates.push(late);
         }
     }
     if events.is_empty() {
@@ -661,11 +672,14 @@ fn player_report_from(
     }
     let edition = format!("{:?}", rules.edition);
     let after = rating_of(result).unwrap_or(0) as u32;
+    const LATE_OPPONENT: &str =
+        "not rated: the opponent was unrated when this event was played (§8.2.4)";
+    let is_late = |ei: usize, id: u32| lates.get(ei).is_some_and(|l| l.binary_search(&id).is_ok());
     let Some(rating) = rating_in_start(fide_id) else {
         // unrated: the games against rated opponents feed the initial rating (§8.2)
         let mut rep_events = Vec::new();
         let (mut n, mut sum, mut hp) = (0u32, 0i64, 0u32);
-        for (e, id) in events.iter().zip(&ids) {
+        for (ei, (e, id)) in events.iter().zip(&ids).enumerate() {
             let mut games = Vec::new();
             for g in &e.games {
                 let r = g.opponent_rating.unwrap_or(0);
@@ -681,6 +695,8 @@ fn player_report_from(
                     score: half(g.score),
                     status: if r > 0 {
                         "counts for the initial rating".into()
+                    } else if is_late(ei, g.opponent_id.unwrap_or(0) as u32) {
+                        LATE_OPPONENT.into()
                     } else {
                         "not rated: both unrated".into()
                     },
@@ -726,7 +742,8 @@ fn player_report_from(
         .events
         .iter()
         .zip(&ids)
-        .map(|(e, id)| RatingReportEvent {
+        .enumerate()
+        .map(|(ei, (e, id))| RatingReportEvent {
             tournament_id: id.clone(),
             name: e.event.clone(),
             k: e.k,
@@ -753,6 +770,11 @@ fn player_report_from(
                     k_delta: g.k_delta.to_string(),
                     status: match g.status {
                         GameStatus::Rated => "rated".into(),
+                        GameStatus::NotRated(_)
+                            if is_late(ei, g.opponent_id.unwrap_or(0) as u32) =>
+                        {
+                            LATE_OPPONENT.into()
+                        }
                         GameStatus::NotRated(r) => format!("not rated: {r:?}"),
                     },
                 })
@@ -769,6 +791,25 @@ fn player_report_from(
             w.rating_after
         ),
         _ => String::new(),
+    };
+    let late_in: Vec<&str> = events
+        .iter()
+        .enumerate()
+        .filter(|(ei, _)| is_late(*ei, fide_id))
+        .map(|(_, e)| e.event.as_str())
+        .collect();
+    let note = if late_in.is_empty() {
+        note
+    } else {
+        let late = format!(
+            "unrated when {} was played: rated with the current rating, counted as unrated in the opponents' ratings (§8.2.4)",
+            late_in.join(", ")
+        );
+        if note.is_empty() {
+            late
+        } else {
+            format!("{note}; {late}")
+        }
     };
     Some(RatingKindReport {
         kind: kind_number(kind) as i32,
@@ -1090,6 +1131,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!((r2.rating_before, r2.rated_games, r2.change), (1800, 2, 7));
+        assert!(r2.note.contains("unrated when a was played"), "{r2:?}");
+        let rows = tournament_report(m(2026, 10), &base(), &[&t], "a", &c.players);
+        assert!(rows[1].note.contains("§8.2.4"), "{rows:?}");
+        assert_eq!((rows[0].games, rows[1].games), (0, 2));
         // the same file with the rating filled in: an ordinary rated game for everyone
         t.players[1].standard.as_mut().unwrap().rating = 1800;
         let plain = compute(m(2026, 10), &base(), &[&t]).unwrap();
