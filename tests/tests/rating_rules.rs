@@ -10,11 +10,12 @@
 //!   the file: §8.2.4) beats 1: for 5, PD .24 → +15.2; for 1 not rated (5 counts as
 //!   unrated). October list: 1 2005, 2 1795, 3 1895, 4 1705, 5 1815 (without §8.2.4, 1
 //!   would get 20 × (0.24 − 0.76) = −10.4 → 1990).
-//! - the correction (3 beat 4): 3 +4.8 → 1905, 4 −4.8 → 1695.
+//! - the correction (3 beat 4): 3 +4.8 → 1905, 4 −4.8 → 1695; the second (4 beat 3):
+//!   3 −15.2 → 1885, 4 +15.2 → 1715.
 //! - the Cork match (period 2026-11, 4 games scheduled): 2 wins rounds 1–3 (decided, 3 of 4),
 //!   4 wins round 4 (not rated). 1795 vs 1705: D 90, PD .62 → 2 +20 × 1.14 = +22.8 → 1818,
 //!   4 → 1682. After the October correction 1795 vs 1695: D 100, PD .64 → 2 +21.6 → 1817,
-//!   4 → 1673.
+//!   4 → 1673; after the second, 1795 vs 1715: D 80, PD .61 → 2 +23.4 → 1818, 4 → 1692.
 use std::path::Path;
 use std::process::Output;
 
@@ -78,10 +79,12 @@ fn player_line(
 const H: (u16, char, char) = (0, '-', 'H');
 
 /// Period 2026-10, standard (222: 90 min + 30 s = 120 min for 60 moves). Player 5 has no
-/// rating in the file. `r2` is 3 (White) – 4 in round 2: `=`, then `1` in the correction.
+/// rating in the file. `r2` is 3 (White) – 4 in round 2: `=`, then `1`, then `0` in the
+/// corrections.
 fn limerick(r2: char) -> String {
     let (p3, p4, black) = match r2 {
         '1' => ("2.0", "1.0", '0'),
+        '0' => ("1.0", "2.0", '1'),
         _ => ("1.5", "1.5", '='),
     };
     [
@@ -387,21 +390,21 @@ fn rate_of_play_matches_late_ratings_and_rippling_revisions() {
     );
     json(d, p, &["rating", "publish", "2026-10"]);
 
-    // 4. November from the published October list, published too
+    // 4. November from the published October list (computed, not published yet)
     let r = json(d, p, &["rating", "run", "2026-11"]);
     assert_eq!(r["status"]["revision"], 1, "{r}");
-    let nov1 = ok(d, p, &["rating", "export", "2026-11", "--format", "csv"]).stdout;
-    let nov = String::from_utf8(nov1.clone()).unwrap();
+    let nov =
+        String::from_utf8(ok(d, p, &["rating", "export", "2026-11", "--format", "csv"]).stdout)
+            .unwrap();
     assert!(rating_in(&nov, 1000002).contains(",1818,"), "{nov}");
     assert!(rating_in(&nov, 1000004).contains(",1682,"), "{nov}");
     assert!(
         rating_in(&nov, 1000001).contains(",2005,"),
         "the unrated match: {nov}"
     );
-    json(d, p, &["rating", "publish", "2026-11"]);
 
-    // 5. a correction to October: October revision 2, and November, computed from it,
-    //    revision 2 with its own diff
+    // 5. a correction to October: October revision 2; November, computed from it and not
+    //    published, is re-run: its revision 1 is replaced
     std::fs::write(&file, limerick('1')).unwrap();
     let c = json(
         d,
@@ -424,10 +427,16 @@ fn rate_of_play_matches_late_ratings_and_rippling_revisions() {
     );
     let rippled = c["rippled"].as_array().unwrap();
     assert_eq!(rippled.len(), 1, "{c}");
-    assert_eq!(rippled[0]["period"], "2026-11");
-    assert_eq!(rippled[0]["status"], "published");
-    assert_eq!(rippled[0]["revision"], 2);
-    assert_eq!(rippled[0]["unchanged"], false);
+    assert_eq!(
+        (
+            rippled[0]["period"].as_str(),
+            rippled[0]["status"].as_str(),
+            rippled[0]["revision"].as_u64(),
+            rippled[0]["unchanged"].as_bool()
+        ),
+        (Some("2026-11"), Some("computed"), Some(1), Some(false)),
+        "{c}"
+    );
     assert_eq!(
         changes(&rippled[0]["diff"]),
         vec![
@@ -439,6 +448,54 @@ fn rate_of_play_matches_late_ratings_and_rippling_revisions() {
     );
     assert!(
         c["notes"].to_string().contains("period 2026-11 re-run"),
+        "{c}"
+    );
+    json(d, p, &["rating", "publish", "2026-11"]);
+    let nov1 = ok(d, p, &["rating", "export", "2026-11", "--format", "csv"]).stdout;
+    assert!(String::from_utf8(nov1.clone()).unwrap().contains(",1817,"));
+
+    // 6. a second correction to October (4 won, after all): October revision 3, and the
+    //    published November gets revision 2 with its own diff. 1900 loses to 1700: −15.2;
+    //    November: 1795 vs 1715, D 80, PD .61: Beta +23.4 → 1818, Delta 1715 − 23 = 1692.
+    std::fs::write(&file, limerick('0')).unwrap();
+    let c = json(
+        d,
+        p,
+        &[
+            "rating",
+            "submit",
+            f,
+            "--kind",
+            "standard",
+            "--reason",
+            "round 2 board 2: 0-1 on appeal",
+        ],
+    );
+    assert_eq!(c["revision"], 3, "{c}");
+    assert_eq!(
+        changes(&c["diff"]),
+        vec![(1000003, 1905, 1885), (1000004, 1695, 1715)],
+        "{c}"
+    );
+    let rippled = c["rippled"].as_array().unwrap();
+    assert_eq!(rippled.len(), 1, "{c}");
+    assert_eq!(
+        (
+            rippled[0]["period"].as_str(),
+            rippled[0]["status"].as_str(),
+            rippled[0]["revision"].as_u64(),
+            rippled[0]["unchanged"].as_bool()
+        ),
+        (Some("2026-11"), Some("published"), Some(2), Some(false)),
+        "{c}"
+    );
+    assert_eq!(
+        changes(&rippled[0]["diff"]),
+        vec![
+            (1000002, 1817, 1818),
+            (1000003, 1905, 1885),
+            (1000004, 1673, 1692)
+        ],
         "{c}"
     );
     let st = json(d, p, &["rating", "status", "2026-11"]);
