@@ -370,6 +370,27 @@ fn elo_control(p: &clock::time_control::PlayerControl) -> TimeControl {
     }
 }
 
+/// Record 122 is free text. Read, in order: text with units (`90 min + 30 sec`,
+/// `90'+30"`); a bare `A+B` or `A`, taken as minutes + seconds as players write it
+/// (`90+30`, `15+10`, `3+2`) unless A is 300 or more (then seconds, as in record 222:
+/// `5400+30`); else the 222 grammar (`40/7200:1800+30`). `None`: unreadable.
+fn read_122(text: &str) -> Option<clock::time_control::TimeControl> {
+    use clock::time_control::TimeControl as Clock;
+    if let Some(tc) = Clock::parse_free_text(text) {
+        return Some(tc);
+    }
+    let t = text.trim();
+    let (a, b) = t.split_once('+').unwrap_or((t, "0"));
+    let (a, b) = (a.trim(), b.trim());
+    let digits = |x: &str| !x.is_empty() && x.len() <= 6 && x.chars().all(|c| c.is_ascii_digit());
+    if digits(a) && digits(b) {
+        let (a, b): (u64, u64) = (a.parse().ok()?, b.parse().ok()?);
+        let base = if a >= 300 { a * 1000 } else { a * 60_000 };
+        return Clock::fischer(base, b * 1000).ok();
+    }
+    Clock::parse_trf222(t).ok()
+}
+
 /// White's and Black's time controls.
 type Controls = (TimeControl, TimeControl);
 
@@ -399,10 +420,7 @@ fn rate_of_play(
             .map_err(|e| FieldError::new(format!("trf line {line}"), format!("record 222: {e}")))?;
         ("222", line, text, tc)
     } else if let Some((line, text)) = find(HeaderKind::TimeControl) {
-        match clock::time_control::TimeControl::parse_trf222(&text)
-            .ok()
-            .or_else(|| clock::time_control::TimeControl::parse_free_text(&text))
-        {
+        match read_122(&text) {
             Some(tc) => ("122", line, text, tc),
             None => {
                 return Ok((
@@ -950,6 +968,19 @@ pub(crate) mod tests {
         assert!(d.notes.is_empty(), "{:?}", d.notes);
         let e = submit_kind(&with_control("122 90'+30\""), RatingKind::Blitz).unwrap_err();
         assert!(e.message.contains("record 122 (trf line 3)"), "{e}");
+        // bare numbers in 122: minutes + seconds, unless the base is 300 or more (seconds)
+        for (text, kind) in [
+            ("122 90+30", RatingKind::Standard),
+            ("122 15+10", RatingKind::Rapid),
+            ("122 3+2", RatingKind::Blitz),
+            ("122 5400+30", RatingKind::Standard),
+            ("122 40/7200:1800+30", RatingKind::Standard),
+            ("122 90 min + 30 sec", RatingKind::Standard),
+        ] {
+            let d =
+                submit_kind(&with_control(text), kind).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert!(d.notes.is_empty(), "{text}: {:?}", d.notes);
+        }
     }
 
     #[test]
