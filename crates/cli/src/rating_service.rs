@@ -51,6 +51,8 @@ pub enum RatingCommand {
         #[arg(long)]
         official: bool,
         #[command(flatten)]
+        rules: MatchArgs,
+        #[command(flatten)]
         command: CommandArgs,
     },
     /// Submit a tournament run here (its results as rating sees them). Submitting it
@@ -64,6 +66,8 @@ pub enum RatingCommand {
         /// Official FIDE event (may end on the day before the list date, §7.1.3).
         #[arg(long)]
         official: bool,
+        #[command(flatten)]
+        rules: MatchArgs,
         #[command(flatten)]
         command: CommandArgs,
     },
@@ -159,6 +163,18 @@ pub struct CommandArgs {
     /// Why (recorded on the events; required for a correction).
     #[arg(long, default_value = "")]
     reason: String,
+}
+
+/// B.02 §6 matches.
+#[derive(Args)]
+pub struct MatchArgs {
+    /// The event is a match (assumed for a file of two players): games after it was
+    /// decided are not rated; with an unrated player, none is.
+    #[arg(long = "match")]
+    match_event: bool,
+    /// Games scheduled in the match (default: the TRF's 142/XXR record).
+    #[arg(long, default_value_t = 0)]
+    match_games: u32,
 }
 
 fn meta(c: &CommandArgs, suffix: &str) -> Option<CommandMeta> {
@@ -498,6 +514,7 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
             tournament_id,
             end_date,
             official,
+            rules,
             command,
         } => {
             let token = token(cli)?;
@@ -512,6 +529,8 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
                         tournament_id: tournament_id.clone(),
                         end_date: end_date.clone(),
                         official_fide_event: *official,
+                        match_event: rules.match_event,
+                        match_games: rules.match_games,
                     },
                 )?)
                 .await?
@@ -522,6 +541,7 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
             id,
             kind,
             official,
+            rules,
             command,
         } => {
             let token = token(cli)?;
@@ -533,6 +553,8 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
                         tournament_id: id.clone(),
                         kind: kind.proto() as i32,
                         official_fide_event: *official,
+                        match_event: rules.match_event,
+                        match_games: rules.match_games,
                     },
                 )?)
                 .await?
@@ -569,7 +591,8 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
                 output::json(&serde_json::json!({"period": period, "dry_run": dry_run,
                     "unchanged": r.unchanged, "written": r.ack.is_some(), "status": status_json(&status),
                     "list_sha256": r.list_sha256, "players": r.players, "games": r.games,
-                    "tournaments": r.tournaments, "diff": diff_json(&r.diff)}));
+                    "tournaments": r.tournaments, "diff": diff_json(&r.diff),
+                    "rippled": ripple_json(&r.rippled)}));
             } else {
                 let what = if *dry_run {
                     "dry run (nothing written)".to_owned()
@@ -586,6 +609,7 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
                 if !r.diff.is_empty() {
                     print_diff(&r.diff);
                 }
+                print_ripple(&r.rippled);
             }
         }
         RatingCommand::Publish { period, command } => {
@@ -763,7 +787,7 @@ fn print_submitted(cli: &Cli, r: &arbiter_proto::v1::SubmitExternalTournamentRes
             &serde_json::json!({"tournament_id": r.tournament_id, "period": r.period,
             "rated_games": r.rated_games, "skipped_games": r.skipped_games, "version": r.version,
             "period_status": r.period_status, "notes": r.notes, "revision": r.revision,
-            "diff": diff_json(&r.diff)}),
+            "diff": diff_json(&r.diff), "rippled": ripple_json(&r.rippled)}),
         );
     } else {
         println!(
@@ -775,6 +799,34 @@ fn print_submitted(cli: &Cli, r: &arbiter_proto::v1::SubmitExternalTournamentRes
         }
         if !r.diff.is_empty() {
             print_diff(&r.diff);
+        }
+        print_ripple(&r.rippled);
+    }
+}
+
+fn ripple_json(r: &[arbiter_proto::v1::RatingRipple]) -> serde_json::Value {
+    r.iter()
+        .map(|x| {
+            serde_json::json!({"period": x.period, "revision": x.revision, "status": x.status,
+                "unchanged": x.unchanged, "diff": diff_json(&x.diff)})
+        })
+        .collect()
+}
+
+/// The later periods re-run from a revised list (ADR elo-010).
+fn print_ripple(r: &[arbiter_proto::v1::RatingRipple]) {
+    for x in r {
+        if x.unchanged {
+            println!(
+                "period {} re-run from the revised list: unchanged (revision {})",
+                x.period, x.revision
+            );
+        } else {
+            println!(
+                "period {} re-run from the revised list: {} revision {}",
+                x.period, x.status, x.revision
+            );
+            print_diff(&x.diff);
         }
     }
 }

@@ -122,6 +122,26 @@ pub fn rate_period(
     players: &[BatchPlayer],
     games: &[BatchGame],
 ) -> Result<Vec<BatchOutcome>, EloError> {
+    rate_period_8_2_4(rules, period, players, games, |_, _| false)
+}
+
+/// [`rate_period`] with §8.2.4: "If an unrated player receives a published rating before a
+/// particular tournament in which they have played is rated, then they are rated as a rated
+/// player with their current rating, but in the rating of their opponents they are counted
+/// as an unrated player."
+///
+/// `counted_unrated(game, player)` says that in game number `game` (index into `games`),
+/// `player` (a player index, rated in `players`) counts as unrated for their opponent: the
+/// player's own side of the game is rated as usual (against a rated opponent), the
+/// opponent's side is not rated (a rated opponent) or does not count towards an initial
+/// rating (an unrated opponent).
+pub fn rate_period_8_2_4<F: Fn(usize, u32) -> bool>(
+    rules: Rules,
+    period: ListMonth,
+    players: &[BatchPlayer],
+    games: &[BatchGame],
+    counted_unrated: F,
+) -> Result<Vec<BatchOutcome>, EloError> {
     if players.len() > u32::MAX as usize {
         return Err(EloError::TooManyGames {
             what: "players",
@@ -131,6 +151,14 @@ pub fn rate_period(
     let np = players.len();
     let mut out = vec![BatchOutcome::default(); np];
     let mut scratch = vec![Scratch::default(); np];
+    // the opponent's rating as `player` sees it in game `gi`
+    let seen = |gi: usize, opponent: u32| {
+        if counted_unrated(gi, opponent) {
+            None
+        } else {
+            players[opponent as usize].rating
+        }
+    };
 
     // pass 1: validate, count n
     for (gi, g) in games.iter().enumerate() {
@@ -149,44 +177,38 @@ pub fn rate_period(
                 player: g.white,
             });
         }
-        let (w, b) = (g.white as usize, g.black as usize);
-        check_order(&mut scratch[w], gi, g.white, g.event)?;
-        check_order(&mut scratch[b], gi, g.black, g.event)?;
-        match (players[w].rating, players[b].rating) {
-            (Some(rw), Some(rb)) => {
-                if game_exclusion(rules, rw, rb).is_none() {
-                    out[w].rated_games = out[w].rated_games.saturating_add(1);
-                    out[b].rated_games = out[b].rated_games.saturating_add(1);
+        check_order(&mut scratch[g.white as usize], gi, g.white, g.event)?;
+        check_order(&mut scratch[g.black as usize], gi, g.black, g.event)?;
+        let sw = g.result.white_score();
+        for (me, opp, score) in [(g.white, g.black, sw), (g.black, g.white, sw.reversed())] {
+            let i = me as usize;
+            match (players[i].rating, seen(gi, opp)) {
+                (Some(own), Some(theirs)) if game_exclusion(rules, own, theirs).is_none() => {
+                    out[i].rated_games = out[i].rated_games.saturating_add(1);
                 }
+                (None, Some(theirs)) => tally_unrated(
+                    &mut out[i],
+                    scratch[i].first_event == Some(g.event),
+                    theirs,
+                    score,
+                ),
+                _ => {}
             }
-            (None, Some(rb)) => tally_unrated(
-                &mut out[w],
-                scratch[w].first_event == Some(g.event),
-                rb,
-                g.result.white_score(),
-            ),
-            (Some(rw), None) => tally_unrated(
-                &mut out[b],
-                scratch[b].first_event == Some(g.event),
-                rw,
-                g.result.white_score().reversed(),
-            ),
-            (None, None) => {}
         }
     }
 
     // pass 2: K per player and event, K × ΔR
     scratch.iter_mut().for_each(|s| *s = Scratch::default());
-    for g in games {
-        let (w, b) = (g.white as usize, g.black as usize);
-        let (Some(rw), Some(rb)) = (players[w].rating, players[b].rating) else {
-            continue;
-        };
-        if game_exclusion(rules, rw, rb).is_some() {
-            continue;
-        }
+    for (gi, g) in games.iter().enumerate() {
         let sw = g.result.white_score();
-        for (idx, own, opp, score) in [(w, rw, rb, sw), (b, rb, rw, sw.reversed())] {
+        for (me, opp, score) in [(g.white, g.black, sw), (g.black, g.white, sw.reversed())] {
+            let idx = me as usize;
+            let (Some(own), Some(theirs)) = (players[idx].rating, seen(gi, opp)) else {
+                continue;
+            };
+            if game_exclusion(rules, own, theirs).is_some() {
+                continue;
+            }
             let s = &mut scratch[idx];
             if s.event != Some(g.event) {
                 s.completed_in_period = s.completed_in_period.saturating_add(s.in_event);
@@ -205,7 +227,7 @@ pub fn rate_period(
                 .k;
             }
             s.in_event = s.in_event.saturating_add(1);
-            let delta = score.hundredths().0 - expected_score(rules, own, opp).0;
+            let delta = score.hundredths().0 - expected_score(rules, own, theirs).0;
             out[idx].change_unrounded.0 += s.k as i64 * delta;
         }
     }
@@ -221,5 +243,79 @@ fn tally_unrated(o: &mut BatchOutcome, first: bool, opponent: Rating, score: Gam
         o.unrated_first_event.add(opponent, score);
     } else {
         o.unrated_later_events.add(opponent, score);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edition::{Edition, RatingKind};
+
+    fn profile(games: u32) -> KProfile {
+        KProfile {
+            games_before_period: games,
+            ever_published_2400: false,
+            ever_published_2300: false,
+            birth: None,
+        }
+    }
+
+    /// A (2000, K 20) loses to P, who has just received a published 1800 (K 40, new) but was
+    /// unrated when the event was played; P then draws with U (unrated).
+    fn setup() -> (Vec<BatchPlayer>, Vec<BatchGame>) {
+        let players = vec![
+            BatchPlayer {
+                rating: Some(2000),
+                profile: profile(100),
+            },
+            BatchPlayer {
+                rating: Some(1800),
+                profile: profile(0),
+            },
+            BatchPlayer {
+                rating: None,
+                profile: profile(0),
+            },
+        ];
+        let games = vec![
+            BatchGame {
+                white: 0,
+                black: 1,
+                result: BatchResult::BlackWins,
+                event: 0,
+            },
+            BatchGame {
+                white: 1,
+                black: 2,
+                result: BatchResult::Draw,
+                event: 0,
+            },
+        ];
+        (players, games)
+    }
+
+    #[test]
+    fn late_rating_8_2_4_rated_for_the_player_unrated_for_the_opponents() {
+        let rules = Rules::new(Edition::Fide2026, RatingKind::Standard);
+        let oct = ListMonth::new(2026, 9).unwrap();
+        let (players, games) = setup();
+        let out = rate_period_8_2_4(rules, oct, &players, &games, |_, p| p == 1).unwrap();
+        // P, rated with 1800: beat 2000 (D 200, PD .24): +0.76 × K 40 = +30.40 → 1830;
+        // the draw with the unrated U is not rated
+        assert_eq!(out[1].rated_games, 1);
+        assert_eq!(out[1].change_unrounded, Hundredths(3040));
+        assert_eq!(out[1].rating_after, Some(1830));
+        // A: P counts as unrated → not rated, no change
+        assert_eq!(out[0].rated_games, 0);
+        assert_eq!(out[0].rating_after, Some(2000));
+        // U: P counts as unrated → nothing towards an initial rating
+        assert_eq!(out[2].unrated_first_event.games, 0);
+
+        // without §8.2.4: A loses 0.76 × 20 = 15.2 → −15; U's draw counts against 1800
+        let plain = rate_period(rules, oct, &players, &games).unwrap();
+        assert_eq!(plain[0].rating_after, Some(1985));
+        assert_eq!(plain[1].rating_after, Some(1830));
+        assert_eq!(plain[2].unrated_first_event.games, 1);
+        assert_eq!(plain[2].unrated_first_event.opponents_rating_sum, 1800);
     }
 }

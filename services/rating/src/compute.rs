@@ -26,7 +26,7 @@ use arbiter_proto::v1::{
 use elo::initial_rating_8_2::{UnratedEvent, UnratedTally, initial_rating};
 use elo::k_factor_8_3_3::{BirthDate, KProfile, base_k};
 use elo::march_2024_adjustment::march_2024_adjustment;
-use elo::period_batch::{BatchGame, BatchPlayer, BatchResult, rate_period};
+use elo::period_batch::{BatchGame, BatchPlayer, BatchResult, rate_period_8_2_4};
 use elo::rating_change_8_3::{EventGames, GameStatus, OpponentGame, period_change};
 use elo::rating_list_7::{FloorStatus, apply_floor, is_inactive};
 use elo::{Edition, GameScore, ListMonth, RatingKind, Rules};
@@ -204,6 +204,26 @@ fn tally_add(a: &UnratedTally, b: &UnratedTally) -> UnratedTally {
     }
 }
 
+/// §8.2.4: the players of `t` who were unrated when it was played (the file's rating
+/// column for the tournament's list is empty, see [`crate::intake`]) but are rated
+/// (`rated_now`) on the list the period starts from. They are rated with that rating; their
+/// opponents count them as unrated. Submissions made before the file's ratings were kept
+/// carry no rating entry: nobody is counted unrated there.
+pub fn late_rated(t: &ExternalTournamentSubmitted, rated_now: impl Fn(u32) -> bool) -> Vec<u32> {
+    let Some(kind) = kind_from_number(t.kind) else {
+        return Vec::new();
+    };
+    let mut v: Vec<u32> = t
+        .players
+        .iter()
+        .filter(|p| entry(p, kind).is_some_and(|e| e.rating == 0) && rated_now(p.fide_id))
+        .map(|p| p.fide_id)
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
 /// Rules for a kind in a period producing list `period`.
 pub fn rules_for(kind: RatingKind, period: ListMonth) -> Rules {
     Rules::new(
@@ -254,12 +274,21 @@ pub fn compute(
             })
             .collect();
         let mut games = Vec::new();
+        // per game: (White, Black) counted unrated by the opponent (§8.2.4)
+        let mut unrated_for_opponent = Vec::new();
         for (ei, t) in tournaments
             .iter()
             .filter(|t| kind_from_number(t.kind) == Some(kind))
             .enumerate()
         {
+            let late = late_rated(t, |id| {
+                index(id).is_some_and(|i| batch[i as usize].rating.is_some())
+            });
             for g in &t.games {
+                unrated_for_opponent.push((
+                    late.binary_search(&g.white).is_ok(),
+                    late.binary_search(&g.black).is_ok(),
+                ));
                 let (Some(w), Some(b), Some(result)) =
                     (index(g.white), index(g.black), batch_result(g.result))
                 else {
@@ -277,7 +306,13 @@ pub fn compute(
             }
         }
         total_games = total_games.saturating_add(games.len() as u32);
-        let out = rate_period(rules, elo_period, &batch, &games).map_err(|e| e.to_string())?;
+        let out = rate_period_8_2_4(rules, elo_period, &batch, &games, |gi, p| {
+            match (games.get(gi), unrated_for_opponent.get(gi)) {
+                (Some(g), Some(&(w, b))) => (w && g.white == p) || (b && g.black == p),
+                _ => false,
+            }
+        })
+        .map_err(|e| e.to_string())?;
         for ((p, o), u) in players.iter().zip(&out).zip(updated.iter_mut()) {
             let before = entry(p, kind);
             let new = match effective_rating(p, kind) {
@@ -517,6 +552,12 @@ pub fn tournament_report(
     let Some(kind) = kind_from_number(t.kind) else {
         return Vec::new();
     };
+    let late = late_rated(t, |id| {
+        start
+            .get(&id)
+            .and_then(|p| effective_rating(p, kind))
+            .is_some()
+    });
     let mut ids: Vec<u32> = t.games.iter().flat_map(|g| [g.white, g.black]).collect();
     ids.sort_unstable();
     ids.dedup();
@@ -550,6 +591,8 @@ pub fn tournament_report(
                 change: e.change.clone(),
                 note: if r.rating_before == 0 {
                     "unrated: the games count towards an initial rating".into()
+                } else if late.binary_search(&id).is_ok() {
+                    "unrated when played, rated since: rated with the current rating, counted as unrated by the opponents (§8.2.4)".into()
                 } else {
                     String::new()
                 },
@@ -585,10 +628,13 @@ fn player_report_from(
     let rating_in_start = |id: u32| start.get(&id).and_then(|p| effective_rating(p, kind));
     let mut events = Vec::new();
     let mut ids = Vec::new();
+    // per event: the players counted unrated by their opponents (§8.2.4)
+    let mut lates: Vec<Vec<u32>> = Vec::new();
     for t in tournaments
         .iter()
         .filter(|t| kind_from_number(t.kind) == Some(kind))
     {
+        let late = late_rated(t, |id| rating_in_start(id).is_some());
         let games: Vec<OpponentGame> = t
             .games
             .iter()
@@ -602,7 +648,12 @@ fn player_report_from(
                 };
                 Some(OpponentGame {
                     opponent_id: Some(opp as u64),
-                    opponent_rating: rating_in_start(opp),
+                    // §8.2.4: a player rated since the event counts as unrated for us
+                    opponent_rating: if late.binary_search(&opp).is_ok() {
+                        None
+                    } else {
+                        rating_in_start(opp)
+                    },
                     score: score_of(g.result, white)?,
                 })
             })
@@ -613,6 +664,7 @@ fn player_report_from(
                 games,
             });
             ids.push(t.tournament_id.clone());
+            lates.push(late);
         }
     }
     if events.is_empty() {
@@ -620,11 +672,14 @@ fn player_report_from(
     }
     let edition = format!("{:?}", rules.edition);
     let after = rating_of(result).unwrap_or(0) as u32;
+    const LATE_OPPONENT: &str =
+        "not rated: the opponent was unrated when this event was played (§8.2.4)";
+    let is_late = |ei: usize, id: u32| lates.get(ei).is_some_and(|l| l.binary_search(&id).is_ok());
     let Some(rating) = rating_in_start(fide_id) else {
         // unrated: the games against rated opponents feed the initial rating (§8.2)
         let mut rep_events = Vec::new();
         let (mut n, mut sum, mut hp) = (0u32, 0i64, 0u32);
-        for (e, id) in events.iter().zip(&ids) {
+        for (ei, (e, id)) in events.iter().zip(&ids).enumerate() {
             let mut games = Vec::new();
             for g in &e.games {
                 let r = g.opponent_rating.unwrap_or(0);
@@ -640,6 +695,8 @@ fn player_report_from(
                     score: half(g.score),
                     status: if r > 0 {
                         "counts for the initial rating".into()
+                    } else if is_late(ei, g.opponent_id.unwrap_or(0) as u32) {
+                        LATE_OPPONENT.into()
                     } else {
                         "not rated: both unrated".into()
                     },
@@ -685,7 +742,8 @@ fn player_report_from(
         .events
         .iter()
         .zip(&ids)
-        .map(|(e, id)| RatingReportEvent {
+        .enumerate()
+        .map(|(ei, (e, id))| RatingReportEvent {
             tournament_id: id.clone(),
             name: e.event.clone(),
             k: e.k,
@@ -712,6 +770,11 @@ fn player_report_from(
                     k_delta: g.k_delta.to_string(),
                     status: match g.status {
                         GameStatus::Rated => "rated".into(),
+                        GameStatus::NotRated(_)
+                            if is_late(ei, g.opponent_id.unwrap_or(0) as u32) =>
+                        {
+                            LATE_OPPONENT.into()
+                        }
                         GameStatus::NotRated(r) => format!("not rated: {r:?}"),
                     },
                 })
@@ -728,6 +791,25 @@ fn player_report_from(
             w.rating_after
         ),
         _ => String::new(),
+    };
+    let late_in: Vec<&str> = events
+        .iter()
+        .enumerate()
+        .filter(|(ei, _)| is_late(*ei, fide_id))
+        .map(|(_, e)| e.event.as_str())
+        .collect();
+    let note = if late_in.is_empty() {
+        note
+    } else {
+        let late = format!(
+            "unrated when {} was played: rated with the current rating, counted as unrated in the opponents' ratings (§8.2.4)",
+            late_in.join(", ")
+        );
+        if note.is_empty() {
+            late
+        } else {
+            format!("{note}; {late}")
+        }
     };
     Some(RatingKindReport {
         kind: kind_number(kind) as i32,
@@ -993,6 +1075,70 @@ mod tests {
         .unwrap();
         assert_eq!(r.rating_before, 1800);
         assert_eq!(r.rating_after, 1790);
+    }
+
+    #[test]
+    fn rated_since_the_event_8_2_4() {
+        // player 2 was unrated when "a" was played (the file's rating column is empty) and
+        // is 1800 on the starting list: rated with 1800, counted unrated by player 1
+        let mut t = tournament("a", "2026-09-20", &[(1, 2, BLACK_WINS), (3, 2, DRAW)]);
+        let file_rating = |id: u32, r: u32| RatingListPlayer {
+            fide_id: id,
+            name: format!("Player {id}"),
+            standard: Some(RatingListEntry {
+                rating: r,
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        t.players = vec![
+            file_rating(1, 2000),
+            file_rating(2, 0),
+            file_rating(3, 1410),
+        ];
+        assert_eq!(late_rated(&t, |id| base().contains_key(&id)), vec![2]);
+        let c = compute(m(2026, 10), &base(), &[&t]).unwrap();
+        // 1 and 3: their games against 2 are not rated
+        assert_eq!(c.players[0].standard.as_ref().unwrap().rating, 2000);
+        assert_eq!(c.players[0].standard.as_ref().unwrap().games, 0);
+        assert_eq!(c.players[2].standard.as_ref().unwrap().rating, 1410);
+        // 2 (K 20): beat 2000 (PD .24, +0.76), drew 1410 (D 390, PD .91, −0.41):
+        // 20 × 0.35 = +7 → 1807
+        let two = c.players[1].standard.as_ref().unwrap();
+        assert_eq!((two.rating, two.games), (1807, 2));
+        let r1 = player_report(
+            m(2026, 10),
+            &base(),
+            &[&t],
+            1,
+            RatingKind::Standard,
+            c.players[0].standard.as_ref(),
+        )
+        .unwrap();
+        assert_eq!(r1.events[0].games[0].opponent_rating, 0, "counted unrated");
+        assert!(
+            r1.events[0].games[0].status.starts_with("not rated"),
+            "{r1:?}"
+        );
+        assert_eq!(r1.rating_after, 2000);
+        let r2 = player_report(
+            m(2026, 10),
+            &base(),
+            &[&t],
+            2,
+            RatingKind::Standard,
+            c.players[1].standard.as_ref(),
+        )
+        .unwrap();
+        assert_eq!((r2.rating_before, r2.rated_games, r2.change), (1800, 2, 7));
+        assert!(r2.note.contains("unrated when a was played"), "{r2:?}");
+        let rows = tournament_report(m(2026, 10), &base(), &[&t], "a", &c.players);
+        assert!(rows[1].note.contains("§8.2.4"), "{rows:?}");
+        assert_eq!((rows[0].games, rows[1].games), (0, 2));
+        // the same file with the rating filled in: an ordinary rated game for everyone
+        t.players[1].standard.as_mut().unwrap().rating = 1800;
+        let plain = compute(m(2026, 10), &base(), &[&t]).unwrap();
+        assert_eq!(plain.players[0].standard.as_ref().unwrap().rating, 1985);
     }
 
     /// Scale check (run with `--ignored --nocapture`, ideally `--release`):

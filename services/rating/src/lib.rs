@@ -30,9 +30,9 @@ use arbiter_proto::v1::{
     GetServiceInfoRequest, ImportStartingListRequest, ImportStartingListResponse,
     PublishRatingPeriodRequest, RatingInput, RatingListExportChunk, RatingListRevised,
     RatingPeriodClosed, RatingPeriodComputed, RatingPeriodOpened, RatingPeriodPublished,
-    RatingPeriodStatus, RatingPlayerReport, RatingTournamentReport, RunRatingPeriodRequest,
-    RunRatingPeriodResponse, ServiceInfo, StartingListImported, SubmitExternalTournamentRequest,
-    SubmitExternalTournamentResponse,
+    RatingPeriodStatus, RatingPlayerReport, RatingRipple, RatingTournamentReport,
+    RunRatingPeriodRequest, RunRatingPeriodResponse, ServiceInfo, StartingListImported,
+    SubmitExternalTournamentRequest, SubmitExternalTournamentResponse,
 };
 use arbiter_service_kit::status::{command_meta, from_log, invalid, not_found};
 use arbiter_service_kit::telemetry::current_traceparent;
@@ -495,6 +495,8 @@ impl RatingService for Rating {
             tournament_id: t.tournament_id.clone(),
             end_date: t.end_date.clone(),
             official_fide_event: r.official_fide_event,
+            match_event: r.match_event,
+            match_games: r.match_games,
         });
         *inner.metadata_mut() = metadata;
         self.submit_external_tournament(inner).await
@@ -511,14 +513,17 @@ impl RatingService for Rating {
         self.fresh().await?;
         let r = request.into_inner();
         let meta = meta_ok(r.meta)?;
-        let t = intake::decide_submission(&intake::Submission {
+        let decided = intake::decide_submission(&intake::Submission {
             trf: &r.trf,
             kind: kind_from_number(r.kind as u32),
             tournament_id: &r.tournament_id,
             end_date: &r.end_date,
             official_fide_event: r.official_fide_event,
+            match_event: r.match_event,
+            match_games: r.match_games,
         })
         .map_err(field)?;
+        let t = decided.event;
         let stream = tournament_stream(&t.tournament_id);
         let replay = self
             .platform
@@ -569,8 +574,9 @@ impl RatingService for Rating {
         .await?;
         self.wake.notify_one();
         // a published period is revised at once (and the one a correction left)
-        let mut notes = Vec::new();
+        let mut notes = decided.notes;
         let (mut revision, mut diff) = (0, Vec::new());
+        let mut rippled = Vec::new();
         let mut touched = vec![period];
         if let Some(p) = moved_from
             .as_deref()
@@ -606,6 +612,28 @@ impl RatingService for Rating {
                     revision = rev;
                 }
                 diff.extend(run.diff);
+                for r in self
+                    .ripple(p, &actor, &meta.command_id, &meta.reason)
+                    .await?
+                {
+                    notes.push(if r.unchanged {
+                        format!(
+                            "period {} re-run from the revised {} list: unchanged (revision {})",
+                            r.period,
+                            month_text(p),
+                            r.revision
+                        )
+                    } else {
+                        format!(
+                            "period {} re-run from the revised previous list: {} revision {}, {} rating change(s)",
+                            r.period,
+                            r.status,
+                            r.revision,
+                            r.diff.len()
+                        )
+                    });
+                    rippled.push(r);
+                }
             }
         }
         let status = self.status_of(period).map(|s| s.status).unwrap_or_default();
@@ -620,6 +648,7 @@ impl RatingService for Rating {
             notes,
             revision,
             diff,
+            rippled,
         }))
     }
 
@@ -632,9 +661,15 @@ impl RatingService for Rating {
         let r = request.into_inner();
         let meta = meta_ok(r.meta)?;
         let m = parse_month("period", &r.period).map_err(field)?;
-        self.run_inner(m, actor, &meta.command_id, &meta.reason, r.dry_run)
-            .await
-            .map(Response::new)
+        let mut resp = self
+            .run_inner(m, actor.clone(), &meta.command_id, &meta.reason, r.dry_run)
+            .await?;
+        if !r.dry_run {
+            resp.rippled = self
+                .ripple(m, &actor, &meta.command_id, &meta.reason)
+                .await?;
+        }
+        Ok(Response::new(resp))
     }
 
     async fn publish_period(
@@ -1039,6 +1074,74 @@ impl Rating {
         resp.ack = Some(ack(stream, a));
         resp.status = self.status_of(m);
         Ok(resp)
+    }
+
+    /// ADR elo-010: the list of `from` changed (or may have): every later period computed
+    /// from it is re-run in turn, from the latest list of the period before it: a computed
+    /// period gets a new revision 1, a published one revision N+1 with its own diff. Stops
+    /// at the first period that is not computed yet or whose list comes out unchanged.
+    /// Command ids are derived from `command_id`, so a retried command finishes the chain
+    /// without writing twice.
+    async fn ripple(
+        &self,
+        from: ListMonth,
+        actor: &str,
+        command_id: &str,
+        reason: &str,
+    ) -> Result<Vec<RatingRipple>, Status> {
+        let mut out = Vec::new();
+        let mut m = from;
+        // at most ten years ahead: a chain cannot outrun the periods that exist
+        for _ in 0..120 {
+            let next = m.next();
+            let due = self.ratings.read(|s| {
+                s.periods
+                    .get(&m)
+                    .is_some_and(|p| p.status == PeriodStatus::Published)
+                    && s.periods
+                        .get(&next)
+                        .is_some_and(|p| !p.revisions.is_empty())
+            });
+            if !due {
+                break;
+            }
+            let why = if reason.trim().is_empty() {
+                format!("starting list changed: period {} revised", month_text(m))
+            } else {
+                format!(
+                    "starting list changed: period {} revised ({})",
+                    month_text(m),
+                    reason.trim()
+                )
+            };
+            let run = self
+                .run_inner(
+                    next,
+                    actor.to_owned(),
+                    &format!("{command_id}-ripple-{}", month_text(next)),
+                    &why,
+                    false,
+                )
+                .await?;
+            let replayed = run.ack.as_ref().is_some_and(|a| a.replayed);
+            let status = run.status.clone().unwrap_or_default();
+            let unchanged = run.unchanged && !replayed;
+            if !unchanged {
+                tracing::info!(period = %month_text(next), revision = status.revision, "rating period re-run: its starting list changed");
+            }
+            out.push(RatingRipple {
+                period: month_text(next),
+                revision: status.revision,
+                status: status.status,
+                unchanged,
+                diff: run.diff,
+            });
+            if unchanged {
+                break;
+            }
+            m = next;
+        }
+        Ok(out)
     }
 
     fn revision(&self, m: ListMonth, number: u32) -> Result<projection::Revision, Status> {
