@@ -239,6 +239,33 @@ pub struct Roster {
     pub record: crate::round_record::RoundRecord,
     /// Scoring, acceleration, announced tie-breaks, rating-list date.
     pub settings: crate::tournament_settings::TournamentSettings,
+    /// Lookups by player id (kept by [`Roster::apply`]; `entries` and `order` change
+    /// only through it).
+    index: RosterIndex,
+}
+
+/// Player id → pairing number and entry position: a large open (10,000 entries) folds
+/// and exports in linear time.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct RosterIndex {
+    tpn: std::collections::HashMap<String, u32>,
+    entry: std::collections::HashMap<String, usize>,
+}
+
+impl Roster {
+    fn reindex_order(&mut self) {
+        self.index.tpn = self
+            .order
+            .iter()
+            .enumerate()
+            .map(|(i, id)| (id.clone(), u32::try_from(i + 1).unwrap_or(0)))
+            .collect();
+    }
+
+    fn entry_mut(&mut self, player_id: &str) -> Option<&mut Entry> {
+        let i = *self.index.entry.get(player_id)?;
+        self.entries.get_mut(i)
+    }
 }
 
 fn err(field: &'static str, message: impl Into<String>) -> FieldError {
@@ -256,15 +283,13 @@ impl Roster {
 
     /// The entry with this id.
     pub fn entry(&self, player_id: &str) -> Option<&Entry> {
-        self.entries.iter().find(|e| e.player_id == player_id)
+        let i = *self.index.entry.get(player_id)?;
+        self.entries.get(i)
     }
 
     /// Pairing number of a player (0 = none).
     pub fn pairing_number(&self, player_id: &str) -> u32 {
-        self.order
-            .iter()
-            .position(|p| p == player_id)
-            .map_or(0, |i| u32::try_from(i + 1).unwrap_or(0))
+        self.index.tpn.get(player_id).copied().unwrap_or(0)
     }
 
     /// Finds a player by id or by pairing number (digits).
@@ -326,6 +351,13 @@ impl Roster {
             | RosterEvent::ResultReported(_) => self.apply_round_record(e, meta),
             RosterEvent::PlayerAdded(a) => {
                 let id = a.player_id.clone();
+                if self.index.entry.contains_key(&id) {
+                    return;
+                }
+                self.index.entry.insert(id.clone(), self.entries.len());
+                self.index
+                    .tpn
+                    .insert(id.clone(), u32::try_from(self.order.len() + 1).unwrap_or(0));
                 self.entries.push(Entry {
                     player_id: a.player_id,
                     data: a.data.unwrap_or_default(),
@@ -338,30 +370,32 @@ impl Roster {
                 self.order.push(id);
             }
             RosterEvent::PairingNumbersAssigned(p) => {
+                let mut seen = std::collections::HashSet::new();
                 let mut order: Vec<String> = p
                     .player_ids
                     .into_iter()
-                    .filter(|id| self.entry(id).is_some())
+                    .filter(|id| self.entry(id).is_some() && seen.insert(id.clone()))
                     .collect();
                 for e in &self.entries {
-                    if !order.contains(&e.player_id) {
+                    if !seen.contains(&e.player_id) {
                         order.push(e.player_id.clone());
                     }
                 }
                 self.order = order;
+                self.reindex_order();
             }
             RosterEvent::PlayerCorrected(c) => {
-                if let Some(e) = self.entries.iter_mut().find(|e| e.player_id == c.player_id) {
+                if let Some(e) = self.entry_mut(&c.player_id) {
                     e.data = c.data.unwrap_or_default();
                 }
             }
             RosterEvent::PlayerWithdrawn(w) => {
-                if let Some(e) = self.entries.iter_mut().find(|e| e.player_id == w.player_id) {
+                if let Some(e) = self.entry_mut(&w.player_id) {
                     e.withdrawn_from_round = w.from_round;
                 }
             }
             RosterEvent::ByeRequested(b) => {
-                if let Some(e) = self.entries.iter_mut().find(|e| e.player_id == b.player_id) {
+                if let Some(e) = self.entry_mut(&b.player_id) {
                     e.byes.insert(b.round, b.kind);
                 }
             }

@@ -306,6 +306,7 @@ impl Roster {
             RosterEvent::ResultRecorded(x) => {
                 self.set_codes(
                     x.round,
+                    x.board,
                     &x.white_id,
                     &x.black_id,
                     &x.white_code,
@@ -327,6 +328,7 @@ impl Roster {
                 if !rating_only {
                     self.set_codes(
                         x.round,
+                        x.board,
                         &x.white_id,
                         &x.black_id,
                         &x.white_code,
@@ -377,8 +379,21 @@ impl Roster {
         }
     }
 
-    fn set_codes(&mut self, round: u32, white: &str, black: &str, wc: &str, bc: &str) {
-        if let Some(blocks) = self.rounds.get_mut(&round) {
+    fn set_codes(&mut self, round: u32, board: u32, white: &str, black: &str, wc: &str, bc: &str) {
+        let Some(blocks) = self.rounds.get_mut(&round) else {
+            return;
+        };
+        // `RoundPaired` writes board k's blocks at 2(k−1) (White) and 2(k−1)+1 (Black):
+        // found there in constant time (a large open folds in linear time), else searched.
+        let i = (board as usize).saturating_sub(1) * 2;
+        if blocks.get(i).is_some_and(|b| b.player_id == white)
+            && blocks.get(i + 1).is_some_and(|b| b.player_id == black)
+        {
+            blocks[i].result = wc.to_owned();
+            blocks[i + 1].result = bc.to_owned();
+            return;
+        }
+        {
             for b in blocks.iter_mut() {
                 if b.player_id == white {
                     b.result = wc.to_owned();
@@ -406,6 +421,7 @@ impl Roster {
             if let Some(b) = p.event.boards.iter().find(|b| b.board == *board) {
                 r.set_codes(
                     *round,
+                    *board,
                     &b.white_id,
                     &b.black_id,
                     &res.white.to_string(),

@@ -21,6 +21,7 @@ use trf::{
 
 use crate::roster::{Entry, MAX_ROUND, Roster};
 use crate::tournament::FieldError;
+use arbiter_proto::v1::RoundBlock;
 
 /// What to export.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -155,11 +156,21 @@ fn future_byes(roster: &Roster, n: u32, total: u32) -> BTreeMap<(u32, u32), &'st
     out
 }
 
-fn history_block(roster: &Roster, e: &Entry, r: u32) -> RoundResult {
-    let block = roster
+/// Round → player id → the player's block (built once per export).
+type BlockIndex<'a> = BTreeMap<u32, std::collections::HashMap<&'a str, &'a RoundBlock>>;
+
+fn block_index(roster: &Roster) -> BlockIndex<'_> {
+    roster
         .rounds
+        .iter()
+        .map(|(r, bs)| (*r, bs.iter().map(|b| (b.player_id.as_str(), b)).collect()))
+        .collect()
+}
+
+fn history_block(roster: &Roster, index: &BlockIndex<'_>, e: &Entry, r: u32) -> RoundResult {
+    let block = index
         .get(&r)
-        .and_then(|bs| bs.iter().find(|b| b.player_id == e.player_id));
+        .and_then(|bs| bs.get(e.player_id.as_str()).copied());
     match block {
         Some(b) => RoundResult {
             opponent: if !b.opponent_id.is_empty() {
@@ -293,6 +304,7 @@ pub fn export(
     });
 
     let byes = future_byes(roster, n, total);
+    let blocks = block_index(roster);
     let next = n + 1;
     let mut players: Vec<PlayerRecord> = Vec::new();
     for id in &roster.order {
@@ -314,7 +326,7 @@ pub fn export(
             ..PlayerRecord::default()
         };
         for r in 1..=n {
-            p.set_round(r as usize, history_block(roster, e, r));
+            p.set_round(r as usize, history_block(roster, &blocks, e, r));
         }
         p.points = scoring.total(&p.rounds).map_or(Field::Empty, Field::Value);
         for ((r, who), kind) in &byes {

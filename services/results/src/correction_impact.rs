@@ -45,8 +45,10 @@ pub fn impact(
         let sa = standings_projection::compute(t, after, round, list, edition, false)?;
         let rb = sb.rows(before);
         let ra = sa.rows(after);
+        let before: std::collections::HashMap<u32, &arbiter_proto::v1::StandingRow> =
+            rb.iter().map(|b| (b.tpn, b)).collect();
         for a in &ra {
-            let Some(b) = rb.iter().find(|b| b.tpn == a.tpn) else {
+            let Some(b) = before.get(&a.tpn).copied() else {
                 continue;
             };
             if a.rank != b.rank || a.points != b.points || a.tiebreak_values != b.tiebreak_values {

@@ -185,26 +185,23 @@ pub fn compute(
 impl Computed {
     /// The rows for the API: player ids from the record.
     pub fn rows(&self, roster: &Roster) -> Vec<StandingRow> {
-        let mut prev_rank = 0;
+        let players: std::collections::HashMap<u32, &tiebreak::Participant> = self
+            .crosstable
+            .crosstable
+            .players
+            .iter()
+            .map(|p| (p.tpn, p))
+            .collect();
+        let mut at_rank: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+        for r in &self.standings.rows {
+            *at_rank.entry(r.rank).or_default() += 1;
+        }
         self.standings
             .rows
             .iter()
             .map(|r| {
-                let p = self
-                    .crosstable
-                    .crosstable
-                    .players
-                    .iter()
-                    .find(|p| p.tpn == r.tpn);
-                let shared = r.rank == prev_rank
-                    || self
-                        .standings
-                        .rows
-                        .iter()
-                        .filter(|x| x.rank == r.rank)
-                        .count()
-                        > 1;
-                prev_rank = r.rank;
+                let p = players.get(&r.tpn).copied();
+                let shared = at_rank.get(&r.rank).copied().unwrap_or(0) > 1;
                 StandingRow {
                     rank: r.rank,
                     shared,
@@ -328,11 +325,17 @@ impl Computed {
     fn trf_with_ranks(&self) -> Result<String, FieldError> {
         let mut parsed =
             trf::parse(self.trf.as_bytes()).map_err(|e| err("tournament_id", e.to_string()))?;
+        let ranks: std::collections::HashMap<u32, u32> = self
+            .standings
+            .rows
+            .iter()
+            .map(|r| (r.tpn, r.rank))
+            .collect();
         for line in &mut parsed.doc.lines {
             if let trf::Record::Player(p) = &mut line.record {
                 let tpn = p.tpn().map(u32::from).unwrap_or(0);
-                if let Some(r) = self.standings.rows.iter().find(|r| r.tpn == tpn) {
-                    p.rank = trf::Field::Value(u16::try_from(r.rank).unwrap_or(u16::MAX));
+                if let Some(rank) = ranks.get(&tpn) {
+                    p.rank = trf::Field::Value(u16::try_from(*rank).unwrap_or(u16::MAX));
                 }
             }
         }

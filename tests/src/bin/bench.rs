@@ -4,8 +4,8 @@
 //! 10,000 players × 11 rounds), `elo` (a monthly run of 1,000,000 players and 5,000,000
 //! games), `ratinglist` (parse + index a 1,000,000-player list file, TXT and XML),
 //! `clock` (PGN replay throughput of the Laws, and the clock-telemetry service's live
-//! path with 2,000 boards), `pairing` (the Dutch engine, one round at 100/500/1,000
-//! players, rounds 2, 6 and 10), `results` (a 10,000-player × 11-round record folded from
+//! path with 2,000 boards), `pairing` (the Dutch engine, one round at 100 and 500
+//! players, rounds 2, 6 and 10), `results` (a 9,999-player × 11-round record folded from
 //! its events and its standings through the results service's path). No section name =
 //! all of them.
 //!
@@ -1000,11 +1000,9 @@ fn pairing_section(out: &Path) -> anyhow::Result<()> {
     use rand::SeedableRng;
     let edition = swiss::Edition::Dutch2026;
     let mut rows = Vec::new();
-    for (n, target) in [
-        (100u16, "≤ 5 ms (issue 9)"),
-        (500, "—"),
-        (1000, "≤ 0.5 s (issue 9)"),
-    ] {
+    // 1,000 players are not run: the engine takes about 30 minutes per round there today
+    // (issue 9); 500 players take 20–45 s per round, so one run each.
+    for (n, runs, target) in [(100u16, 3usize, "≤ 5 ms (issue 9)"), (500, 1, "—")] {
         let config = pairings::generator::GeneratorConfig {
             players: n,
             rounds: 10,
@@ -1022,18 +1020,18 @@ fn pairing_section(out: &Path) -> anyhow::Result<()> {
             let state = pairings::trf_input::state_before(&doc, round, edition)
                 .map_err(|e| anyhow::anyhow!("{n} players, round {round}: {e}"))?;
             let mut times = Vec::new();
-            for _ in 0..3 {
+            for _ in 0..runs {
                 let t = Instant::now();
                 swiss::pair(&state, edition, &swiss::Options::default())
                     .map_err(|e| anyhow::anyhow!("{n} players, round {round}: {e}"))?;
                 times.push(t.elapsed());
             }
             times.sort();
-            let median = times[1].as_secs_f64() * 1000.0;
+            let median = times[runs / 2].as_secs_f64() * 1000.0;
             eprintln!("pairing: {n} players, round {round}: {median:.1} ms");
             rows.push(Row {
                 metric: format!("one round, {n} players, round {round}"),
-                backend: "median of 3".into(),
+                backend: format!("median of {runs}"),
                 value: format!("{median:.1} ms"),
                 target: target.into(),
             });
@@ -1044,19 +1042,21 @@ fn pairing_section(out: &Path) -> anyhow::Result<()> {
         metric: "peak memory of the section".into(),
         backend: "VmHWM".into(),
         value: format!("{peak} MB"),
-        target: "≤ 200 MB at 1,000 players (issue 9)".into(),
+        target: "≤ 200 MB at 1,000 players (issue 9; 1,000 not run: ~30 min per round today)"
+            .into(),
     });
     write_section(
         out,
         "pairing",
         "Pairing: the FIDE Dutch system (crates/swiss)",
         "runs",
-        "Tournaments of 100, 500 and 1,000 players × 10 rounds made by the engine's own generator (`arbiter-pairings -g`, seed 1, default draw/forfeit/bye rates); the state before rounds 2, 6 and 10 rebuilt from the TRF as `arbiter-pairings -p` does; wall time of `swiss::pair`, release build.",
+        "Tournaments of 100 and 500 players × 10 rounds made by the engine's own generator (`arbiter-pairings -g`, seed 1, default draw/forfeit/bye rates); the state before rounds 2, 6 and 10 rebuilt from the TRF as `arbiter-pairings -p` does; wall time of `swiss::pair`, release build.",
         &rows,
     )
 }
 
-/// The results service's path for a large open: a 10,000-player × 11-round record
+/// The results service's path for a large open: a 9,999-player × 11-round record (the
+/// most a TRF holds: four-digit pairing numbers)
 /// folded from its events (entries, pairings, publications, results, closed rounds, as
 /// the projection folds them at start), then the standings as `GetStandings` computes
 /// them (record → TRF → crosstable → 6 tie-breaks).
@@ -1067,7 +1067,7 @@ fn results_section(out: &Path) -> anyhow::Result<()> {
     };
     use arbiter_registry::roster::{Roster, RosterEvent};
     use tiebreak::{GameResult, RoundEntry};
-    const PLAYERS: usize = 10_000;
+    const PLAYERS: usize = 9_999; // TRF pairing numbers have four digits
     const ROUNDS: usize = 11;
     let ct = tiebreak::generated::generated_swiss(PLAYERS, ROUNDS, 7);
     let id = |tpn: u32| format!("p{tpn:05}");
@@ -1196,7 +1196,7 @@ fn results_section(out: &Path) -> anyhow::Result<()> {
     let (best, median) = best_median(&mut times);
     eprintln!("results: standings through the service path {best:.0} / {median:.0} ms");
     rows.push(Row {
-        metric: "standings, 10000 players × 11 rounds, BH/C1, BH, SB, PS, WIN, ARO, through the results service's path (record → TRF → crosstable → standings)".into(),
+        metric: format!("standings, {PLAYERS} players × {ROUNDS} rounds, BH/C1, BH, SB, PS, WIN, ARO, through the results service's path (record → TRF → crosstable → standings)"),
         backend: "best / median of 5".into(),
         value: format!("{best:.0} ms / {median:.0} ms"),
         target: "≤ 50 ms for the tie-breaks themselves (see tiebreak)".into(),
@@ -1213,7 +1213,7 @@ fn results_section(out: &Path) -> anyhow::Result<()> {
         "results",
         "Results: a large open through the results service's path",
         "runs",
-        "The generated 10,000-player × 11-round Swiss of the tiebreak section, written as the events the services append (entries, pairings, publications, results, closed rounds), folded into the tournament record as the projection does, then ranked as `GetStandings` does.",
+        "The generated Swiss of the tiebreak section with 9,999 players (the most TRF pairing numbers allow) × 11 rounds, written as the events the services append (entries, pairings, publications, results, closed rounds), folded into the tournament record as the projection does, then ranked as `GetStandings` does.",
         &rows,
     )
 }
