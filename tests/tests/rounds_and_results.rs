@@ -838,3 +838,37 @@ fn lim_italo_swiss_and_draughts_swiss_are_paired_by_the_service() {
         }
     }
 }
+
+/// Issue 9: an arbiter never waits minutes without knowing why — a pairing that does not
+/// finish in time is answered with the reason, and nothing is written.
+#[test]
+fn a_pairing_that_takes_too_long_is_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = Arbiter {
+        data: dir.path().join("data"),
+        port: arbiter_testkit::free_port(),
+    };
+    let _d = arbiter_tests::start_arbiterd(&a.data, a.port, |c| {
+        c.env("ARBITER_PAIRING_TIMEOUT_MS", "0");
+    });
+    let t = a.json(&["tournament", "create", "--name", "Slow", "--rounds", "5"]);
+    let id = t["tournament_id"].as_str().unwrap().to_owned();
+    for (name, rating) in PLAYERS {
+        a.ok(&[
+            "player",
+            "add",
+            &id,
+            "--name",
+            name,
+            "--rating",
+            &rating.to_string(),
+        ]);
+    }
+    let slow = a.refused(&["round", "pair", &id, "1"]);
+    assert!(
+        slow.contains("DeadlineExceeded") && slow.contains("did not finish within"),
+        "{slow}"
+    );
+    let none = a.run(&["round", "show", &id, "1"]);
+    assert_eq!(none.status.code(), Some(1), "nothing was written");
+}

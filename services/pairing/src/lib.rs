@@ -66,6 +66,49 @@ fn field(e: FieldError) -> Status {
     }
 }
 
+/// How long an engine pairing may take before the request is answered with
+/// DEADLINE_EXCEEDED (env `ARBITER_PAIRING_TIMEOUT_SECS`, default 120 s): an arbiter never
+/// waits minutes without knowing why. Nothing is written for a pairing that timed out.
+pub fn pairing_timeout() -> std::time::Duration {
+    // Milliseconds, for tests (0: every pairing times out).
+    if let Some(ms) = std::env::var("ARBITER_PAIRING_TIMEOUT_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        return std::time::Duration::from_millis(ms);
+    }
+    let secs = std::env::var("ARBITER_PAIRING_TIMEOUT_SECS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|s| *s > 0)
+        .unwrap_or(120);
+    std::time::Duration::from_secs(secs)
+}
+
+/// Runs the engine off the async runtime, within [`pairing_timeout`].
+async fn engine_pairing(
+    t: arbiter_proto::v1::Tournament,
+    roster: Roster,
+    round: u32,
+    repair: bool,
+) -> Result<RosterEvent, Status> {
+    let limit = pairing_timeout();
+    let players = roster.entries.len();
+    let job = tokio::task::spawn_blocking(move || {
+        round_pairing::pair_round(&t, &roster, round, repair).map(RosterEvent::RoundPaired)
+    });
+    match tokio::time::timeout(limit, job).await {
+        Ok(Ok(r)) => r.map_err(field),
+        Ok(Err(e)) => Err(Status::internal(format!(
+            "round: the pairing engine failed: {e}"
+        ))),
+        Err(_) => Err(Status::deadline_exceeded(format!(
+            "round: pairing round {round} of {players} players did not finish within {:.3} s (ARBITER_PAIRING_TIMEOUT_SECS); nothing was written",
+            limit.as_secs_f64()
+        ))),
+    }
+}
+
 /// The view of round `round` of a tournament record.
 pub fn view(tournament_id: &str, roster: &Roster, round: u32) -> Option<RoundPairingView> {
     let p = roster.record.pairings.get(&round)?;
@@ -96,14 +139,17 @@ pub fn view(tournament_id: &str, roster: &Roster, round: u32) -> Option<RoundPai
 }
 
 impl Pairing {
-    async fn command(
+    async fn command<Fut>(
         &self,
         actor: String,
         meta: &arbiter_proto::v1::CommandMeta,
         tournament_id: &str,
         round: u32,
-        decide: impl FnOnce(&arbiter_proto::v1::Tournament, &Roster) -> Result<RosterEvent, FieldError>,
-    ) -> Result<Response<PairingResponse>, Status> {
+        decide: impl FnOnce(arbiter_proto::v1::Tournament, Roster) -> Fut,
+    ) -> Result<Response<PairingResponse>, Status>
+    where
+        Fut: std::future::Future<Output = Result<RosterEvent, Status>>,
+    {
         let tournament_id = tournament_id.trim();
         if let Some(ack) = record_commands::replayed(
             &self.platform,
@@ -128,7 +174,7 @@ impl Pairing {
             .stream_version(&stream_of(&t.tournament_id))
             .await
             .map_err(arbiter_service_kit::status::from_log)?;
-        let event = decide(&t, &roster).map_err(field)?;
+        let event = decide(t.clone(), roster).await?;
         let edition = match &event {
             RosterEvent::RoundPaired(p) => p.edition.clone(),
             _ => t.rule_edition.clone(),
@@ -198,8 +244,9 @@ impl PairingService for Pairing {
         let actor = self.platform.auth.actor(&request, "PairRound")?;
         let r = request.into_inner();
         let meta = command_meta(r.meta)?;
-        self.command(actor, &meta, &r.tournament_id, r.round, |t, roster| {
-            round_pairing::pair_round(t, roster, r.round, false).map(RosterEvent::RoundPaired)
+        let round = r.round;
+        self.command(actor, &meta, &r.tournament_id, round, move |t, roster| {
+            engine_pairing(t, roster, round, false)
         })
         .await
     }
@@ -211,8 +258,9 @@ impl PairingService for Pairing {
         let actor = self.platform.auth.actor(&request, "RepairRound")?;
         let r = request.into_inner();
         let meta = command_meta(r.meta)?;
-        self.command(actor, &meta, &r.tournament_id, r.round, |t, roster| {
-            round_pairing::pair_round(t, roster, r.round, true).map(RosterEvent::RoundPaired)
+        let round = r.round;
+        self.command(actor, &meta, &r.tournament_id, round, move |t, roster| {
+            engine_pairing(t, roster, round, true)
         })
         .await
     }
@@ -225,17 +273,24 @@ impl PairingService for Pairing {
         let r = request.into_inner();
         let meta = command_meta(r.meta.clone())?;
         let reason = meta.reason.clone();
-        self.command(actor, &meta, &r.tournament_id, r.round, |t, roster| {
-            round_pairing::decide_set_pairings(
-                t,
-                roster,
-                r.round,
-                &r.boards,
-                &r.bye_player_id,
-                &reason,
-            )
-            .map(RosterEvent::RoundPaired)
-        })
+        self.command(
+            actor,
+            &meta,
+            &r.tournament_id,
+            r.round,
+            |t, roster| async move {
+                round_pairing::decide_set_pairings(
+                    &t,
+                    &roster,
+                    r.round,
+                    &r.boards,
+                    &r.bye_player_id,
+                    &reason,
+                )
+                .map(RosterEvent::RoundPaired)
+                .map_err(field)
+            },
+        )
         .await
     }
 
@@ -246,9 +301,18 @@ impl PairingService for Pairing {
         let actor = self.platform.auth.actor(&request, "PublishPairings")?;
         let r = request.into_inner();
         let meta = command_meta(r.meta)?;
-        self.command(actor, &meta, &r.tournament_id, r.round, |t, roster| {
-            round_pairing::decide_publish(t, roster, r.round).map(RosterEvent::PairingsPublished)
-        })
+        let round = r.round;
+        self.command(
+            actor,
+            &meta,
+            &r.tournament_id,
+            round,
+            move |t, roster| async move {
+                round_pairing::decide_publish(&t, &roster, round)
+                    .map(RosterEvent::PairingsPublished)
+                    .map_err(field)
+            },
+        )
         .await
     }
 
