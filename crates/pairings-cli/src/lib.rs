@@ -64,3 +64,24 @@ pub fn accelerate(
     }
     trf_input::accelerate_from_method(doc, &state, round, &method)
 }
+
+/// The acceleration a file declares by its record 192 (`FIDE_DUTCH_2026_BAKU`,
+/// `FIDE_DUTCH_2017_BAKU`: ETT26), when it carries no virtual points of its own
+/// (`XXA`/`250`): Baku (C.04.7), or its 2016 form for the 2017 edition.
+pub fn declared_acceleration(
+    doc: &trf::TrfDocument,
+    edition: swiss::Edition,
+) -> Option<AccelerationMethod> {
+    let code = doc.header_value(trf::HeaderKind::EncodedTournamentType)?;
+    let code = code.trim().to_ascii_uppercase();
+    if !code.starts_with("FIDE_DUTCH") || !code.ends_with("_BAKU") {
+        return None;
+    }
+    if trf_input::has_acceleration_records(doc) {
+        return None;
+    }
+    Some(match edition {
+        swiss::Edition::Dutch2017 => AccelerationMethod::Baku2016,
+        swiss::Edition::Dutch2026 => AccelerationMethod::Baku,
+    })
+}

@@ -9,6 +9,7 @@
 //!   --explain                         per-bracket explanation on stderr
 //!   --json                            the pairing as JSON (with -p)
 //!   --acceleration baku|baku-2016|haley|haley-example-2|degressive
+//!                                     (a 192 code ending in _BAKU declares Baku)
 //!                                     virtual points of the declared accelerated system
 //!                                     (with -p; not with XXA/250 records in the file)
 //!   -l [checklist]                    with -p: per-player check-list (file, else stdout)
@@ -209,7 +210,10 @@ fn main() -> ExitCode {
                     return ExitCode::from(3);
                 }
             };
-            let state = match pairings::accelerate(&doc, state, round, args.acceleration) {
+            let method = args
+                .acceleration
+                .or_else(|| pairings::declared_acceleration(&doc, edition));
+            let state = match pairings::accelerate(&doc, state, round, method) {
                 Ok(s) => s,
                 Err(e) => {
                     eprintln!("{}: {e}", args.input);

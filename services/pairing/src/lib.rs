@@ -94,6 +94,15 @@ async fn engine_pairing(
 ) -> Result<RosterEvent, Status> {
     let limit = pairing_timeout();
     let players = roster.entries.len();
+    let too_long = |limit: std::time::Duration| {
+        Status::deadline_exceeded(format!(
+            "round: pairing round {round} of {players} players did not finish within {:.3} s (ARBITER_PAIRING_TIMEOUT_SECS); nothing was written",
+            limit.as_secs_f64()
+        ))
+    };
+    if limit.is_zero() {
+        return Err(too_long(limit));
+    }
     let job = tokio::task::spawn_blocking(move || {
         round_pairing::pair_round(&t, &roster, round, repair).map(RosterEvent::RoundPaired)
     });
@@ -102,10 +111,7 @@ async fn engine_pairing(
         Ok(Err(e)) => Err(Status::internal(format!(
             "round: the pairing engine failed: {e}"
         ))),
-        Err(_) => Err(Status::deadline_exceeded(format!(
-            "round: pairing round {round} of {players} players did not finish within {:.3} s (ARBITER_PAIRING_TIMEOUT_SECS); nothing was written",
-            limit.as_secs_f64()
-        ))),
+        Err(_) => Err(too_long(limit)),
     }
 }
 

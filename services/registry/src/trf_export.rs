@@ -90,7 +90,32 @@ fn header(kind: HeaderKind, value: &str) -> Record {
     })
 }
 
-fn generated_header(t: &Tournament, roster: &Roster) -> Vec<trf::Line> {
+/// The ETT26 code of record 192 for the tournament's system and edition (TRF26), if FIDE
+/// defines one: `FIDE_DUTCH_2026`/`_2017` (+ `_BAKU` when Baku-accelerated),
+/// `FIDE_ROUNDROBIN`, `FIDE_DOUBLEROUNDROBIN`, `CUSTOM_KNOCKOUT`, `CUSTOM_SWISS` for the
+/// seeds' other Swiss systems (ETT26 has no Lim code).
+pub fn ett26_code(t: &Tournament, roster: &Roster) -> Option<String> {
+    let baku = roster.settings.acceleration.starts_with("baku");
+    let system = t.pairing_system.trim().to_ascii_lowercase();
+    let code = match system.as_str() {
+        "" | "dutch" | "swiss" | "fide-dutch" => {
+            let year = if t.rule_edition.contains("2017") {
+                "2017"
+            } else {
+                "2026"
+            };
+            format!("FIDE_DUTCH_{year}{}", if baku { "_BAKU" } else { "" })
+        }
+        "round-robin" => "FIDE_ROUNDROBIN".into(),
+        "double-round-robin" => "FIDE_DOUBLEROUNDROBIN".into(),
+        "knockout" => "CUSTOM_KNOCKOUT".into(),
+        "lim" | "italo-swiss" | "draughts-swiss" => "CUSTOM_SWISS".into(),
+        _ => return None,
+    };
+    Some(code)
+}
+
+fn generated_header(t: &Tournament, roster: &Roster, version: TrfVersion) -> Vec<trf::Line> {
     let mut out = vec![header(HeaderKind::TournamentName, &t.name)];
     if !t.place.is_empty() {
         out.push(header(HeaderKind::City, &t.place));
@@ -121,6 +146,11 @@ fn generated_header(t: &Tournament, roster: &Roster) -> Vec<trf::Line> {
         HeaderKind::TournamentType,
         &format!("{} ({})", t.pairing_system, t.rule_edition),
     ));
+    if version == TrfVersion::Trf26
+        && let Some(code) = ett26_code(t, roster)
+    {
+        out.push(header(HeaderKind::EncodedTournamentType, &code));
+    }
     if !t.time_control.is_empty() {
         out.push(header(HeaderKind::TimeControl, &t.time_control));
     }
@@ -290,7 +320,7 @@ pub fn export(
             let (a, b) = lines.split_at(at);
             (a.to_vec(), b.to_vec())
         }
-        None => (generated_header(t, roster), Vec::new()),
+        None => (generated_header(t, roster, options.version), Vec::new()),
     };
     let (before, after) = with_settings(roster, before, after);
     let mut scoring_doc = TrfDocument::new();
