@@ -890,3 +890,87 @@ fn a_pairing_that_takes_too_long_is_refused_with_the_reason() {
     let none = a.run(&["round", "show", &id, "1"]);
     assert_eq!(none.status.code(), Some(1), "nothing was written");
 }
+
+/// Issue 8: a round robin declared by the tournament is paired by the service from the
+/// Berger tables, as `arbiter pair --system round-robin --trf` pairs its export.
+#[test]
+fn a_round_robin_is_paired_from_the_berger_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = Arbiter {
+        data: dir.path().join("data"),
+        port: arbiter_testkit::free_port(),
+    };
+    let _d = start(&a.data, a.port);
+    let t = a.json(&[
+        "tournament",
+        "create",
+        "--name",
+        "Closed",
+        "--rounds",
+        "9",
+        "--system",
+        "round-robin",
+    ]);
+    let id = t["tournament_id"].as_str().unwrap().to_owned();
+    for (name, rating) in PLAYERS {
+        a.ok(&[
+            "player",
+            "add",
+            &id,
+            "--name",
+            name,
+            "--rating",
+            &rating.to_string(),
+        ]);
+    }
+    let export = a.ok(&["tournament", "export", &id]);
+    assert!(export.contains("192 FIDE_ROUNDROBIN"), "{export}");
+    for round in 1..=3u32 {
+        let r = round.to_string();
+        let paired = a.json(&["round", "pair", &id, &r]);
+        assert_eq!(paired["system"], "round-robin");
+        let got = pairs(&paired);
+        assert_eq!(got.len(), 5);
+        if round > 1 {
+            let input = dir.path().join(format!("rr-{round}.trf"));
+            a.ok(&[
+                "tournament",
+                "export",
+                &id,
+                "--round",
+                &(round - 1).to_string(),
+                "--output",
+                input.to_str().unwrap(),
+            ]);
+            let offline = a.json(&[
+                "pair",
+                "--system",
+                "round-robin",
+                "--trf",
+                input.to_str().unwrap(),
+            ]);
+            let want: Vec<(u64, u64)> = offline["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| (g["white"].as_u64().unwrap(), g["black"].as_u64().unwrap()))
+                .collect();
+            assert_eq!(got, want, "round {round}");
+        }
+        a.ok(&["round", "publish", &id, &r]);
+        for board in 1..=5u64 {
+            a.ok(&[
+                "result",
+                "set",
+                &id,
+                &r,
+                &board.to_string(),
+                result_for(round.into(), board),
+            ]);
+        }
+        a.ok(&["round", "close", &id, &r]);
+    }
+    // Berger round 1 for 10 players: 1-10, 2-9, 3-8, 4-7, 5-6 (C.05 Annex 1).
+    let r1 = pairs(&a.json(&["round", "show", &id, "1"]));
+    assert_eq!(r1, [(1, 10), (2, 9), (3, 8), (4, 7), (5, 6)]);
+}

@@ -1,6 +1,6 @@
 //! `arbiter pair --system round-robin|double-round-robin|knockout --players N [--seed S]`;
-//! `arbiter pair --system dutch|lim|italo-swiss|draughts-swiss --trf FILE [--edition E]
-//! [--acceleration A]`: the next round of a TRF file (see `pair_trf`).
+//! `arbiter pair --system dutch|lim|italo-swiss|draughts-swiss|round-robin|double-round-robin
+//! --trf FILE [--edition E] [--acceleration A]`: the next round of a TRF file (see `pair_trf`).
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
@@ -19,7 +19,7 @@ pub struct PairArgs {
     /// Number of players (round robin, knockout).
     #[arg(long)]
     players: Option<u32>,
-    /// Swiss systems: the TRF file whose next round is paired.
+    /// Swiss systems and round robins: the TRF file whose next round is paired.
     #[arg(long)]
     trf: Option<PathBuf>,
     /// Dutch system: rule edition (default: from record 092/192, else dutch-2026).
@@ -86,6 +86,7 @@ pub fn run(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
         System::Dutch | System::Lim | System::ItaloSwiss | System::DraughtsSwiss => {
             swiss_round(cli, a)
         }
+        System::RoundRobin | System::DoubleRoundRobin if a.trf.is_some() => swiss_round(cli, a),
         _ if a.trf.is_some() || a.edition.is_some() || a.acceleration.is_some() => Err(usage(
             "--trf, --edition and --acceleration are for the Swiss systems (dutch, lim, italo-swiss, draughts-swiss)",
         )),
@@ -104,6 +105,8 @@ fn swiss_round(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
         System::Lim => SwissSystem::Lim,
         System::ItaloSwiss => SwissSystem::ItaloSwiss,
         System::DraughtsSwiss => SwissSystem::DraughtsSwiss,
+        System::RoundRobin => SwissSystem::RoundRobin,
+        System::DoubleRoundRobin => SwissSystem::DoubleRoundRobin,
         _ => SwissSystem::Dutch,
     };
     let Some(path) = &a.trf else {

@@ -26,6 +26,10 @@ pub enum SwissSystem {
     ItaloSwiss,
     /// FMJD draughts Swiss (seed 002; crate `draughtsswiss`).
     DraughtsSwiss,
+    /// Round robin by Berger tables (C.05 Annex 1; crate `roundrobin`), pairing number = TPN.
+    RoundRobin,
+    /// Double round robin (the recommended swap of the first cycle's last two rounds).
+    DoubleRoundRobin,
 }
 
 impl SwissSystem {
@@ -35,6 +39,8 @@ impl SwissSystem {
             SwissSystem::Lim => "lim",
             SwissSystem::ItaloSwiss => "italo-swiss",
             SwissSystem::DraughtsSwiss => "draughts-swiss",
+            SwissSystem::RoundRobin => "round-robin",
+            SwissSystem::DoubleRoundRobin => "double-round-robin",
         }
     }
 
@@ -44,6 +50,8 @@ impl SwissSystem {
             SwissSystem::Lim => "Lim system, C.04.4.3",
             SwissSystem::ItaloSwiss => "Italo-Swiss system",
             SwissSystem::DraughtsSwiss => "FMJD draughts Swiss system",
+            SwissSystem::RoundRobin => "round robin, Berger tables, C.05 Annex 1",
+            SwissSystem::DoubleRoundRobin => "double round robin, Berger tables, C.05 Annex 1",
         }
     }
 }
@@ -131,6 +139,9 @@ pub fn run(
             .map_err(|e| prefix(path, failure(e)))?,
         SwissSystem::DraughtsSwiss => pairings::other_systems::draughtsswiss::pair(&doc, round)
             .map_err(|e| prefix(path, failure(e)))?,
+        SwissSystem::RoundRobin | SwissSystem::DoubleRoundRobin => {
+            berger_round(&doc, round, system).map_err(|f| prefix(path, f))?
+        }
     };
     print(cli, system, &paired);
     Ok(())
@@ -182,4 +193,29 @@ fn print(cli: &Cli, system: SwissSystem, p: &PairedRound) {
     if let Some(b) = p.bye {
         outln!("bye: {b}");
     }
+}
+
+/// The next round of a round robin from its TRF: pairing numbers are the file's TPNs.
+fn berger_round(
+    doc: &TrfDocument,
+    round: usize,
+    system: SwissSystem,
+) -> Result<PairedRound, Failure> {
+    let n = u32::try_from(doc.players().count()).unwrap_or(u32::MAX);
+    let table = if system == SwissSystem::DoubleRoundRobin {
+        roundrobin::double_round_robin(n, roundrobin::SecondCycle::default())
+    } else {
+        roundrobin::berger_table(n)
+    }
+    .map_err(|e| invalid(e.to_string()))?;
+    let r = table
+        .iter()
+        .find(|r| r.number as usize == round)
+        .ok_or_else(|| no_pairing(format!("the schedule of {n} players has no round {round}")))?;
+    Ok(PairedRound {
+        round,
+        boards: r.games.iter().map(|g| (g.white, g.black)).collect(),
+        bye: r.bye,
+        notes: vec![],
+    })
 }
