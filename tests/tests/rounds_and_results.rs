@@ -317,6 +317,13 @@ fn a_round_3_correction_after_round_5_was_paired_is_audited_and_explained() {
         verify["events_checked"].as_u64().unwrap()
     );
 
+    // The crosstable and the working of one player's values.
+    let ct = a.ok(&["standings", &id, "--format", "crosstable"]);
+    assert!(ct.lines().next().unwrap().contains("R5"), "{ct}");
+    assert_eq!(ct.lines().count(), 11, "{ct}");
+    let explained = a.ok(&["standings", &id, "--explain", "1"]);
+    assert!(explained.contains("TPN 1: place"), "{explained}");
+
     // After kill -9 the projection is rebuilt from the log with the same answers.
     let standings_now = a.ok(&["standings", &id, "--format", "csv"]);
     d.kill9();

@@ -317,8 +317,76 @@ impl Computed {
                 .to_string())
             }
             "trf" => self.trf_with_ranks(),
+            "crosstable" => Ok(self.crosstable_text(&rows, &names)),
             other => Err(err("format", format!("{other:?}: text, csv, json or trf"))),
         }
+    }
+
+    /// The crosstable in standing order: each round as opponent's pairing number, colour
+    /// and result (`+`/`-` forfeits, `PAB`, `H`/`F`/`Z` byes, `-` absent), then the
+    /// points and the tie-break values.
+    fn crosstable_text(&self, rows: &[StandingRow], names: &[String]) -> String {
+        use tiebreak::{Colour, GameResult, RoundEntry};
+        let entries: std::collections::HashMap<u32, &tiebreak::Participant> = self
+            .crosstable
+            .crosstable
+            .players
+            .iter()
+            .map(|p| (p.tpn, p))
+            .collect();
+        let rounds = self.crosstable.crosstable.rounds_played as usize;
+        let mut s = format!("{:<5} {:>4}  {:<30}", "Rank", "TPN", "Name");
+        for r in 1..=rounds {
+            s.push_str(&format!(" {:>6}", format!("R{r}")));
+        }
+        s.push_str(&format!(" {:>5}", "Pts"));
+        for n in names {
+            s.push_str(&format!(" {n:>7}"));
+        }
+        s.push('\n');
+        for row in rows {
+            s.push_str(&format!(
+                "{:<5} {:>4}  {:<30}",
+                format!("{}{}", row.rank, if row.shared { "=" } else { "" }),
+                row.tpn,
+                row.name
+            ));
+            let cells = entries
+                .get(&row.tpn)
+                .map(|p| p.entries.as_slice())
+                .unwrap_or(&[]);
+            for r in 0..rounds {
+                let cell = match cells.get(r) {
+                    Some(RoundEntry::Played {
+                        opponent,
+                        colour,
+                        result,
+                    }) => format!(
+                        "{opponent}{}{}",
+                        if *colour == Colour::White { 'w' } else { 'b' },
+                        match result {
+                            GameResult::Win => "1",
+                            GameResult::Draw => "½",
+                            GameResult::Loss => "0",
+                        }
+                    ),
+                    Some(RoundEntry::ForfeitWin { opponent, .. }) => format!("{opponent}+"),
+                    Some(RoundEntry::ForfeitLoss { opponent, .. }) => format!("{opponent}-"),
+                    Some(RoundEntry::PairingAllocatedBye) => "PAB".into(),
+                    Some(RoundEntry::FullPointBye) => "F".into(),
+                    Some(RoundEntry::HalfPointBye) => "H".into(),
+                    Some(RoundEntry::ZeroPointBye) => "Z".into(),
+                    _ => "-".into(),
+                };
+                s.push_str(&format!(" {cell:>6}"));
+            }
+            s.push_str(&format!(" {:>5}", row.points));
+            for v in &row.tiebreak_values {
+                s.push_str(&format!(" {v:>7}"));
+            }
+            s.push('\n');
+        }
+        s
     }
 
     /// The exported TRF with the rank column (86–89) set from these standings.

@@ -31,9 +31,6 @@ pub struct StandingsArgs {
     /// Server: output format text (default), csv, json or trf.
     #[arg(long, requires = "id", default_value = "")]
     format: String,
-    /// Server: the working of this player's values (id or pairing number).
-    #[arg(long, requires = "id", value_name = "PLAYER")]
-    explain_player: Option<String>,
     /// Ordered tie-break list, C.07 codes with modifiers, e.g. "BH/C1,BH,SB"
     /// (default: the file's record 202; none: points only, tied players share the place).
     #[arg(long)]
@@ -41,9 +38,10 @@ pub struct StandingsArgs {
     /// Rule edition: C.07 applied from 1 March 2026, C.07 of 1 August 2024, or the seed's C.06 list.
     #[arg(long, value_enum, default_value = "c07-2026")]
     edition: EditionArg,
-    /// Print the working of every tie-break value of this participant (starting rank).
-    #[arg(long, value_name = "TPN")]
-    explain: Option<u32>,
+    /// Print the working of every tie-break value of this participant (starting rank; on
+    /// the server also a player id).
+    #[arg(long, value_name = "PLAYER")]
+    explain: Option<String>,
     /// Standings after this round (default: every round in the file).
     #[arg(long)]
     rounds: Option<usize>,
@@ -110,7 +108,7 @@ impl StandingsArgs {
                 EditionArg::Seed => "seed",
             },
             format: &self.format,
-            explain: self.explain_player.as_deref().unwrap_or_default(),
+            explain: self.explain.as_deref().unwrap_or_default(),
         }
     }
 }
@@ -120,6 +118,14 @@ pub fn run(cli: &Cli, a: &StandingsArgs) -> Result<(), Failure> {
         return Err(usage(
             "--trf FILE (offline) or a tournament ID (server) is required",
         ));
+    };
+    let explain: Option<u32> = match a.explain.as_deref() {
+        None => None,
+        Some(t) => Some(t.trim().parse().map_err(|_| {
+            usage(format!(
+                "--explain {t:?}: a starting rank (a number) with --trf"
+            ))
+        })?),
     };
     let parsed = load(path)?;
     refuse_errors(path, &parsed.findings)?;
@@ -183,7 +189,7 @@ pub fn run(cli: &Cli, a: &StandingsArgs) -> Result<(), Failure> {
     for n in &ct.notes {
         eprintln!("{}:{n}", path.display());
     }
-    if let Some(t) = a.explain
+    if let Some(t) = explain
         && ct.line_of(t).is_none()
     {
         return Err(usage(format!(
@@ -196,7 +202,7 @@ pub fn run(cli: &Cli, a: &StandingsArgs) -> Result<(), Failure> {
             .map_or(TieResolution::Shared, |seed| TieResolution::ByLot { seed }),
         unrated_rating: a.unrated_rating,
         allow_buchholz_in_round_robin: false,
-        with_working: a.explain.is_some(),
+        with_working: explain.is_some(),
     };
     let s = tiebreak::standings(&ct.crosstable, edition, &list, &options)
         .map_err(|e| compute_error(&e, &ct, path, from_cli, &line_202))?;
@@ -214,10 +220,10 @@ pub fn run(cli: &Cli, a: &StandingsArgs) -> Result<(), Failure> {
         );
     }
     if cli.json {
-        output::json(&standings_json(&s, &ct, a.explain));
+        output::json(&standings_json(&s, &ct, explain));
     } else {
         print_table(&s, &ct);
-        if let Some(t) = a.explain {
+        if let Some(t) = explain {
             print_explain(&s, t);
         }
     }
