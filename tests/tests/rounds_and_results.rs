@@ -981,3 +981,67 @@ fn a_round_robin_is_paired_from_the_berger_tables() {
     let r1 = pairs(&a.json(&["round", "show", &id, "1"]));
     assert_eq!(r1, [(1, 10), (2, 9), (3, 8), (4, 7), (5, 6)]);
 }
+
+/// Issue 6: the rating service consumes the results service's events — a tournament
+/// whose last round closes is submitted by itself (its list from its time control).
+#[test]
+fn a_finished_tournament_reaches_the_rating_service_by_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = Arbiter {
+        data: dir.path().join("data"),
+        port: arbiter_testkit::free_port(),
+    };
+    let _d = start(&a.data, a.port);
+    let t = a.json(&[
+        "tournament",
+        "create",
+        "--name",
+        "Autumn Open",
+        "--rounds",
+        "2",
+        "--start",
+        "2026-10-10",
+        "--end",
+        "2026-10-11",
+        "--time-control",
+        "5400+30",
+    ]);
+    let id = t["tournament_id"].as_str().unwrap().to_owned();
+    for (i, (name, rating)) in PLAYERS.iter().enumerate() {
+        a.ok(&[
+            "player",
+            "add",
+            &id,
+            "--name",
+            name,
+            "--rating",
+            &rating.to_string(),
+            "--fide-id",
+            &(3_000_000 + i).to_string(),
+        ]);
+    }
+    play_round(&a, dir.path(), &id, 1, false);
+    let listed = |a: &Arbiter| {
+        ["2026-11", "2026-12"].iter().any(|p| {
+            let o = a.run(&["rating", "status", p, "--json"]);
+            o.status.success()
+                && serde_json::from_slice::<serde_json::Value>(&o.stdout)
+                    .ok()
+                    .and_then(|v| v["tournaments"].as_array().cloned())
+                    .is_some_and(|ts| ts.iter().any(|t| t.as_str() == Some(id.as_str())))
+        })
+    };
+    assert!(!listed(&a), "not before the last round closes");
+    play_round(&a, dir.path(), &id, 2, false);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !listed(&a) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the tournament was never submitted"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    // Submitting it by hand now is a revision: it needs a reason.
+    let again = a.refused(&["rating", "submit-tournament", &id, "--kind", "standard"]);
+    assert!(again.contains("meta.reason"), "{again}");
+}

@@ -391,6 +391,19 @@ fn read_122(text: &str) -> Option<clock::time_control::TimeControl> {
     Clock::parse_trf222(t).ok()
 }
 
+/// The list a tournament's time control (PGN or TRF notation) is rated on, if readable
+/// and ratable (B.02 §1, R&B §1).
+pub fn kind_of_time_control(text: &str, edition: elo::Edition) -> Option<RatingKind> {
+    let tc = read_122(text)?;
+    let (w, b) = (elo_control(&tc.white), elo_control(&tc.black));
+    match classify_rate_of_play(edition, &w, &b, None).ok()? {
+        RatingClassification::Standard => Some(RatingKind::Standard),
+        RatingClassification::Rapid => Some(RatingKind::Rapid),
+        RatingClassification::Blitz => Some(RatingKind::Blitz),
+        RatingClassification::NotRated(_) => None,
+    }
+}
+
 /// White's and Black's time controls.
 type Controls = (TimeControl, TimeControl);
 

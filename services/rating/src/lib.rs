@@ -116,6 +116,7 @@ impl Rating {
             wake: Arc::new(Notify::new()),
         };
         tokio::spawn(r.clone().scheduler(every));
+        tokio::spawn(r.clone().submit_finished_tournaments());
         r
     }
 
@@ -510,146 +511,7 @@ impl RatingService for Rating {
             .platform
             .auth
             .actor(&request, "SubmitExternalTournament")?;
-        self.fresh().await?;
-        let r = request.into_inner();
-        let meta = meta_ok(r.meta)?;
-        let decided = intake::decide_submission(&intake::Submission {
-            trf: &r.trf,
-            kind: kind_from_number(r.kind as u32),
-            tournament_id: &r.tournament_id,
-            end_date: &r.end_date,
-            official_fide_event: r.official_fide_event,
-            match_event: r.match_event,
-            match_games: r.match_games,
-        })
-        .map_err(field)?;
-        let t = decided.event;
-        let stream = tournament_stream(&t.tournament_id);
-        let replay = self
-            .platform
-            .store
-            .find_command(&meta.command_id)
-            .await
-            .map_err(from_log)?;
-        let mut moved_from: Option<String> = None;
-        let a = match replay {
-            Some((_, a)) => a,
-            None => {
-                let (current, old_period) = self.ratings.read(|s| {
-                    s.tournaments
-                        .get(&t.tournament_id)
-                        .and_then(|v| v.last())
-                        .map_or((0, None), |(v, t)| (*v, Some(t.period.clone())))
-                });
-                moved_from = old_period.filter(|p| *p != t.period);
-                if current > 0 && meta.reason.trim().is_empty() {
-                    return Err(invalid(
-                        "meta.reason",
-                        format!(
-                            "tournament {} was submitted before: a correction needs a reason",
-                            t.tournament_id
-                        ),
-                    ));
-                }
-                let expected = meta.expected_version.unwrap_or(current);
-                let ctx = self.context(actor.clone(), &meta.command_id, &meta.reason);
-                self.append(
-                    stream.clone(),
-                    Some(expected),
-                    vec![event(EXTERNAL_TOURNAMENT_SUBMITTED, &t)],
-                    ctx,
-                )
-                .await
-                .map_err(from_log)?
-            }
-        };
-        self.caught_up(a.last_position).await?;
-        let period = parse_month("period", &t.period).map_err(field)?;
-        self.open_and_close_if_due(
-            period,
-            &actor,
-            &format!("{}-open-period", meta.command_id),
-            false,
-        )
-        .await?;
-        self.wake.notify_one();
-        // a published period is revised at once (and the one a correction left)
-        let mut notes = decided.notes;
-        let (mut revision, mut diff) = (0, Vec::new());
-        let mut rippled = Vec::new();
-        let mut touched = vec![period];
-        if let Some(p) = moved_from
-            .as_deref()
-            .and_then(|p| parse_month("period", p).ok())
-        {
-            touched.push(p);
-        }
-        for p in touched {
-            if self.status_of(p).is_some_and(|s| s.status == "published") {
-                let run = self
-                    .run_inner(
-                        p,
-                        actor.clone(),
-                        &format!("{}-revise-{}", meta.command_id, month_text(p)),
-                        &meta.reason,
-                        false,
-                    )
-                    .await?;
-                let rev = run.status.as_ref().map_or(0, |s| s.revision);
-                if run.unchanged {
-                    notes.push(format!(
-                        "period {} stays at revision {rev}: no list entry changes",
-                        month_text(p)
-                    ));
-                } else {
-                    notes.push(format!(
-                        "period {} revised: revision {rev}, {} rating change(s)",
-                        month_text(p),
-                        run.diff.len()
-                    ));
-                }
-                if p == period {
-                    revision = rev;
-                }
-                diff.extend(run.diff);
-                for r in self
-                    .ripple(p, &actor, &meta.command_id, &meta.reason)
-                    .await?
-                {
-                    notes.push(if r.unchanged {
-                        format!(
-                            "period {} re-run from the revised {} list: unchanged (revision {})",
-                            r.period,
-                            month_text(p),
-                            r.revision
-                        )
-                    } else {
-                        format!(
-                            "period {} re-run from the revised previous list: {} revision {}, {} rating change(s)",
-                            r.period,
-                            r.status,
-                            r.revision,
-                            r.diff.len()
-                        )
-                    });
-                    rippled.push(r);
-                }
-            }
-        }
-        let status = self.status_of(period).map(|s| s.status).unwrap_or_default();
-        Ok(Response::new(SubmitExternalTournamentResponse {
-            ack: Some(ack(stream, a)),
-            tournament_id: t.tournament_id.clone(),
-            period: t.period.clone(),
-            rated_games: t.games.len() as u32,
-            skipped_games: t.skipped_games,
-            version: a.stream_version as u32,
-            period_status: status,
-            notes,
-            revision,
-            diff,
-            rippled,
-        }))
+        self.submit_as(actor, request.into_inner()).await
     }
 
     async fn run_period(
@@ -1167,5 +1029,231 @@ impl Rating {
                     )
                 }
             })
+    }
+}
+
+impl Rating {
+    /// A tournament run here is submitted by itself when its last round closes, and
+    /// again (a revision, with the correction's reason) when a result of it is corrected
+    /// afterwards: the results service's events are consumed as they are logged. The
+    /// list comes from the tournament's time control (B.02 §1); a tournament without a
+    /// readable, ratable time control is left to `SubmitTournament`. Idempotent across
+    /// restarts: each submission's command id is the triggering event's id.
+    async fn submit_finished_tournaments(self) {
+        use arbiter_proto::v1::{ResultCorrected, RoundClosed};
+        let mut sub = self.platform.store.subscribe(1);
+        loop {
+            let e = match sub.next().await {
+                Ok(e) => e,
+                Err(err) => {
+                    tracing::warn!(%err, "rating: results intake: log read failed; retrying");
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    continue;
+                }
+            };
+            if !e.stream.starts_with("results-") {
+                continue;
+            }
+            let (tid, reason) = match e.event_type.as_str() {
+                "RoundClosed" => match RoundClosed::decode(e.payload.as_slice()) {
+                    Ok(c) => (c.tournament_id, String::new()),
+                    Err(_) => continue,
+                },
+                "ResultCorrected" => match ResultCorrected::decode(e.payload.as_slice()) {
+                    Ok(c) => (
+                        c.tournament_id,
+                        format!(
+                            "round {} board {}: {} corrected to {} ({})",
+                            c.round, c.board, c.previous_result, c.result, e.reason
+                        ),
+                    ),
+                    Err(_) => continue,
+                },
+                _ => continue,
+            };
+            if !self.tournaments.caught_up(e.global_position).await {
+                continue;
+            }
+            let Some((t, roster)) = self.tournaments.with_roster(&tid) else {
+                continue;
+            };
+            if t.rounds == 0 || !roster.record.closed.contains(&t.rounds) {
+                continue;
+            }
+            let Some(kind) = intake::kind_of_time_control(&t.time_control, elo::Edition::default())
+            else {
+                tracing::info!(tournament = %tid, time_control = %t.time_control, "rating: not submitted by itself: no ratable time control");
+                continue;
+            };
+            let Ok((trf, _)) = arbiter_registry::trf_export::export(
+                &t,
+                &roster.for_rating(),
+                &arbiter_registry::trf_export::ExportOptions::default(),
+            ) else {
+                continue;
+            };
+            let req = SubmitExternalTournamentRequest {
+                meta: Some(arbiter_proto::v1::CommandMeta {
+                    command_id: format!("rating-intake:{}", e.event_id),
+                    expected_version: None,
+                    reason,
+                }),
+                trf: trf.into_bytes(),
+                kind: crate::calendar::kind_number(kind) as i32,
+                tournament_id: t.tournament_id.clone(),
+                end_date: t.end_date.clone(),
+                official_fide_event: false,
+                ..Default::default()
+            };
+            if let Err(s) = self.submit_as("rating-intake".into(), req).await {
+                tracing::info!(tournament = %tid, status = %s, "rating: tournament not submitted by itself");
+            }
+        }
+    }
+
+    async fn submit_as(
+        &self,
+        actor: String,
+        r: SubmitExternalTournamentRequest,
+    ) -> Result<Response<SubmitExternalTournamentResponse>, Status> {
+        self.fresh().await?;
+        let meta = meta_ok(r.meta)?;
+        let decided = intake::decide_submission(&intake::Submission {
+            trf: &r.trf,
+            kind: kind_from_number(r.kind as u32),
+            tournament_id: &r.tournament_id,
+            end_date: &r.end_date,
+            official_fide_event: r.official_fide_event,
+            match_event: r.match_event,
+            match_games: r.match_games,
+        })
+        .map_err(field)?;
+        let t = decided.event;
+        let stream = tournament_stream(&t.tournament_id);
+        let replay = self
+            .platform
+            .store
+            .find_command(&meta.command_id)
+            .await
+            .map_err(from_log)?;
+        let mut moved_from: Option<String> = None;
+        let a = match replay {
+            Some((_, a)) => a,
+            None => {
+                let (current, old_period) = self.ratings.read(|s| {
+                    s.tournaments
+                        .get(&t.tournament_id)
+                        .and_then(|v| v.last())
+                        .map_or((0, None), |(v, t)| (*v, Some(t.period.clone())))
+                });
+                moved_from = old_period.filter(|p| *p != t.period);
+                if current > 0 && meta.reason.trim().is_empty() {
+                    return Err(invalid(
+                        "meta.reason",
+                        format!(
+                            "tournament {} was submitted before: a correction needs a reason",
+                            t.tournament_id
+                        ),
+                    ));
+                }
+                let expected = meta.expected_version.unwrap_or(current);
+                let ctx = self.context(actor.clone(), &meta.command_id, &meta.reason);
+                self.append(
+                    stream.clone(),
+                    Some(expected),
+                    vec![event(EXTERNAL_TOURNAMENT_SUBMITTED, &t)],
+                    ctx,
+                )
+                .await
+                .map_err(from_log)?
+            }
+        };
+        self.caught_up(a.last_position).await?;
+        let period = parse_month("period", &t.period).map_err(field)?;
+        self.open_and_close_if_due(
+            period,
+            &actor,
+            &format!("{}-open-period", meta.command_id),
+            false,
+        )
+        .await?;
+        self.wake.notify_one();
+        // a published period is revised at once (and the one a correction left)
+        let mut notes = decided.notes;
+        let (mut revision, mut diff) = (0, Vec::new());
+        let mut rippled = Vec::new();
+        let mut touched = vec![period];
+        if let Some(p) = moved_from
+            .as_deref()
+            .and_then(|p| parse_month("period", p).ok())
+        {
+            touched.push(p);
+        }
+        for p in touched {
+            if self.status_of(p).is_some_and(|s| s.status == "published") {
+                let run = self
+                    .run_inner(
+                        p,
+                        actor.clone(),
+                        &format!("{}-revise-{}", meta.command_id, month_text(p)),
+                        &meta.reason,
+                        false,
+                    )
+                    .await?;
+                let rev = run.status.as_ref().map_or(0, |s| s.revision);
+                if run.unchanged {
+                    notes.push(format!(
+                        "period {} stays at revision {rev}: no list entry changes",
+                        month_text(p)
+                    ));
+                } else {
+                    notes.push(format!(
+                        "period {} revised: revision {rev}, {} rating change(s)",
+                        month_text(p),
+                        run.diff.len()
+                    ));
+                }
+                if p == period {
+                    revision = rev;
+                }
+                diff.extend(run.diff);
+                for r in self
+                    .ripple(p, &actor, &meta.command_id, &meta.reason)
+                    .await?
+                {
+                    notes.push(if r.unchanged {
+                        format!(
+                            "period {} re-run from the revised {} list: unchanged (revision {})",
+                            r.period,
+                            month_text(p),
+                            r.revision
+                        )
+                    } else {
+                        format!(
+                            "period {} re-run from the revised previous list: {} revision {}, {} rating change(s)",
+                            r.period,
+                            r.status,
+                            r.revision,
+                            r.diff.len()
+                        )
+                    });
+                    rippled.push(r);
+                }
+            }
+        }
+        let status = self.status_of(period).map(|s| s.status).unwrap_or_default();
+        Ok(Response::new(SubmitExternalTournamentResponse {
+            ack: Some(ack(stream, a)),
+            tournament_id: t.tournament_id.clone(),
+            period: t.period.clone(),
+            rated_games: t.games.len() as u32,
+            skipped_games: t.skipped_games,
+            version: a.stream_version as u32,
+            period_status: status,
+            notes,
+            revision,
+            diff,
+            rippled,
+        }))
     }
 }
