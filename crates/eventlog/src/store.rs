@@ -184,161 +184,85 @@ impl EventStore {
     pub async fn append(&self, req: AppendRequest) -> Result<AppendAck> {
         validate(&req)?;
         let inner = &self.inner;
-        let mut tx = match inner.backend {
+        let mut tx = self.begin_append().await?;
+        let head = lock_head(inner.backend, &mut tx).await?;
+        match append_in(inner.backend, &mut tx, &req, head).await? {
+            Ok(a) if !a.replayed => {
+                tx.commit().await?;
+                self.advance_head(a.last_position);
+                Ok(a)
+            }
+            outcome => {
+                tx.rollback().await?;
+                outcome
+            }
+        }
+    }
+
+    /// Group commit: appends several requests (any streams, each with its own
+    /// `expected_version` and command id) in ONE transaction, so a burst of small
+    /// appends costs one durable commit (one fsync on SQLite) instead of one each.
+    ///
+    /// Per-request semantics are exactly those of [`EventStore::append`] applied to the
+    /// requests one after the other, in order: each gets its own outcome in the returned
+    /// vector (same index). A request that [`append`](EventStore::append) would refuse
+    /// ([`Error::Conflict`], [`Error::CommandIdReused`], [`Error::Invalid`]) gets that
+    /// same error and writes nothing, and the other requests still commit. A later
+    /// request sees what the earlier ones of the batch wrote (a second request on the
+    /// same stream must expect the version the first one left; a command id repeated in
+    /// the batch is answered as a replay of its first use). Positions stay gap-free and
+    /// in batch order.
+    ///
+    /// The outer `Err` is a failure of the database itself (connection, I/O): then
+    /// nothing of the batch is written and the caller may retry the batch, or its
+    /// requests one by one with [`EventStore::append`] (idempotent by command id).
+    pub async fn append_batch(&self, reqs: &[AppendRequest]) -> Result<Vec<Result<AppendAck>>> {
+        if reqs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let inner = &self.inner;
+        let mut tx = self.begin_append().await?;
+        let mut head = lock_head(inner.backend, &mut tx).await?;
+        let start = head;
+        let mut outcomes = Vec::with_capacity(reqs.len());
+        for req in reqs {
+            if let Err(e) = validate(req) {
+                outcomes.push(Err(e));
+                continue;
+            }
+            let outcome = append_in(inner.backend, &mut tx, req, head).await?;
+            if let Ok(a) = &outcome
+                && !a.replayed
+            {
+                head = a.last_position;
+            }
+            outcomes.push(outcome);
+        }
+        if head == start {
+            tx.rollback().await?;
+        } else {
+            tx.commit().await?;
+            self.advance_head(head);
+        }
+        Ok(outcomes)
+    }
+
+    /// A write transaction (SQLite: `BEGIN IMMEDIATE` on the single writer connection).
+    async fn begin_append(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>> {
+        let inner = &self.inner;
+        Ok(match inner.backend {
             Backend::Sqlite => inner.writer.begin_with("BEGIN IMMEDIATE").await?,
             Backend::Postgres => inner.writer.begin().await?,
-        };
-        // Serialise appends on the log head, so positions stay gap-free in commit order.
-        // The lookups come in a second statement: under READ COMMITTED that statement's
-        // snapshot is taken after the lock was granted, so it sees the previous append.
-        let lock = match inner.backend {
-            Backend::Sqlite => "SELECT position FROM log_head WHERE id = 1",
-            Backend::Postgres => "SELECT position FROM log_head WHERE id = 1 FOR UPDATE",
-        };
-        let head: i64 = sqlx::query_scalar(lock).fetch_one(&mut *tx).await?;
-        let sql = "SELECT c.stream, c.first_position, c.last_position, c.stream_version, \
-             s.version, s.head_hash FROM log_head h \
-             LEFT JOIN commands c ON c.command_id = $1 \
-             LEFT JOIN streams s ON s.stream = $2 WHERE h.id = 1";
-        let row = sqlx::query(AssertSqlSafe(placeholders(inner.backend, sql)))
-            .bind(&req.context.command_id)
-            .bind(&req.stream)
-            .fetch_one(&mut *tx)
-            .await?;
-        if let Some(stream) = row.try_get::<Option<String>, _>(0)? {
-            tx.rollback().await?;
-            if stream != req.stream {
-                return Err(Error::CommandIdReused {
-                    command_id: req.context.command_id.clone(),
-                    original_stream: stream,
-                    stream: req.stream.clone(),
-                });
-            }
-            return Ok(AppendAck {
-                first_position: row.try_get(1)?,
-                last_position: row.try_get(2)?,
-                stream_version: row.try_get(3)?,
-                replayed: true,
-            });
-        }
-        let version: i64 = row.try_get::<Option<i64>, _>(4)?.unwrap_or(0);
-        let head_hash: Vec<u8> = row
-            .try_get::<Option<Vec<u8>>, _>(5)?
-            .unwrap_or_else(|| GENESIS.to_vec());
-        if let Some(expected) = req.expected_version
-            && expected != version
-        {
-            tx.rollback().await?;
-            return Err(Error::Conflict {
-                stream: req.stream.clone(),
-                expected,
-                actual: version,
-            });
-        }
+        })
+    }
 
-        let now = now_micros();
-        let ctx = &req.context;
-        let correlation = if ctx.correlation_id.is_empty() {
-            ctx.command_id.clone()
-        } else {
-            ctx.correlation_id.clone()
-        };
-        let mut prev = head_hash;
-        let mut recorded = Vec::with_capacity(req.events.len());
-        for (i, e) in req.events.iter().enumerate() {
-            let offset = i as i64 + 1;
-            let mut r = RecordedEvent {
-                global_position: head + offset,
-                event_id: uuid::Uuid::now_v7().to_string(),
-                stream: req.stream.clone(),
-                stream_version: version + offset,
-                event_type: e.event_type.clone(),
-                schema_version: e.schema_version,
-                payload: e.payload.clone(),
-                recorded_at_micros: now,
-                actor: ctx.actor.clone(),
-                command_id: ctx.command_id.clone(),
-                correlation_id: correlation.clone(),
-                causation_id: ctx.causation_id.clone(),
-                reason: ctx.reason.clone(),
-                rule_edition: ctx.rule_edition.clone(),
-                service: ctx.service.clone(),
-                prev_hash: prev,
-                hash: Vec::new(),
-                trace_parent: ctx.trace_parent.clone(),
-            };
-            r.hash = event_hash(&r).to_vec();
-            prev = r.hash.clone();
-            recorded.push(r);
-        }
-        let first = head + 1;
-        let last = head + recorded.len() as i64;
-        let new_version = version + recorded.len() as i64;
-
-        for chunk in recorded.chunks(INSERT_CHUNK) {
-            insert_events(inner.backend, &mut tx, chunk).await?;
-        }
-        // Stream head, command record and log head: one statement on PostgreSQL
-        // (data-modifying CTEs save round trips), three in-process calls on SQLite.
-        match inner.backend {
-            Backend::Postgres => {
-                sqlx::query(
-                    "WITH s AS (INSERT INTO streams (stream, version, head_hash) \
-                     VALUES ($1, $2, $3) ON CONFLICT (stream) DO UPDATE \
-                     SET version = excluded.version, head_hash = excluded.head_hash), \
-                     c AS (INSERT INTO commands (command_id, stream, first_position, \
-                     last_position, stream_version) VALUES ($4, $1, $5, $6, $2)) \
-                     UPDATE log_head SET position = $6 WHERE id = 1",
-                )
-                .bind(&req.stream)
-                .bind(new_version)
-                .bind(prev)
-                .bind(&ctx.command_id)
-                .bind(first)
-                .bind(last)
-                .execute(&mut *tx)
-                .await?;
-            }
-            Backend::Sqlite => {
-                sqlx::query(
-                    "INSERT INTO streams (stream, version, head_hash) VALUES (?, ?, ?) \
-                     ON CONFLICT (stream) DO UPDATE SET version = excluded.version, \
-                     head_hash = excluded.head_hash",
-                )
-                .bind(&req.stream)
-                .bind(new_version)
-                .bind(prev)
-                .execute(&mut *tx)
-                .await?;
-                sqlx::query(
-                    "INSERT INTO commands (command_id, stream, first_position, last_position, \
-                     stream_version) VALUES (?, ?, ?, ?, ?)",
-                )
-                .bind(&ctx.command_id)
-                .bind(&req.stream)
-                .bind(first)
-                .bind(last)
-                .bind(new_version)
-                .execute(&mut *tx)
-                .await?;
-                sqlx::query("UPDATE log_head SET position = ? WHERE id = 1")
-                    .bind(last)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-        }
-        tx.commit().await?;
-        inner.head.send_if_modified(|h| {
+    /// Tells subscribers that the log reached `last`.
+    fn advance_head(&self, last: i64) {
+        self.inner.head.send_if_modified(|h| {
             let changed = *h < last;
             *h = (*h).max(last);
             changed
         });
-        Ok(AppendAck {
-            first_position: first,
-            last_position: last,
-            stream_version: new_version,
-            replayed: false,
-        })
     }
 
     /// What a command id wrote, if it was applied: its stream and positions (as a
@@ -561,6 +485,168 @@ impl Subscription {
     pub fn position(&self) -> i64 {
         self.next_position
     }
+}
+
+/// Takes the append lock and reads the log head. Serialises appends on the log head, so
+/// positions stay gap-free in commit order. The lookups of [`append_in`] come in later
+/// statements: under READ COMMITTED their snapshot is taken after the lock was granted,
+/// so they see the previous append.
+async fn lock_head(
+    backend: Backend,
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+) -> Result<i64> {
+    let lock = match backend {
+        Backend::Sqlite => "SELECT position FROM log_head WHERE id = 1",
+        Backend::Postgres => "SELECT position FROM log_head WHERE id = 1 FOR UPDATE",
+    };
+    Ok(sqlx::query_scalar(lock).fetch_one(&mut **tx).await?)
+}
+
+/// One validated request inside an append transaction whose log head is `head`.
+/// Outer `Err`: the database failed (abandon the transaction). Inner `Err`: the request
+/// is refused (conflict, command id of another stream) and nothing was written for it.
+/// An inner `Ok` with `replayed` wrote nothing either.
+async fn append_in(
+    backend: Backend,
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    req: &AppendRequest,
+    head: i64,
+) -> Result<Result<AppendAck>> {
+    let sql = "SELECT c.stream, c.first_position, c.last_position, c.stream_version, \
+         s.version, s.head_hash FROM log_head h \
+         LEFT JOIN commands c ON c.command_id = $1 \
+         LEFT JOIN streams s ON s.stream = $2 WHERE h.id = 1";
+    let row = sqlx::query(AssertSqlSafe(placeholders(backend, sql)))
+        .bind(&req.context.command_id)
+        .bind(&req.stream)
+        .fetch_one(&mut **tx)
+        .await?;
+    if let Some(stream) = row.try_get::<Option<String>, _>(0)? {
+        if stream != req.stream {
+            return Ok(Err(Error::CommandIdReused {
+                command_id: req.context.command_id.clone(),
+                original_stream: stream,
+                stream: req.stream.clone(),
+            }));
+        }
+        return Ok(Ok(AppendAck {
+            first_position: row.try_get(1)?,
+            last_position: row.try_get(2)?,
+            stream_version: row.try_get(3)?,
+            replayed: true,
+        }));
+    }
+    let version: i64 = row.try_get::<Option<i64>, _>(4)?.unwrap_or(0);
+    let head_hash: Vec<u8> = row
+        .try_get::<Option<Vec<u8>>, _>(5)?
+        .unwrap_or_else(|| GENESIS.to_vec());
+    if let Some(expected) = req.expected_version
+        && expected != version
+    {
+        return Ok(Err(Error::Conflict {
+            stream: req.stream.clone(),
+            expected,
+            actual: version,
+        }));
+    }
+
+    let now = now_micros();
+    let ctx = &req.context;
+    let correlation = if ctx.correlation_id.is_empty() {
+        ctx.command_id.clone()
+    } else {
+        ctx.correlation_id.clone()
+    };
+    let mut prev = head_hash;
+    let mut recorded = Vec::with_capacity(req.events.len());
+    for (i, e) in req.events.iter().enumerate() {
+        let offset = i as i64 + 1;
+        let mut r = RecordedEvent {
+            global_position: head + offset,
+            event_id: uuid::Uuid::now_v7().to_string(),
+            stream: req.stream.clone(),
+            stream_version: version + offset,
+            event_type: e.event_type.clone(),
+            schema_version: e.schema_version,
+            payload: e.payload.clone(),
+            recorded_at_micros: now,
+            actor: ctx.actor.clone(),
+            command_id: ctx.command_id.clone(),
+            correlation_id: correlation.clone(),
+            causation_id: ctx.causation_id.clone(),
+            reason: ctx.reason.clone(),
+            rule_edition: ctx.rule_edition.clone(),
+            service: ctx.service.clone(),
+            prev_hash: prev,
+            hash: Vec::new(),
+            trace_parent: ctx.trace_parent.clone(),
+        };
+        r.hash = event_hash(&r).to_vec();
+        prev = r.hash.clone();
+        recorded.push(r);
+    }
+    let first = head + 1;
+    let last = head + recorded.len() as i64;
+    let new_version = version + recorded.len() as i64;
+
+    for chunk in recorded.chunks(INSERT_CHUNK) {
+        insert_events(backend, tx, chunk).await?;
+    }
+    // Stream head, command record and log head: one statement on PostgreSQL
+    // (data-modifying CTEs save round trips), three in-process calls on SQLite.
+    match backend {
+        Backend::Postgres => {
+            sqlx::query(
+                "WITH s AS (INSERT INTO streams (stream, version, head_hash) \
+                 VALUES ($1, $2, $3) ON CONFLICT (stream) DO UPDATE \
+                 SET version = excluded.version, head_hash = excluded.head_hash), \
+                 c AS (INSERT INTO commands (command_id, stream, first_position, \
+                 last_position, stream_version) VALUES ($4, $1, $5, $6, $2)) \
+                 UPDATE log_head SET position = $6 WHERE id = 1",
+            )
+            .bind(&req.stream)
+            .bind(new_version)
+            .bind(prev)
+            .bind(&ctx.command_id)
+            .bind(first)
+            .bind(last)
+            .execute(&mut **tx)
+            .await?;
+        }
+        Backend::Sqlite => {
+            sqlx::query(
+                "INSERT INTO streams (stream, version, head_hash) VALUES (?, ?, ?) \
+                 ON CONFLICT (stream) DO UPDATE SET version = excluded.version, \
+                 head_hash = excluded.head_hash",
+            )
+            .bind(&req.stream)
+            .bind(new_version)
+            .bind(prev)
+            .execute(&mut **tx)
+            .await?;
+            sqlx::query(
+                "INSERT INTO commands (command_id, stream, first_position, last_position, \
+                 stream_version) VALUES (?, ?, ?, ?, ?)",
+            )
+            .bind(&ctx.command_id)
+            .bind(&req.stream)
+            .bind(first)
+            .bind(last)
+            .bind(new_version)
+            .execute(&mut **tx)
+            .await?;
+            sqlx::query("UPDATE log_head SET position = ? WHERE id = 1")
+                .bind(last)
+                .execute(&mut **tx)
+                .await?;
+        }
+    }
+    Ok(Ok(AppendAck {
+        first_position: first,
+        last_position: last,
+        stream_version: new_version,
+        replayed: false,
+    }))
 }
 
 fn validate(req: &AppendRequest) -> Result<()> {
