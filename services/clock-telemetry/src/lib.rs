@@ -15,6 +15,7 @@
 //! Service name in events and NATS subjects: `clock`.
 pub mod board;
 pub mod time_source;
+pub mod writer;
 
 use std::collections::HashMap;
 use std::pin::Pin;
@@ -49,6 +50,19 @@ pub const NATS_TELEMETRY_SUBJECTS: &str = "arbiter.v1.clock.in.*.*";
 /// recording the fall (for telemetry in transit); default 0.
 pub const FLAG_GRACE_ENV: &str = "ARBITER_CLOCK_FLAG_GRACE_MS";
 
+/// NATS header a device authenticates its telemetry with: `Authorization: Bearer <token>`
+/// (a token of the platform's token file, as on gRPC; the name is matched without case).
+/// Messages without a valid token are rejected (`unauthenticated`) and never applied.
+pub const NATS_AUTH_HEADER: &str = "Authorization";
+
+/// The headers a device (or a gateway) publishes NATS telemetry with: the
+/// [`NATS_AUTH_HEADER`] carrying `Bearer <token>`.
+pub fn nats_telemetry_headers(token: &str) -> async_nats::HeaderMap {
+    let mut h = async_nats::HeaderMap::new();
+    h.insert(NATS_AUTH_HEADER, format!("Bearer {token}").as_str());
+    h
+}
+
 /// Header on the service's replies to NATS telemetry (value `arbiter.v1.TelemetryReply`).
 pub const REPLY_HEADER: &str = "Arbiter-Reply";
 
@@ -61,6 +75,8 @@ pub struct ClockTelemetry {
 
 struct Inner {
     store: EventStore,
+    /// Group commit of the live path (every append of the service goes through it).
+    writer: writer::GroupWriter,
     time: TimeSource,
     flag_grace_ms: u64,
     boards: Mutex<HashMap<(String, u32), Arc<Cell>>>,
@@ -121,6 +137,10 @@ impl ClockTelemetry {
     pub fn start_with(platform: &Platform, time: TimeSource, flag_grace_ms: u64) -> ClockTelemetry {
         let inner = Arc::new(Inner {
             store: platform.store.clone(),
+            writer: writer::GroupWriter::start(
+                platform.store.clone(),
+                writer::GroupWriter::window_from_env(),
+            ),
             time,
             flag_grace_ms,
             boards: Mutex::new(HashMap::new()),
@@ -146,6 +166,11 @@ impl ClockTelemetry {
             });
         }
         svc
+    }
+
+    /// Group commit so far: (transactions, appends) written by the live path.
+    pub fn commit_stats(&self) -> (u64, u64) {
+        self.inner.writer.stats()
     }
 
     /// Loads every board that has events (so that running clocks get their flag timers).
@@ -252,7 +277,7 @@ impl ClockTelemetry {
                         reason: "flag fall detected by the authoritative clock (6.9)".into(),
                         ..Default::default()
                     };
-                    match self.commit(&cell, &mut guard, decided, ctx).await {
+                    match self.commit(&cell, &mut guard, decided, ctx, true).await {
                         Ok(_) => tracing::info!(tournament_id = %cell.tournament_id, board = cell.board, at, "flag fell"),
                         Err(r) => {
                             tracing::warn!(error = %r.message, "clock: recording a flag fall failed; retrying");
@@ -266,13 +291,16 @@ impl ClockTelemetry {
     }
 
     /// Appends `decided.events` to the board's stream (as the board's next version),
-    /// folds them, tells watchers and the flag timer. Returns the ack.
+    /// folds them, tells watchers and the flag timer. Returns the ack once the events
+    /// are durable. The append goes through the group commit ([`writer`]); `urgent`
+    /// (a flag fall) does not wait for the collection window.
     async fn commit(
         &self,
         cell: &Cell,
         guard: &mut Option<Board>,
         decided: Decided,
         mut ctx: CommandContext,
+        urgent: bool,
     ) -> Result<CommandAck, Reject> {
         let stream = stream_of(&cell.tournament_id, cell.board);
         let version = guard.as_ref().map(|b| b.version).unwrap_or(0);
@@ -301,7 +329,7 @@ impl ClockTelemetry {
                 .collect(),
             context: ctx,
         };
-        let a = match self.inner.store.append(req).await {
+        let a = match self.inner.writer.append(req, urgent).await {
             Ok(a) => a,
             Err(arbiter_eventlog::Error::Conflict { .. }) => {
                 // Another writer appended: reload the board from the log.
@@ -423,7 +451,7 @@ impl ClockTelemetry {
             actor: actor.to_owned(),
             ..Default::default()
         };
-        let ack = self.commit(&cell, &mut guard, decided, ctx).await?;
+        let ack = self.commit(&cell, &mut guard, decided, ctx, false).await?;
         let state = guard
             .as_ref()
             .map(|b| board::state(b, self.inner.time.now_ms()));
@@ -449,7 +477,15 @@ impl ClockTelemetry {
                 m = sub.next() => match m { Some(m) => m, None => return Ok(()) },
                 _ = shutdown.changed() => return Ok(()),
             };
-            let reply = self.nats_item(&msg.subject, &msg.payload).await;
+            let authorization = msg.headers.as_ref().and_then(|h| {
+                h.iter()
+                    .find(|(k, _)| AsRef::<str>::as_ref(k).eq_ignore_ascii_case(NATS_AUTH_HEADER))
+                    .and_then(|(_, v)| v.first())
+                    .map(|v| v.as_str().to_owned())
+            });
+            let reply = self
+                .nats_item(&msg.subject, authorization.as_deref(), &msg.payload)
+                .await;
             if let Some(to) = msg.reply {
                 // The ARBITER JetStream stream (`arbiter.v1.>`) also captures telemetry
                 // subjects and answers the same inbox with its PubAck: this header tells
@@ -466,8 +502,44 @@ impl ClockTelemetry {
         }
     }
 
-    /// One NATS telemetry message: the subject names the board.
-    pub async fn nats_item(&self, subject: &str, payload: &[u8]) -> TelemetryReply {
+    /// The actor of a NATS message's `Authorization` header value, checked by the
+    /// platform's [`Auth`](arbiter_service_kit::auth::Auth) exactly as a gRPC bearer token.
+    fn nats_actor(&self, authorization: Option<&str>) -> Result<String, Reject> {
+        let unauthenticated = |m: &str| {
+            Reject::new(
+                "unauthenticated",
+                "authorization",
+                m.strip_prefix("authorization: ").unwrap_or(m),
+            )
+        };
+        let Some(value) = authorization else {
+            return Err(unauthenticated(&format!(
+                "NATS telemetry needs a `{NATS_AUTH_HEADER}: Bearer <token>` header"
+            )));
+        };
+        let value = tonic::metadata::MetadataValue::try_from(value)
+            .map_err(|_| unauthenticated("not a valid header value (ASCII expected)"))?;
+        let mut request = Request::new(());
+        request.metadata_mut().insert("authorization", value);
+        self.platform
+            .auth
+            .actor(&request, "NATS telemetry")
+            .map_err(|s| unauthenticated(s.message()))
+    }
+
+    /// One NATS telemetry message: the subject names the board; `authorization` is the
+    /// value of its `Authorization` header (`Bearer <token>`), checked before anything
+    /// else — an unauthenticated message is rejected and never applied.
+    pub async fn nats_item(
+        &self,
+        subject: &str,
+        authorization: Option<&str>,
+        payload: &[u8],
+    ) -> TelemetryReply {
+        let actor = match self.nats_actor(authorization) {
+            Ok(a) => a,
+            Err(r) => return reject_reply(0, r),
+        };
         let parts: Vec<&str> = subject.split('.').collect();
         let (tournament, board) = match parts.as_slice() {
             ["arbiter", "v1", "clock", "in", t, b] => (*t, *b),
@@ -524,11 +596,6 @@ impl ClockTelemetry {
                 ),
             );
         }
-        let actor = if t.device_id.is_empty() {
-            "nats".to_owned()
-        } else {
-            format!("nats:{}", t.device_id)
-        };
         self.handle(&actor, t).await
     }
 
@@ -637,7 +704,7 @@ impl ClockService for ClockTelemetry {
             ..Default::default()
         };
         let ack = self
-            .commit(&cell, &mut guard, decided, ctx)
+            .commit(&cell, &mut guard, decided, ctx, false)
             .await
             .map_err(|r| match r.code {
                 "conflict" => Status::aborted(r.message),
