@@ -66,6 +66,25 @@ pub fn nats_telemetry_headers(token: &str) -> async_nats::HeaderMap {
 /// Header on the service's replies to NATS telemetry (value `arbiter.v1.TelemetryReply`).
 pub const REPLY_HEADER: &str = "Arbiter-Reply";
 
+/// Whether `OpenBoard` checks the tournament and board against the registry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RegistryCheck {
+    /// The registry writes to the same log (embedded `arbiterd`, or a standalone service
+    /// on the registry's database): the tournament must exist, and once its round is
+    /// paired (`RoundPaired` in the record) the board must be one of the round's boards.
+    SameLog,
+    /// No check (a standalone service whose database holds no registry events).
+    Off,
+}
+
+/// The flag grace from [`FLAG_GRACE_ENV`] (default 0).
+pub fn flag_grace_from_env() -> u64 {
+    std::env::var(FLAG_GRACE_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0)
+}
+
 /// The clock-telemetry gRPC service.
 #[derive(Clone)]
 pub struct ClockTelemetry {
@@ -79,6 +98,8 @@ struct Inner {
     writer: writer::GroupWriter,
     time: TimeSource,
     flag_grace_ms: u64,
+    /// The registry's record folded from the same log (`RegistryCheck::SameLog`).
+    registry: Option<arbiter_registry::projection::Tournaments>,
     boards: Mutex<HashMap<(String, u32), Arc<Cell>>>,
     shutdown: watch::Receiver<bool>,
 }
@@ -119,11 +140,7 @@ impl ClockTelemetry {
     /// in the background, NATS telemetry is consumed when the bus is NATS.
     /// The flag grace comes from `ARBITER_CLOCK_FLAG_GRACE_MS` (default 0).
     pub fn start(platform: &Platform) -> ClockTelemetry {
-        let grace = std::env::var(FLAG_GRACE_ENV)
-            .ok()
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(0);
-        Self::start_with(platform, TimeSource::System, grace)
+        Self::start_with(platform, TimeSource::System, flag_grace_from_env())
     }
 
     /// As [`ClockTelemetry::start`] with an injected clock (tests), no flag grace.
@@ -135,6 +152,22 @@ impl ClockTelemetry {
     /// `flag_grace_ms` after its instant (still stamped with the exact instant), so that
     /// a press stamped before the fall but delayed in transit is still applied.
     pub fn start_with(platform: &Platform, time: TimeSource, flag_grace_ms: u64) -> ClockTelemetry {
+        Self::start_configured(platform, time, flag_grace_ms, RegistryCheck::SameLog)
+    }
+
+    /// As [`ClockTelemetry::start_with`], choosing how `OpenBoard` checks the registry.
+    pub fn start_configured(
+        platform: &Platform,
+        time: TimeSource,
+        flag_grace_ms: u64,
+        check: RegistryCheck,
+    ) -> ClockTelemetry {
+        let registry = match check {
+            RegistryCheck::SameLog => Some(arbiter_registry::projection::Tournaments::start(
+                platform.store.clone(),
+            )),
+            RegistryCheck::Off => None,
+        };
         let inner = Arc::new(Inner {
             store: platform.store.clone(),
             writer: writer::GroupWriter::start(
@@ -143,6 +176,7 @@ impl ClockTelemetry {
             ),
             time,
             flag_grace_ms,
+            registry,
             boards: Mutex::new(HashMap::new()),
             shutdown: platform.shutdown.clone(),
         });
@@ -599,6 +633,57 @@ impl ClockTelemetry {
         self.handle(&actor, t).await
     }
 
+    /// `OpenBoard` against the registry's record (when it shares the log): the
+    /// tournament must exist; once `round` is paired, `board` must be one of its boards.
+    async fn check_registry(
+        &self,
+        tournament_id: &str,
+        round: u32,
+        board: u32,
+    ) -> Result<(), Status> {
+        let Some(registry) = &self.inner.registry else {
+            return Ok(());
+        };
+        // Read-your-writes: a tournament created (or a round paired) just before.
+        let head = self.inner.store.head_position().await.map_err(from_log)?;
+        if !registry.caught_up(head).await {
+            return Err(Status::unavailable(
+                "tournament_id: the registry's record has not caught up with the log yet; try again",
+            ));
+        }
+        let Some((tournament, roster)) = registry.with_roster(tournament_id) else {
+            return Err(not_found(
+                "tournament_id",
+                format!(
+                    "the registry has no tournament {tournament_id:?} (arbiter tournament create)"
+                ),
+            ));
+        };
+        if tournament.rounds > 0 && round > tournament.rounds {
+            return Err(invalid(
+                "round",
+                format!(
+                    "tournament {tournament_id} has {} rounds, there is no round {round}",
+                    tournament.rounds
+                ),
+            ));
+        }
+        if let Some(paired) = roster.record.pairings.get(&round) {
+            let boards = &paired.event.boards;
+            if !boards.iter().any(|b| b.board == board) {
+                let last = boards.iter().map(|b| b.board).max().unwrap_or(0);
+                return Err(invalid(
+                    "board",
+                    format!(
+                        "round {round} of tournament {tournament_id} is paired on {} boards (1–{last}); it has no board {board}",
+                        boards.len()
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The live state of a board.
     pub async fn clock_state(&self, tournament_id: &str, board: u32) -> Result<ClockState, Status> {
         let cell = self.known(tournament_id, board).await?;
@@ -672,6 +757,8 @@ impl ClockService for ClockTelemetry {
         };
         // Validate before touching the log (the stream name is built from these).
         board::decide_open(None, draft.clone()).map_err(|e| invalid(e.field, strip(&e)))?;
+        self.check_registry(&draft.tournament_id, draft.round, draft.board)
+            .await?;
         let cell = self
             .cell(&draft.tournament_id, draft.board, true)
             .await?
