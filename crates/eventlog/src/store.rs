@@ -1,4 +1,4 @@
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -220,30 +220,159 @@ impl EventStore {
         if reqs.is_empty() {
             return Ok(Vec::new());
         }
-        let inner = &self.inner;
+        let backend = self.inner.backend;
         let mut tx = self.begin_append().await?;
-        let mut head = lock_head(inner.backend, &mut tx).await?;
-        let start = head;
+        let start = lock_head(backend, &mut tx).await?;
+        // Set-based: the streams and command ids the batch names are read in a few
+        // statements, the requests are decided in memory in order (each seeing what
+        // the earlier ones wrote), and everything accepted is written in a few
+        // multi-row statements.
+        let valid: Vec<Result<()>> = reqs.iter().map(validate).collect();
+        let named = |f: fn(&AppendRequest) -> &str| {
+            let mut v: Vec<&str> = reqs
+                .iter()
+                .zip(&valid)
+                .filter(|(_, ok)| ok.is_ok())
+                .map(|(r, _)| f(r))
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let mut streams = load_streams(backend, &mut tx, &named(|r| &r.stream)).await?;
+        let mut commands =
+            load_commands(backend, &mut tx, &named(|r| &r.context.command_id)).await?;
+        let now = now_micros();
+        let mut head = start;
         let mut outcomes = Vec::with_capacity(reqs.len());
-        for req in reqs {
-            if let Err(e) = validate(req) {
+        let mut recorded: Vec<RecordedEvent> = Vec::new();
+        let mut spans = Vec::new();
+        let mut new_commands = Vec::new();
+        for (req, ok) in reqs.iter().zip(valid) {
+            if let Err(e) = ok {
                 outcomes.push(Err(e));
                 continue;
             }
-            let outcome = append_in(inner.backend, &mut tx, req, head).await?;
-            if let Ok(a) = &outcome
-                && !a.replayed
-            {
-                head = a.last_position;
+            if let Some((stream, ack)) = commands.get(&req.context.command_id) {
+                outcomes.push(if *stream == req.stream {
+                    Ok(*ack)
+                } else {
+                    Err(Error::CommandIdReused {
+                        command_id: req.context.command_id.clone(),
+                        original_stream: stream.clone(),
+                        stream: req.stream.clone(),
+                    })
+                });
+                continue;
             }
-            outcomes.push(outcome);
+            let (version, head_hash) = streams
+                .get(&req.stream)
+                .cloned()
+                .unwrap_or_else(|| (0, GENESIS.to_vec()));
+            if let Some(expected) = req.expected_version
+                && expected != version
+            {
+                outcomes.push(Err(Error::Conflict {
+                    stream: req.stream.clone(),
+                    expected,
+                    actual: version,
+                }));
+                continue;
+            }
+            let events = record(req, head, version, head_hash, now);
+            let n = events.len() as i64;
+            let ack = AppendAck {
+                first_position: head + 1,
+                last_position: head + n,
+                stream_version: version + n,
+                replayed: false,
+            };
+            let last_hash = events.last().map(|e| e.hash.clone()).unwrap_or_default();
+            streams.insert(req.stream.clone(), (ack.stream_version, last_hash));
+            commands.insert(
+                req.context.command_id.clone(),
+                (
+                    req.stream.clone(),
+                    AppendAck {
+                        replayed: true,
+                        ..ack
+                    },
+                ),
+            );
+            new_commands.push((req.context.command_id.as_str(), req.stream.as_str(), ack));
+            spans.push(recorded.len()..recorded.len() + events.len());
+            recorded.extend(events);
+            head = ack.last_position;
+            outcomes.push(Ok(ack));
         }
         if head == start {
             tx.rollback().await?;
-        } else {
-            tx.commit().await?;
-            self.advance_head(head);
+            return Ok(outcomes);
         }
+        match backend {
+            // Rows of any streams in one statement (every column bound per row).
+            Backend::Sqlite => {
+                for chunk in recorded.chunks(INSERT_CHUNK) {
+                    insert_events(backend, &mut tx, chunk).await?;
+                }
+            }
+            // The PostgreSQL statement binds one append's shared values once.
+            Backend::Postgres => {
+                for span in spans {
+                    for chunk in recorded[span].chunks(INSERT_CHUNK) {
+                        insert_events(backend, &mut tx, chunk).await?;
+                    }
+                }
+            }
+        }
+        // Stream heads (each touched stream once, at its final version).
+        let touched: Vec<(&String, &(i64, Vec<u8>))> = {
+            let mut seen = std::collections::HashSet::new();
+            recorded
+                .iter()
+                .filter(|e| seen.insert(e.stream.as_str()))
+                .filter_map(|e| streams.get_key_value(&e.stream))
+                .collect()
+        };
+        for chunk in touched.chunks(INSERT_CHUNK) {
+            let sql = format!(
+                "INSERT INTO streams (stream, version, head_hash) VALUES {} \
+                 ON CONFLICT (stream) DO UPDATE SET version = excluded.version, \
+                 head_hash = excluded.head_hash",
+                values(chunk.len(), 3)
+            );
+            let mut q = sqlx::query(AssertSqlSafe(placeholders(backend, &sql)));
+            for (stream, (version, hash)) in chunk {
+                q = q.bind(stream.as_str()).bind(*version).bind(hash.clone());
+            }
+            q.execute(&mut *tx).await?;
+        }
+        for chunk in new_commands.chunks(INSERT_CHUNK) {
+            let sql = format!(
+                "INSERT INTO commands (command_id, stream, first_position, last_position, \
+                 stream_version) VALUES {}",
+                values(chunk.len(), 5)
+            );
+            let mut q = sqlx::query(AssertSqlSafe(placeholders(backend, &sql)));
+            for (command_id, stream, ack) in chunk {
+                q = q
+                    .bind(*command_id)
+                    .bind(*stream)
+                    .bind(ack.first_position)
+                    .bind(ack.last_position)
+                    .bind(ack.stream_version);
+            }
+            q.execute(&mut *tx).await?;
+        }
+        sqlx::query(AssertSqlSafe(placeholders(
+            backend,
+            "UPDATE log_head SET position = $1 WHERE id = 1",
+        )))
+        .bind(head)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        self.advance_head(head);
         Ok(outcomes)
     }
 
@@ -550,41 +679,9 @@ async fn append_in(
         }));
     }
 
-    let now = now_micros();
+    let recorded = record(req, head, version, head_hash, now_micros());
+    let prev = recorded.last().map(|e| e.hash.clone()).unwrap_or_default();
     let ctx = &req.context;
-    let correlation = if ctx.correlation_id.is_empty() {
-        ctx.command_id.clone()
-    } else {
-        ctx.correlation_id.clone()
-    };
-    let mut prev = head_hash;
-    let mut recorded = Vec::with_capacity(req.events.len());
-    for (i, e) in req.events.iter().enumerate() {
-        let offset = i as i64 + 1;
-        let mut r = RecordedEvent {
-            global_position: head + offset,
-            event_id: uuid::Uuid::now_v7().to_string(),
-            stream: req.stream.clone(),
-            stream_version: version + offset,
-            event_type: e.event_type.clone(),
-            schema_version: e.schema_version,
-            payload: e.payload.clone(),
-            recorded_at_micros: now,
-            actor: ctx.actor.clone(),
-            command_id: ctx.command_id.clone(),
-            correlation_id: correlation.clone(),
-            causation_id: ctx.causation_id.clone(),
-            reason: ctx.reason.clone(),
-            rule_edition: ctx.rule_edition.clone(),
-            service: ctx.service.clone(),
-            prev_hash: prev,
-            hash: Vec::new(),
-            trace_parent: ctx.trace_parent.clone(),
-        };
-        r.hash = event_hash(&r).to_vec();
-        prev = r.hash.clone();
-        recorded.push(r);
-    }
     let first = head + 1;
     let last = head + recorded.len() as i64;
     let new_version = version + recorded.len() as i64;
@@ -647,6 +744,124 @@ async fn append_in(
         stream_version: new_version,
         replayed: false,
     }))
+}
+
+/// The events of `req` as recorded after log position `head` on a stream at `version`
+/// whose last hash is `head_hash`.
+fn record(
+    req: &AppendRequest,
+    head: i64,
+    version: i64,
+    head_hash: Vec<u8>,
+    now: i64,
+) -> Vec<RecordedEvent> {
+    let ctx = &req.context;
+    let correlation = if ctx.correlation_id.is_empty() {
+        ctx.command_id.clone()
+    } else {
+        ctx.correlation_id.clone()
+    };
+    let mut prev = head_hash;
+    let mut recorded = Vec::with_capacity(req.events.len());
+    for (i, e) in req.events.iter().enumerate() {
+        let offset = i as i64 + 1;
+        let mut r = RecordedEvent {
+            global_position: head + offset,
+            event_id: uuid::Uuid::now_v7().to_string(),
+            stream: req.stream.clone(),
+            stream_version: version + offset,
+            event_type: e.event_type.clone(),
+            schema_version: e.schema_version,
+            payload: e.payload.clone(),
+            recorded_at_micros: now,
+            actor: ctx.actor.clone(),
+            command_id: ctx.command_id.clone(),
+            correlation_id: correlation.clone(),
+            causation_id: ctx.causation_id.clone(),
+            reason: ctx.reason.clone(),
+            rule_edition: ctx.rule_edition.clone(),
+            service: ctx.service.clone(),
+            prev_hash: prev,
+            hash: Vec::new(),
+            trace_parent: ctx.trace_parent.clone(),
+        };
+        r.hash = event_hash(&r).to_vec();
+        prev = r.hash.clone();
+        recorded.push(r);
+    }
+    recorded
+}
+
+/// `($1, $2, …), (…)` for `rows` rows of `columns` parameters.
+fn values(rows: usize, columns: usize) -> String {
+    (0..rows)
+        .map(|r| {
+            let cols = (1..=columns)
+                .map(|c| format!("${}", r * columns + c))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!("({cols})")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Version and head hash of the named streams that exist.
+async fn load_streams(
+    backend: Backend,
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    names: &[&str],
+) -> Result<HashMap<String, (i64, Vec<u8>)>> {
+    let mut out = HashMap::with_capacity(names.len());
+    for chunk in names.chunks(INSERT_CHUNK) {
+        let sql = format!(
+            "SELECT stream, version, head_hash FROM streams WHERE stream IN {}",
+            values(1, chunk.len())
+        );
+        let mut q = sqlx::query(AssertSqlSafe(placeholders(backend, &sql)));
+        for n in chunk {
+            q = q.bind(*n);
+        }
+        for row in q.fetch_all(&mut **tx).await? {
+            out.insert(row.try_get(0)?, (row.try_get(1)?, row.try_get(2)?));
+        }
+    }
+    Ok(out)
+}
+
+/// Stream and (replayed) ack of the named command ids that were applied.
+async fn load_commands(
+    backend: Backend,
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    ids: &[&str],
+) -> Result<HashMap<String, (String, AppendAck)>> {
+    let mut out = HashMap::with_capacity(ids.len());
+    for chunk in ids.chunks(INSERT_CHUNK) {
+        let sql = format!(
+            "SELECT command_id, stream, first_position, last_position, stream_version \
+             FROM commands WHERE command_id IN {}",
+            values(1, chunk.len())
+        );
+        let mut q = sqlx::query(AssertSqlSafe(placeholders(backend, &sql)));
+        for id in chunk {
+            q = q.bind(*id);
+        }
+        for row in q.fetch_all(&mut **tx).await? {
+            out.insert(
+                row.try_get(0)?,
+                (
+                    row.try_get(1)?,
+                    AppendAck {
+                        first_position: row.try_get(2)?,
+                        last_position: row.try_get(3)?,
+                        stream_version: row.try_get(4)?,
+                        replayed: true,
+                    },
+                ),
+            );
+        }
+    }
+    Ok(out)
 }
 
 fn validate(req: &AppendRequest) -> Result<()> {
