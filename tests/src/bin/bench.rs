@@ -997,9 +997,9 @@ async fn clock_live(rows: &mut Vec<Row>) -> anyhow::Result<String> {
         "(a) `clock::pgn_replay` over the Candidates 2024 PGN (crates/clock/tests/data), in \
          process. (b) The clock-telemetry service in process (`ClockTelemetry::handle`, the \
          path of the gRPC telemetry stream and NATS, without the transport) on a SQLite \
-         log in a temporary file, with group commit (the boards' appends collected for up \
-         to 1 ms and written in one transaction, each device answered once its event is \
-         durable; a flag fall commits at once), on the service's manual clock: the bench \
+         log in a temporary file, with group commit (the boards' appends that queued while \
+         the previous commit ran written in one transaction, each device answered once its \
+         event is durable), on the service's manual clock: the bench \
          advances virtual \
          time in {STEP_MS} ms steps as fast as the service accepts the presses due in each \
          step (each board presses once per virtual second, at its own offset within the \
