@@ -64,7 +64,32 @@ async fn client(port: u16) -> ClockServiceClient<Channel> {
         .unwrap()
 }
 
-async fn open(c: &mut ClockServiceClient<Channel>, token: &str, board: u32, tc: &str) {
+/// Creates the tournament in the registry (OpenBoard refuses tournaments it does not
+/// know) and returns its id.
+fn create_tournament(data: &Path, port: u16) -> String {
+    let o = cli(
+        data,
+        port,
+        &[
+            "tournament",
+            "create",
+            "--name",
+            "Bunratty Masters",
+            "--rounds",
+            "6",
+            "--federation",
+            "IRL",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    out.split_whitespace()
+        .last()
+        .expect("created tournament ID")
+        .to_owned()
+}
+
+async fn open(c: &mut ClockServiceClient<Channel>, token: &str, tid: &str, board: u32, tc: &str) {
     c.open_board(authed(
         token,
         OpenBoardRequest {
@@ -72,7 +97,7 @@ async fn open(c: &mut ClockServiceClient<Channel>, token: &str, board: u32, tc: 
                 command_id: format!("open-{board}-{tc}"),
                 ..Default::default()
             }),
-            tournament_id: "bunratty-2026".into(),
+            tournament_id: tid.into(),
             board,
             round: 1,
             time_control: tc.into(),
@@ -87,9 +112,9 @@ async fn open(c: &mut ClockServiceClient<Channel>, token: &str, board: u32, tc: 
     .unwrap();
 }
 
-fn telemetry(board: u32, seq: u64, at: u64, item: Item) -> Telemetry {
+fn telemetry(tid: &str, board: u32, seq: u64, at: u64, item: Item) -> Telemetry {
     Telemetry {
-        tournament_id: "bunratty-2026".into(),
+        tournament_id: tid.into(),
         board,
         device_id: format!("dgt3000-{board}"),
         seq,
@@ -100,8 +125,9 @@ fn telemetry(board: u32, seq: u64, at: u64, item: Item) -> Telemetry {
     }
 }
 
-fn san(board: u32, seq: u64, at: u64, san: &[u8]) -> Telemetry {
+fn san(tid: &str, board: u32, seq: u64, at: u64, san: &[u8]) -> Telemetry {
     telemetry(
+        tid,
         board,
         seq,
         at,
@@ -112,9 +138,9 @@ fn san(board: u32, seq: u64, at: u64, san: &[u8]) -> Telemetry {
     )
 }
 
-async fn state(c: &mut ClockServiceClient<Channel>, board: u32) -> ClockState {
+async fn state(c: &mut ClockServiceClient<Channel>, tid: &str, board: u32) -> ClockState {
     c.get_clock_state(GetClockStateRequest {
-        tournament_id: "bunratty-2026".into(),
+        tournament_id: tid.into(),
         board,
     })
     .await
@@ -172,6 +198,7 @@ async fn device_stream_flag_timer_watch_and_restart_through_arbiterd() {
     let port = arbiter_testkit::free_port();
     let mut d = arbiterd(&data, port, None);
     let token = token(&data);
+    let tid = create_tournament(&data, port);
     let mut c = client(port).await;
 
     // Unauthenticated devices are refused.
@@ -182,15 +209,44 @@ async fn device_stream_flag_timer_watch_and_restart_through_arbiterd() {
         .unwrap_err();
     assert_eq!(err.code(), tonic::Code::Unauthenticated);
 
-    open(&mut c, &token, 1, "5400+30").await;
-    open(&mut c, &token, 2, "5+0").await;
+    // OpenBoard refuses a tournament the registry does not know.
+    let unknown = c
+        .open_board(authed(
+            &token,
+            OpenBoardRequest {
+                meta: Some(CommandMeta {
+                    command_id: "open-unknown".into(),
+                    ..Default::default()
+                }),
+                tournament_id: "bunratty-2026".into(),
+                board: 1,
+                round: 1,
+                time_control: "5400+30".into(),
+                ..Default::default()
+            },
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(unknown.code(), tonic::Code::NotFound, "{unknown:?}");
+    assert!(
+        unknown.message().starts_with("tournament_id: "),
+        "{unknown:?}"
+    );
+    open(&mut c, &token, &tid, 1, "5400+30").await;
+    open(&mut c, &token, &tid, 2, "5+0").await;
     let mut dev = Device::connect(&mut c, &token).await;
     let t0 = now_ms();
     accepted(
-        &dev.send(telemetry(1, 1, t0, Item::ClockStarted(ClockStartedIn {})))
-            .await,
+        &dev.send(telemetry(
+            &tid,
+            1,
+            1,
+            t0,
+            Item::ClockStarted(ClockStartedIn {}),
+        ))
+        .await,
     );
-    let mut e4 = san(1, 2, t0 + 5_000, b"e4");
+    let mut e4 = san(&tid, 1, 2, t0 + 5_000, b"e4");
     e4.white_ms = Some(5_455_000); // 90 min + 30 s − 5 s, + 30 s for the next move
     e4.black_ms = Some(0); // a 0:00:00 display glitch
     let r = dev.send(e4).await;
@@ -200,28 +256,35 @@ async fn device_stream_flag_timer_watch_and_restart_through_arbiterd() {
     assert!(a.anomalies[0].contains("black reading 0:00:00"));
 
     // Malformed items on the same stream: each refused clearly, the stream goes on.
-    let (code, msg) = rejection(&dev.send(san(7, 3, t0 + 6_000, b"e5")).await);
+    let (code, msg) = rejection(&dev.send(san(&tid, 7, 3, t0 + 6_000, b"e5")).await);
     assert_eq!(code, "unknown_board");
     assert!(msg.starts_with("board: no board 7"), "{msg}");
-    let (code, msg) = rejection(&dev.send(san(1, 4, t0 + 6_000, b"e\xff5")).await);
+    let (code, msg) = rejection(&dev.send(san(&tid, 1, 4, t0 + 6_000, b"e\xff5")).await);
     assert_eq!(code, "unreadable_move");
     assert!(msg.starts_with("move.san: not UTF-8"), "{msg}");
-    let (code, _) = rejection(&dev.send(san(1, 5, t0 + 1_000, b"e5")).await);
+    let (code, _) = rejection(&dev.send(san(&tid, 1, 5, t0 + 1_000, b"e5")).await);
     assert_eq!(code, "time_went_backwards");
-    let r = dev.send(san(1, 6, t0 + 7_000, b"e5")).await;
+    let r = dev.send(san(&tid, 1, 6, t0 + 7_000, b"e5")).await;
     assert_eq!(accepted(&r).state.as_ref().unwrap().moves_san, ["e4", "e5"]);
 
     // Board 2, 5 s sudden death: after 1.e4 nobody moves; the service's timer records
     // Black's flag fall, and `arbiter clock watch` follows the board until the result.
     let t2 = now_ms();
     accepted(
-        &dev.send(telemetry(2, 1, t2, Item::ClockStarted(ClockStartedIn {})))
-            .await,
+        &dev.send(telemetry(
+            &tid,
+            2,
+            1,
+            t2,
+            Item::ClockStarted(ClockStartedIn {}),
+        ))
+        .await,
     );
-    accepted(&dev.send(san(2, 2, t2 + 200, b"e4")).await);
+    accepted(&dev.send(san(&tid, 2, 2, t2 + 200, b"e4")).await);
     let watch_data = data.clone();
+    let watch_tid = tid.clone();
     let watcher = tokio::task::spawn_blocking(move || {
-        cli(&watch_data, port, &["clock", "watch", "bunratty-2026", "2"])
+        cli(&watch_data, port, &["clock", "watch", &watch_tid, "2"])
     });
     let out = tokio::time::timeout(Duration::from_secs(20), watcher)
         .await
@@ -231,13 +294,13 @@ async fn device_stream_flag_timer_watch_and_restart_through_arbiterd() {
     let shown = text(&out);
     assert!(shown.contains("Ni Houlihan – Quinn"), "{shown}");
     assert!(shown.contains("result 1-0 (FlagFall, Law 6.9)"), "{shown}");
-    let s2 = state(&mut c, 2).await;
+    let s2 = state(&mut c, &tid, 2).await;
     assert_eq!((s2.result.as_str(), s2.black_ms), ("1-0", 0));
     // Late telemetry for the finished game is refused; board 1 is untouched.
-    let (code, msg) = rejection(&dev.send(san(2, 3, now_ms(), b"e5")).await);
+    let (code, msg) = rejection(&dev.send(san(&tid, 2, 3, now_ms(), b"e5")).await);
     assert_eq!(code, "game_over");
     assert!(msg.contains("6.9"), "{msg}");
-    let s1 = state(&mut c, 1).await;
+    let s1 = state(&mut c, &tid, 1).await;
     assert_eq!(s1.moves_san, ["e4", "e5"]);
     assert_eq!(s1.result, "");
     assert_eq!(s1.anomalies, 1);
@@ -246,22 +309,14 @@ async fn device_stream_flag_timer_watch_and_restart_through_arbiterd() {
     let j = cli(
         &data,
         port,
-        &[
-            "--json",
-            "clock",
-            "watch",
-            "bunratty-2026",
-            "1",
-            "--updates",
-            "1",
-        ],
+        &["--json", "clock", "watch", &tid, "1", "--updates", "1"],
     );
     assert!(j.status.success(), "{}", text(&j));
     let v: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
     assert_eq!(v["moves_san"], serde_json::json!(["e4", "e5"]));
     assert_eq!(v["side_to_move"], "white");
     assert_eq!(v["rate"], "standard");
-    let missing = cli(&data, port, &["clock", "watch", "bunratty-2026", "9"]);
+    let missing = cli(&data, port, &["clock", "watch", &tid, "9"]);
     assert_eq!(missing.status.code(), Some(1), "{}", text(&missing));
     assert!(
         text(&missing).contains("board: no board 9"),
@@ -274,13 +329,13 @@ async fn device_stream_flag_timer_watch_and_restart_through_arbiterd() {
     d.kill9();
     let _d = arbiterd(&data, port, None);
     let mut c = client(port).await;
-    let again = state(&mut c, 1).await;
+    let again = state(&mut c, &tid, 1).await;
     assert_eq!(again.moves_san, s1.moves_san);
     assert_eq!(
         (again.white_ms, again.stream_version),
         (s1.white_ms, s1.stream_version)
     );
-    assert_eq!(state(&mut c, 2).await.termination, "FlagFall");
+    assert_eq!(state(&mut c, &tid, 2).await.termination, "FlagFall");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -291,8 +346,9 @@ async fn nats_telemetry_is_ingested_and_the_result_is_published_on_the_bus() {
     let port = arbiter_testkit::free_port();
     let _d = arbiterd(&data, port, Some(nats.url()));
     let token = token(&data);
+    let tid = create_tournament(&data, port);
     let mut c = client(port).await;
-    open(&mut c, &token, 4, "600+5").await;
+    open(&mut c, &token, &tid, 4, "600+5").await;
 
     let bus = arbiter_bus::NatsBus::connect(nats.url()).await.unwrap();
     let mut results = arbiter_bus::Bus::Nats(Box::new(bus.clone()))
@@ -300,25 +356,53 @@ async fn nats_telemetry_is_ingested_and_the_result_is_published_on_the_bus() {
         .await
         .unwrap();
     let nc = bus.client().clone();
-    let subject = "arbiter.v1.clock.in.bunratty-2026.4";
+    let subject = &format!("arbiter.v1.clock.in.{tid}.4");
     let t0 = now_ms();
-    let mut items = vec![telemetry(4, 1, t0, Item::ClockStarted(ClockStartedIn {}))];
+    let mut items = vec![telemetry(
+        &tid,
+        4,
+        1,
+        t0,
+        Item::ClockStarted(ClockStartedIn {}),
+    )];
     for (i, m) in ["f3", "e5", "g4", "Qh4#"].iter().enumerate() {
-        let mut t = san(4, 2 + i as u64, t0 + 1_000 * (i as u64 + 1), m.as_bytes());
+        let mut t = san(
+            &tid,
+            4,
+            2 + i as u64,
+            t0 + 1_000 * (i as u64 + 1),
+            m.as_bytes(),
+        );
         // The subject names the board; the body may leave it out.
         t.tournament_id.clear();
         t.board = 0;
         items.push(t);
     }
+    let bearer = || arbiter_clock_telemetry::nats_telemetry_headers(&token);
+    // Telemetry without a token, or with a wrong one, is rejected and never applied:
+    // had either been applied, white's first move would be e4 and f3 below illegal.
+    let forged = telemetry(&tid, 4, 1, t0, Item::ClockStarted(ClockStartedIn {}));
+    nc.publish(subject.to_string(), forged.encode_to_vec().into())
+        .await
+        .unwrap();
+    let wrong = || arbiter_clock_telemetry::nats_telemetry_headers("arb_not-a-token");
+    nc.publish_with_headers(
+        subject.to_string(),
+        wrong(),
+        san(&tid, 4, 2, t0 + 500, b"e4").encode_to_vec().into(),
+    )
+    .await
+    .unwrap();
     // A malformed message on another board's subject disturbs nothing.
-    nc.publish(
-        "arbiter.v1.clock.in.bunratty-2026.5".to_string(),
+    nc.publish_with_headers(
+        format!("arbiter.v1.clock.in.{tid}.5"),
+        bearer(),
         b"\xff\xff not protobuf".to_vec().into(),
     )
     .await
     .unwrap();
     for t in items {
-        nc.publish(subject.to_string(), t.encode_to_vec().into())
+        nc.publish_with_headers(subject.to_string(), bearer(), t.encode_to_vec().into())
             .await
             .unwrap();
     }
@@ -328,24 +412,54 @@ async fn nats_telemetry_is_ingested_and_the_result_is_published_on_the_bus() {
     // the `Arbiter-Reply` header (JetStream acks the same inbox: the subjects are in ARBITER).
     let inbox = nc.new_inbox();
     let mut answers = nc.subscribe(inbox.clone()).await.unwrap();
-    let late = san(4, 9, t0 + 10_000, b"Nc6");
-    nc.publish_with_reply(subject.to_string(), inbox, late.encode_to_vec().into())
-        .await
-        .unwrap();
-    let reply = loop {
-        let m = tokio::time::timeout(Duration::from_secs(10), answers.next())
-            .await
-            .expect("a reply within 10 s")
-            .unwrap();
-        let ours = m
-            .headers
-            .as_ref()
-            .and_then(|h| h.get("Arbiter-Reply"))
-            .is_some();
-        if ours {
-            break TelemetryReply::decode(m.payload.as_ref()).unwrap();
+    let mut ask = async |token: Option<&str>, t: Telemetry| {
+        let body = t.encode_to_vec().into();
+        match token {
+            Some(token) => nc
+                .publish_with_reply_and_headers(
+                    subject.to_string(),
+                    inbox.clone(),
+                    arbiter_clock_telemetry::nats_telemetry_headers(token),
+                    body,
+                )
+                .await
+                .unwrap(),
+            None => nc
+                .publish_with_reply(subject.to_string(), inbox.clone(), body)
+                .await
+                .unwrap(),
+        }
+        loop {
+            let m = tokio::time::timeout(Duration::from_secs(10), answers.next())
+                .await
+                .expect("a reply within 10 s")
+                .unwrap();
+            let ours = m
+                .headers
+                .as_ref()
+                .and_then(|h| h.get("Arbiter-Reply"))
+                .is_some();
+            if ours {
+                break TelemetryReply::decode(m.payload.as_ref()).unwrap();
+            }
         }
     };
+    let no_token = ask(None, san(&tid, 4, 8, t0 + 9_000, b"Nc6")).await;
+    let (code, message) = rejection(&no_token);
+    assert_eq!(code, "unauthenticated", "{no_token:?}");
+    assert!(
+        message.starts_with("authorization: ") && message.contains("Bearer"),
+        "{message}"
+    );
+    let bad_token = ask(Some("arb_not-a-token"), san(&tid, 4, 8, t0 + 9_000, b"Nc6")).await;
+    assert_eq!(
+        rejection(&bad_token),
+        (
+            "unauthenticated".to_owned(),
+            "authorization: unknown token".to_owned()
+        )
+    );
+    let reply = ask(Some(&token), san(&tid, 4, 9, t0 + 10_000, b"Nc6")).await;
     assert_eq!(reply.seq, 9);
     assert_eq!(rejection(&reply).0, "game_over", "{reply:?}");
 
@@ -354,7 +468,7 @@ async fn nats_telemetry_is_ingested_and_the_result_is_published_on_the_bus() {
         .expect("ResultReported on the bus within 20 s")
         .unwrap();
     assert_eq!(delivery.event.event_type, "ResultReported");
-    assert_eq!(delivery.event.stream, "board-bunratty-2026-4");
+    assert_eq!(delivery.event.stream, format!("board-{tid}-4"));
     let r = ResultReported::decode(delivery.event.payload.as_slice()).unwrap();
     assert_eq!(
         (
@@ -373,6 +487,6 @@ async fn nats_telemetry_is_ingested_and_the_result_is_published_on_the_bus() {
         "this tournament confirms results by the arbiter"
     );
     delivery.ack().await.unwrap();
-    let s = state(&mut c, 4).await;
+    let s = state(&mut c, &tid, 4).await;
     assert_eq!(s.moves_san, ["f3", "e5", "g4", "Qh4#"]);
 }

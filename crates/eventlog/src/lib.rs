@@ -16,6 +16,11 @@
 //!   finds an edited, deleted or reordered event and says which.
 //! - **Transactional outbox**: each event gets an outbox row in the same
 //!   transaction; a relay (crate `arbiter-bus`) publishes and then acknowledges it.
+//! - **Group commit**: [`EventStore::append_batch`] appends several requests (any
+//!   streams) in one transaction — one durable commit for the lot — with exactly the
+//!   per-request semantics of [`EventStore::append`] applied in order: a refused request
+//!   (conflict, reused command id, invalid) gets its own error and writes nothing, the
+//!   others commit; only a database failure fails the whole batch (nothing written).
 //! - **Schema evolution**: payloads carry a schema version; [`upcast::Upcasters`] turn
 //!   old versions into the current one on read.
 

@@ -1,4 +1,4 @@
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -184,161 +184,214 @@ impl EventStore {
     pub async fn append(&self, req: AppendRequest) -> Result<AppendAck> {
         validate(&req)?;
         let inner = &self.inner;
-        let mut tx = match inner.backend {
+        let mut tx = self.begin_append().await?;
+        let head = lock_head(inner.backend, &mut tx).await?;
+        match append_in(inner.backend, &mut tx, &req, head).await? {
+            Ok(a) if !a.replayed => {
+                tx.commit().await?;
+                self.advance_head(a.last_position);
+                Ok(a)
+            }
+            outcome => {
+                tx.rollback().await?;
+                outcome
+            }
+        }
+    }
+
+    /// Group commit: appends several requests (any streams, each with its own
+    /// `expected_version` and command id) in ONE transaction, so a burst of small
+    /// appends costs one durable commit (one fsync on SQLite) instead of one each.
+    ///
+    /// Per-request semantics are exactly those of [`EventStore::append`] applied to the
+    /// requests one after the other, in order: each gets its own outcome in the returned
+    /// vector (same index). A request that [`append`](EventStore::append) would refuse
+    /// ([`Error::Conflict`], [`Error::CommandIdReused`], [`Error::Invalid`]) gets that
+    /// same error and writes nothing, and the other requests still commit. A later
+    /// request sees what the earlier ones of the batch wrote (a second request on the
+    /// same stream must expect the version the first one left; a command id repeated in
+    /// the batch is answered as a replay of its first use). Positions stay gap-free and
+    /// in batch order.
+    ///
+    /// The outer `Err` is a failure of the database itself (connection, I/O): then
+    /// nothing of the batch is written and the caller may retry the batch, or its
+    /// requests one by one with [`EventStore::append`] (idempotent by command id).
+    pub async fn append_batch(&self, reqs: &[AppendRequest]) -> Result<Vec<Result<AppendAck>>> {
+        if reqs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let backend = self.inner.backend;
+        let mut tx = self.begin_append().await?;
+        let start = lock_head(backend, &mut tx).await?;
+        // Set-based: the streams and command ids the batch names are read in a few
+        // statements, the requests are decided in memory in order (each seeing what
+        // the earlier ones wrote), and everything accepted is written in a few
+        // multi-row statements.
+        let valid: Vec<Result<()>> = reqs.iter().map(validate).collect();
+        let named = |f: fn(&AppendRequest) -> &str| {
+            let mut v: Vec<&str> = reqs
+                .iter()
+                .zip(&valid)
+                .filter(|(_, ok)| ok.is_ok())
+                .map(|(r, _)| f(r))
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let mut streams = load_streams(backend, &mut tx, &named(|r| &r.stream)).await?;
+        let mut commands =
+            load_commands(backend, &mut tx, &named(|r| &r.context.command_id)).await?;
+        let now = now_micros();
+        let mut head = start;
+        let mut outcomes = Vec::with_capacity(reqs.len());
+        let mut recorded: Vec<RecordedEvent> = Vec::new();
+        let mut spans = Vec::new();
+        let mut new_commands = Vec::new();
+        for (req, ok) in reqs.iter().zip(valid) {
+            if let Err(e) = ok {
+                outcomes.push(Err(e));
+                continue;
+            }
+            if let Some((stream, ack)) = commands.get(&req.context.command_id) {
+                outcomes.push(if *stream == req.stream {
+                    Ok(*ack)
+                } else {
+                    Err(Error::CommandIdReused {
+                        command_id: req.context.command_id.clone(),
+                        original_stream: stream.clone(),
+                        stream: req.stream.clone(),
+                    })
+                });
+                continue;
+            }
+            let (version, head_hash) = streams
+                .get(&req.stream)
+                .cloned()
+                .unwrap_or_else(|| (0, GENESIS.to_vec()));
+            if let Some(expected) = req.expected_version
+                && expected != version
+            {
+                outcomes.push(Err(Error::Conflict {
+                    stream: req.stream.clone(),
+                    expected,
+                    actual: version,
+                }));
+                continue;
+            }
+            let events = record(req, head, version, head_hash, now);
+            let n = events.len() as i64;
+            let ack = AppendAck {
+                first_position: head + 1,
+                last_position: head + n,
+                stream_version: version + n,
+                replayed: false,
+            };
+            let last_hash = events.last().map(|e| e.hash.clone()).unwrap_or_default();
+            streams.insert(req.stream.clone(), (ack.stream_version, last_hash));
+            commands.insert(
+                req.context.command_id.clone(),
+                (
+                    req.stream.clone(),
+                    AppendAck {
+                        replayed: true,
+                        ..ack
+                    },
+                ),
+            );
+            new_commands.push((req.context.command_id.as_str(), req.stream.as_str(), ack));
+            spans.push(recorded.len()..recorded.len() + events.len());
+            recorded.extend(events);
+            head = ack.last_position;
+            outcomes.push(Ok(ack));
+        }
+        if head == start {
+            tx.rollback().await?;
+            return Ok(outcomes);
+        }
+        match backend {
+            // Rows of any streams in one statement (every column bound per row).
+            Backend::Sqlite => {
+                for chunk in recorded.chunks(INSERT_CHUNK) {
+                    insert_events(backend, &mut tx, chunk).await?;
+                }
+            }
+            // The PostgreSQL statement binds one append's shared values once.
+            Backend::Postgres => {
+                for span in spans {
+                    for chunk in recorded[span].chunks(INSERT_CHUNK) {
+                        insert_events(backend, &mut tx, chunk).await?;
+                    }
+                }
+            }
+        }
+        // Stream heads (each touched stream once, at its final version).
+        let touched: Vec<(&String, &(i64, Vec<u8>))> = {
+            let mut seen = std::collections::HashSet::new();
+            recorded
+                .iter()
+                .filter(|e| seen.insert(e.stream.as_str()))
+                .filter_map(|e| streams.get_key_value(&e.stream))
+                .collect()
+        };
+        for chunk in touched.chunks(INSERT_CHUNK) {
+            let sql = format!(
+                "INSERT INTO streams (stream, version, head_hash) VALUES {} \
+                 ON CONFLICT (stream) DO UPDATE SET version = excluded.version, \
+                 head_hash = excluded.head_hash",
+                values(chunk.len(), 3)
+            );
+            let mut q = sqlx::query(AssertSqlSafe(placeholders(backend, &sql)));
+            for (stream, (version, hash)) in chunk {
+                q = q.bind(stream.as_str()).bind(*version).bind(hash.clone());
+            }
+            q.execute(&mut *tx).await?;
+        }
+        for chunk in new_commands.chunks(INSERT_CHUNK) {
+            let sql = format!(
+                "INSERT INTO commands (command_id, stream, first_position, last_position, \
+                 stream_version) VALUES {}",
+                values(chunk.len(), 5)
+            );
+            let mut q = sqlx::query(AssertSqlSafe(placeholders(backend, &sql)));
+            for (command_id, stream, ack) in chunk {
+                q = q
+                    .bind(*command_id)
+                    .bind(*stream)
+                    .bind(ack.first_position)
+                    .bind(ack.last_position)
+                    .bind(ack.stream_version);
+            }
+            q.execute(&mut *tx).await?;
+        }
+        sqlx::query(AssertSqlSafe(placeholders(
+            backend,
+            "UPDATE log_head SET position = $1 WHERE id = 1",
+        )))
+        .bind(head)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        self.advance_head(head);
+        Ok(outcomes)
+    }
+
+    /// A write transaction (SQLite: `BEGIN IMMEDIATE` on the single writer connection).
+    async fn begin_append(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>> {
+        let inner = &self.inner;
+        Ok(match inner.backend {
             Backend::Sqlite => inner.writer.begin_with("BEGIN IMMEDIATE").await?,
             Backend::Postgres => inner.writer.begin().await?,
-        };
-        // Serialise appends on the log head, so positions stay gap-free in commit order.
-        // The lookups come in a second statement: under READ COMMITTED that statement's
-        // snapshot is taken after the lock was granted, so it sees the previous append.
-        let lock = match inner.backend {
-            Backend::Sqlite => "SELECT position FROM log_head WHERE id = 1",
-            Backend::Postgres => "SELECT position FROM log_head WHERE id = 1 FOR UPDATE",
-        };
-        let head: i64 = sqlx::query_scalar(lock).fetch_one(&mut *tx).await?;
-        let sql = "SELECT c.stream, c.first_position, c.last_position, c.stream_version, \
-             s.version, s.head_hash FROM log_head h \
-             LEFT JOIN commands c ON c.command_id = $1 \
-             LEFT JOIN streams s ON s.stream = $2 WHERE h.id = 1";
-        let row = sqlx::query(AssertSqlSafe(placeholders(inner.backend, sql)))
-            .bind(&req.context.command_id)
-            .bind(&req.stream)
-            .fetch_one(&mut *tx)
-            .await?;
-        if let Some(stream) = row.try_get::<Option<String>, _>(0)? {
-            tx.rollback().await?;
-            if stream != req.stream {
-                return Err(Error::CommandIdReused {
-                    command_id: req.context.command_id.clone(),
-                    original_stream: stream,
-                    stream: req.stream.clone(),
-                });
-            }
-            return Ok(AppendAck {
-                first_position: row.try_get(1)?,
-                last_position: row.try_get(2)?,
-                stream_version: row.try_get(3)?,
-                replayed: true,
-            });
-        }
-        let version: i64 = row.try_get::<Option<i64>, _>(4)?.unwrap_or(0);
-        let head_hash: Vec<u8> = row
-            .try_get::<Option<Vec<u8>>, _>(5)?
-            .unwrap_or_else(|| GENESIS.to_vec());
-        if let Some(expected) = req.expected_version
-            && expected != version
-        {
-            tx.rollback().await?;
-            return Err(Error::Conflict {
-                stream: req.stream.clone(),
-                expected,
-                actual: version,
-            });
-        }
+        })
+    }
 
-        let now = now_micros();
-        let ctx = &req.context;
-        let correlation = if ctx.correlation_id.is_empty() {
-            ctx.command_id.clone()
-        } else {
-            ctx.correlation_id.clone()
-        };
-        let mut prev = head_hash;
-        let mut recorded = Vec::with_capacity(req.events.len());
-        for (i, e) in req.events.iter().enumerate() {
-            let offset = i as i64 + 1;
-            let mut r = RecordedEvent {
-                global_position: head + offset,
-                event_id: uuid::Uuid::now_v7().to_string(),
-                stream: req.stream.clone(),
-                stream_version: version + offset,
-                event_type: e.event_type.clone(),
-                schema_version: e.schema_version,
-                payload: e.payload.clone(),
-                recorded_at_micros: now,
-                actor: ctx.actor.clone(),
-                command_id: ctx.command_id.clone(),
-                correlation_id: correlation.clone(),
-                causation_id: ctx.causation_id.clone(),
-                reason: ctx.reason.clone(),
-                rule_edition: ctx.rule_edition.clone(),
-                service: ctx.service.clone(),
-                prev_hash: prev,
-                hash: Vec::new(),
-                trace_parent: ctx.trace_parent.clone(),
-            };
-            r.hash = event_hash(&r).to_vec();
-            prev = r.hash.clone();
-            recorded.push(r);
-        }
-        let first = head + 1;
-        let last = head + recorded.len() as i64;
-        let new_version = version + recorded.len() as i64;
-
-        for chunk in recorded.chunks(INSERT_CHUNK) {
-            insert_events(inner.backend, &mut tx, chunk).await?;
-        }
-        // Stream head, command record and log head: one statement on PostgreSQL
-        // (data-modifying CTEs save round trips), three in-process calls on SQLite.
-        match inner.backend {
-            Backend::Postgres => {
-                sqlx::query(
-                    "WITH s AS (INSERT INTO streams (stream, version, head_hash) \
-                     VALUES ($1, $2, $3) ON CONFLICT (stream) DO UPDATE \
-                     SET version = excluded.version, head_hash = excluded.head_hash), \
-                     c AS (INSERT INTO commands (command_id, stream, first_position, \
-                     last_position, stream_version) VALUES ($4, $1, $5, $6, $2)) \
-                     UPDATE log_head SET position = $6 WHERE id = 1",
-                )
-                .bind(&req.stream)
-                .bind(new_version)
-                .bind(prev)
-                .bind(&ctx.command_id)
-                .bind(first)
-                .bind(last)
-                .execute(&mut *tx)
-                .await?;
-            }
-            Backend::Sqlite => {
-                sqlx::query(
-                    "INSERT INTO streams (stream, version, head_hash) VALUES (?, ?, ?) \
-                     ON CONFLICT (stream) DO UPDATE SET version = excluded.version, \
-                     head_hash = excluded.head_hash",
-                )
-                .bind(&req.stream)
-                .bind(new_version)
-                .bind(prev)
-                .execute(&mut *tx)
-                .await?;
-                sqlx::query(
-                    "INSERT INTO commands (command_id, stream, first_position, last_position, \
-                     stream_version) VALUES (?, ?, ?, ?, ?)",
-                )
-                .bind(&ctx.command_id)
-                .bind(&req.stream)
-                .bind(first)
-                .bind(last)
-                .bind(new_version)
-                .execute(&mut *tx)
-                .await?;
-                sqlx::query("UPDATE log_head SET position = ? WHERE id = 1")
-                    .bind(last)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-        }
-        tx.commit().await?;
-        inner.head.send_if_modified(|h| {
+    /// Tells subscribers that the log reached `last`.
+    fn advance_head(&self, last: i64) {
+        self.inner.head.send_if_modified(|h| {
             let changed = *h < last;
             *h = (*h).max(last);
             changed
         });
-        Ok(AppendAck {
-            first_position: first,
-            last_position: last,
-            stream_version: new_version,
-            replayed: false,
-        })
     }
 
     /// What a command id wrote, if it was applied: its stream and positions (as a
@@ -561,6 +614,254 @@ impl Subscription {
     pub fn position(&self) -> i64 {
         self.next_position
     }
+}
+
+/// Takes the append lock and reads the log head. Serialises appends on the log head, so
+/// positions stay gap-free in commit order. The lookups of [`append_in`] come in later
+/// statements: under READ COMMITTED their snapshot is taken after the lock was granted,
+/// so they see the previous append.
+async fn lock_head(
+    backend: Backend,
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+) -> Result<i64> {
+    let lock = match backend {
+        Backend::Sqlite => "SELECT position FROM log_head WHERE id = 1",
+        Backend::Postgres => "SELECT position FROM log_head WHERE id = 1 FOR UPDATE",
+    };
+    Ok(sqlx::query_scalar(lock).fetch_one(&mut **tx).await?)
+}
+
+/// One validated request inside an append transaction whose log head is `head`.
+/// Outer `Err`: the database failed (abandon the transaction). Inner `Err`: the request
+/// is refused (conflict, command id of another stream) and nothing was written for it.
+/// An inner `Ok` with `replayed` wrote nothing either.
+async fn append_in(
+    backend: Backend,
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    req: &AppendRequest,
+    head: i64,
+) -> Result<Result<AppendAck>> {
+    let sql = "SELECT c.stream, c.first_position, c.last_position, c.stream_version, \
+         s.version, s.head_hash FROM log_head h \
+         LEFT JOIN commands c ON c.command_id = $1 \
+         LEFT JOIN streams s ON s.stream = $2 WHERE h.id = 1";
+    let row = sqlx::query(AssertSqlSafe(placeholders(backend, sql)))
+        .bind(&req.context.command_id)
+        .bind(&req.stream)
+        .fetch_one(&mut **tx)
+        .await?;
+    if let Some(stream) = row.try_get::<Option<String>, _>(0)? {
+        if stream != req.stream {
+            return Ok(Err(Error::CommandIdReused {
+                command_id: req.context.command_id.clone(),
+                original_stream: stream,
+                stream: req.stream.clone(),
+            }));
+        }
+        return Ok(Ok(AppendAck {
+            first_position: row.try_get(1)?,
+            last_position: row.try_get(2)?,
+            stream_version: row.try_get(3)?,
+            replayed: true,
+        }));
+    }
+    let version: i64 = row.try_get::<Option<i64>, _>(4)?.unwrap_or(0);
+    let head_hash: Vec<u8> = row
+        .try_get::<Option<Vec<u8>>, _>(5)?
+        .unwrap_or_else(|| GENESIS.to_vec());
+    if let Some(expected) = req.expected_version
+        && expected != version
+    {
+        return Ok(Err(Error::Conflict {
+            stream: req.stream.clone(),
+            expected,
+            actual: version,
+        }));
+    }
+
+    let recorded = record(req, head, version, head_hash, now_micros());
+    let prev = recorded.last().map(|e| e.hash.clone()).unwrap_or_default();
+    let ctx = &req.context;
+    let first = head + 1;
+    let last = head + recorded.len() as i64;
+    let new_version = version + recorded.len() as i64;
+
+    for chunk in recorded.chunks(INSERT_CHUNK) {
+        insert_events(backend, tx, chunk).await?;
+    }
+    // Stream head, command record and log head: one statement on PostgreSQL
+    // (data-modifying CTEs save round trips), three in-process calls on SQLite.
+    match backend {
+        Backend::Postgres => {
+            sqlx::query(
+                "WITH s AS (INSERT INTO streams (stream, version, head_hash) \
+                 VALUES ($1, $2, $3) ON CONFLICT (stream) DO UPDATE \
+                 SET version = excluded.version, head_hash = excluded.head_hash), \
+                 c AS (INSERT INTO commands (command_id, stream, first_position, \
+                 last_position, stream_version) VALUES ($4, $1, $5, $6, $2)) \
+                 UPDATE log_head SET position = $6 WHERE id = 1",
+            )
+            .bind(&req.stream)
+            .bind(new_version)
+            .bind(prev)
+            .bind(&ctx.command_id)
+            .bind(first)
+            .bind(last)
+            .execute(&mut **tx)
+            .await?;
+        }
+        Backend::Sqlite => {
+            sqlx::query(
+                "INSERT INTO streams (stream, version, head_hash) VALUES (?, ?, ?) \
+                 ON CONFLICT (stream) DO UPDATE SET version = excluded.version, \
+                 head_hash = excluded.head_hash",
+            )
+            .bind(&req.stream)
+            .bind(new_version)
+            .bind(prev)
+            .execute(&mut **tx)
+            .await?;
+            sqlx::query(
+                "INSERT INTO commands (command_id, stream, first_position, last_position, \
+                 stream_version) VALUES (?, ?, ?, ?, ?)",
+            )
+            .bind(&ctx.command_id)
+            .bind(&req.stream)
+            .bind(first)
+            .bind(last)
+            .bind(new_version)
+            .execute(&mut **tx)
+            .await?;
+            sqlx::query("UPDATE log_head SET position = ? WHERE id = 1")
+                .bind(last)
+                .execute(&mut **tx)
+                .await?;
+        }
+    }
+    Ok(Ok(AppendAck {
+        first_position: first,
+        last_position: last,
+        stream_version: new_version,
+        replayed: false,
+    }))
+}
+
+/// The events of `req` as recorded after log position `head` on a stream at `version`
+/// whose last hash is `head_hash`.
+fn record(
+    req: &AppendRequest,
+    head: i64,
+    version: i64,
+    head_hash: Vec<u8>,
+    now: i64,
+) -> Vec<RecordedEvent> {
+    let ctx = &req.context;
+    let correlation = if ctx.correlation_id.is_empty() {
+        ctx.command_id.clone()
+    } else {
+        ctx.correlation_id.clone()
+    };
+    let mut prev = head_hash;
+    let mut recorded = Vec::with_capacity(req.events.len());
+    for (i, e) in req.events.iter().enumerate() {
+        let offset = i as i64 + 1;
+        let mut r = RecordedEvent {
+            global_position: head + offset,
+            event_id: uuid::Uuid::now_v7().to_string(),
+            stream: req.stream.clone(),
+            stream_version: version + offset,
+            event_type: e.event_type.clone(),
+            schema_version: e.schema_version,
+            payload: e.payload.clone(),
+            recorded_at_micros: now,
+            actor: ctx.actor.clone(),
+            command_id: ctx.command_id.clone(),
+            correlation_id: correlation.clone(),
+            causation_id: ctx.causation_id.clone(),
+            reason: ctx.reason.clone(),
+            rule_edition: ctx.rule_edition.clone(),
+            service: ctx.service.clone(),
+            prev_hash: prev,
+            hash: Vec::new(),
+            trace_parent: ctx.trace_parent.clone(),
+        };
+        r.hash = event_hash(&r).to_vec();
+        prev = r.hash.clone();
+        recorded.push(r);
+    }
+    recorded
+}
+
+/// `($1, $2, …), (…)` for `rows` rows of `columns` parameters.
+fn values(rows: usize, columns: usize) -> String {
+    (0..rows)
+        .map(|r| {
+            let cols = (1..=columns)
+                .map(|c| format!("${}", r * columns + c))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!("({cols})")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Version and head hash of the named streams that exist.
+async fn load_streams(
+    backend: Backend,
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    names: &[&str],
+) -> Result<HashMap<String, (i64, Vec<u8>)>> {
+    let mut out = HashMap::with_capacity(names.len());
+    for chunk in names.chunks(INSERT_CHUNK) {
+        let sql = format!(
+            "SELECT stream, version, head_hash FROM streams WHERE stream IN {}",
+            values(1, chunk.len())
+        );
+        let mut q = sqlx::query(AssertSqlSafe(placeholders(backend, &sql)));
+        for n in chunk {
+            q = q.bind(*n);
+        }
+        for row in q.fetch_all(&mut **tx).await? {
+            out.insert(row.try_get(0)?, (row.try_get(1)?, row.try_get(2)?));
+        }
+    }
+    Ok(out)
+}
+
+/// Stream and (replayed) ack of the named command ids that were applied.
+async fn load_commands(
+    backend: Backend,
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    ids: &[&str],
+) -> Result<HashMap<String, (String, AppendAck)>> {
+    let mut out = HashMap::with_capacity(ids.len());
+    for chunk in ids.chunks(INSERT_CHUNK) {
+        let sql = format!(
+            "SELECT command_id, stream, first_position, last_position, stream_version \
+             FROM commands WHERE command_id IN {}",
+            values(1, chunk.len())
+        );
+        let mut q = sqlx::query(AssertSqlSafe(placeholders(backend, &sql)));
+        for id in chunk {
+            q = q.bind(*id);
+        }
+        for row in q.fetch_all(&mut **tx).await? {
+            out.insert(
+                row.try_get(0)?,
+                (
+                    row.try_get(1)?,
+                    AppendAck {
+                        first_position: row.try_get(2)?,
+                        last_position: row.try_get(3)?,
+                        stream_version: row.try_get(4)?,
+                        replayed: true,
+                    },
+                ),
+            );
+        }
+    }
+    Ok(out)
 }
 
 fn validate(req: &AppendRequest) -> Result<()> {

@@ -499,6 +499,147 @@ async fn old_schema_versions_are_upcast_on_read(f: Fixture) {
     );
 }
 
+/// Group commit: several requests in one transaction, each with exactly the outcome
+/// `append` would give it in that order; refused requests write nothing, the others
+/// commit.
+async fn append_batch_has_per_request_semantics(f: Fixture) {
+    let s = &f.store;
+    assert!(s.append_batch(&[]).await.unwrap().is_empty());
+    s.append(req("b-1", Some(0), "pre", vec![ev("A", "0")]))
+        .await
+        .unwrap();
+    let mut watch = s.head_watch();
+    let out = s
+        .append_batch(&[
+            // 0: fine, on an existing stream.
+            req("b-1", Some(1), "k1", vec![ev("B", "1"), ev("C", "2")]),
+            // 1: stale expected version → Conflict naming both versions.
+            req("b-1", Some(1), "k2", vec![ev("X", "x")]),
+            // 2: a new stream.
+            req("b-2", Some(0), "k3", vec![ev("A", "3")]),
+            // 3: sees what request 0 wrote in the same batch.
+            req("b-1", Some(3), "k4", vec![ev("D", "4")]),
+            // 4: a command id already applied before the batch → replayed.
+            req("b-1", None, "pre", vec![ev("Y", "y")]),
+            // 5: a command id of request 2 (same batch) on another stream → reused.
+            req("b-1", None, "k3", vec![ev("Z", "z")]),
+            // 6: malformed → Invalid naming the field.
+            req("b-3", None, "k6", vec![]),
+            // 7: request 2's command id on its own stream → replay of request 2.
+            req("b-2", Some(0), "k3", vec![ev("A", "3")]),
+        ])
+        .await
+        .unwrap();
+    assert_eq!(out.len(), 8);
+    let ack = |i: usize| out[i].as_ref().copied().unwrap();
+    assert_eq!(
+        (
+            ack(0).first_position,
+            ack(0).last_position,
+            ack(0).stream_version
+        ),
+        (2, 3, 3)
+    );
+    assert!(matches!(
+        &out[1],
+        Err(Error::Conflict { stream, expected: 1, actual: 3 }) if stream == "b-1"
+    ));
+    assert_eq!((ack(2).first_position, ack(2).stream_version), (4, 1));
+    assert_eq!((ack(3).first_position, ack(3).stream_version), (5, 4));
+    assert!(ack(4).replayed);
+    assert_eq!((ack(4).first_position, ack(4).stream_version), (1, 1));
+    assert!(matches!(
+        &out[5],
+        Err(Error::CommandIdReused { original_stream, .. }) if original_stream == "b-2"
+    ));
+    assert!(
+        out[6]
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .starts_with("events")
+    );
+    assert!(ack(7).replayed);
+    assert_eq!(ack(7).first_position, 4);
+    // Only what was accepted is in the log, gap-free, chained, with outbox rows.
+    assert_eq!(s.head_position().await.unwrap(), 5);
+    assert_eq!(*watch.borrow_and_update(), 5, "subscribers are woken");
+    let all = s.read_all(1, 100).await.unwrap();
+    assert_eq!(
+        all.iter()
+            .map(|e| e.event_type.as_str())
+            .collect::<Vec<_>>(),
+        ["A", "B", "C", "A", "D"]
+    );
+    assert_eq!(
+        all.iter()
+            .map(|e| e.command_id.as_str())
+            .collect::<Vec<_>>(),
+        ["pre", "k1", "k1", "k3", "k4"]
+    );
+    assert_eq!(s.stream_version("b-1").await.unwrap(), 4);
+    assert_eq!(s.stream_version("b-3").await.unwrap(), 0);
+    assert_eq!(s.outbox_len().await.unwrap(), 5);
+    assert!(s.verify().await.unwrap().is_ok());
+    // A batch of which nothing is accepted writes nothing.
+    let out = s
+        .append_batch(&[req("b-1", Some(0), "k9", vec![ev("X", "")])])
+        .await
+        .unwrap();
+    assert!(matches!(out[0], Err(Error::Conflict { .. })));
+    assert_eq!(s.head_position().await.unwrap(), 5);
+    // And a retried batch writes nothing twice.
+    let again = s
+        .append_batch(&[req("b-1", Some(1), "k1", vec![ev("B", "1"), ev("C", "2")])])
+        .await
+        .unwrap();
+    assert_eq!(again[0].as_ref().unwrap().first_position, 2);
+    assert!(again[0].as_ref().unwrap().replayed);
+    assert_eq!(s.head_position().await.unwrap(), 5);
+}
+
+/// Batches and single appends from concurrent writers interleave into one gap-free log.
+async fn concurrent_batches_are_ordered_and_gap_free(f: Fixture) {
+    let s = f.store.clone();
+    let mut tasks = Vec::new();
+    for w in 0..4 {
+        let s = s.clone();
+        tasks.push(tokio::spawn(async move {
+            for i in 0..10 {
+                if w % 2 == 0 {
+                    let batch: Vec<_> = (0..5)
+                        .map(|j| {
+                            req(
+                                &format!("g-{w}-{j}"),
+                                Some(i),
+                                &format!("w{w}-{i}-{j}"),
+                                vec![ev("E", "")],
+                            )
+                        })
+                        .collect();
+                    for o in s.append_batch(&batch).await.unwrap() {
+                        o.unwrap();
+                    }
+                } else {
+                    s.append(req("single", None, &format!("w{w}-{i}"), vec![ev("E", "")]))
+                        .await
+                        .unwrap();
+                }
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let all = s.read_all(1, 10_000).await.unwrap();
+    assert_eq!(all.len(), 2 * 10 * 5 + 2 * 10);
+    for (i, e) in all.iter().enumerate() {
+        assert_eq!(e.global_position, i as i64 + 1, "gap-free, ordered");
+    }
+    assert_eq!(s.stream_version("g-0-4").await.unwrap(), 10);
+    assert!(s.verify().await.unwrap().is_ok());
+}
+
 macro_rules! conformance {
     ($backend:ident: $($name:ident),* $(,)?) => {
         mod $backend {
@@ -515,8 +656,10 @@ macro_rules! conformance {
 conformance!(sqlite: append_and_read, conflict_names_stream_and_versions, retried_command_id_writes_nothing,
     invalid_requests_write_nothing, concurrent_appends_are_ordered_and_gap_free,
     racing_writers_with_expected_version_one_wins, verify_detects_edit_delete_reorder,
-    subscribe_catches_up_then_goes_live, outbox_holds_every_event_until_acked, old_schema_versions_are_upcast_on_read);
+    subscribe_catches_up_then_goes_live, outbox_holds_every_event_until_acked, old_schema_versions_are_upcast_on_read,
+    append_batch_has_per_request_semantics, concurrent_batches_are_ordered_and_gap_free);
 conformance!(postgres: append_and_read, conflict_names_stream_and_versions, retried_command_id_writes_nothing,
     invalid_requests_write_nothing, concurrent_appends_are_ordered_and_gap_free,
     racing_writers_with_expected_version_one_wins, verify_detects_edit_delete_reorder,
-    subscribe_catches_up_then_goes_live, outbox_holds_every_event_until_acked, old_schema_versions_are_upcast_on_read);
+    subscribe_catches_up_then_goes_live, outbox_holds_every_event_until_acked, old_schema_versions_are_upcast_on_read,
+    append_batch_has_per_request_semantics, concurrent_batches_are_ordered_and_gap_free);

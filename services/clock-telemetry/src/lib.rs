@@ -15,6 +15,7 @@
 //! Service name in events and NATS subjects: `clock`.
 pub mod board;
 pub mod time_source;
+pub mod writer;
 
 use std::collections::HashMap;
 use std::pin::Pin;
@@ -49,8 +50,40 @@ pub const NATS_TELEMETRY_SUBJECTS: &str = "arbiter.v1.clock.in.*.*";
 /// recording the fall (for telemetry in transit); default 0.
 pub const FLAG_GRACE_ENV: &str = "ARBITER_CLOCK_FLAG_GRACE_MS";
 
+/// NATS header a device authenticates its telemetry with: `Authorization: Bearer <token>`
+/// (a token of the platform's token file, as on gRPC; the name is matched without case).
+/// Messages without a valid token are rejected (`unauthenticated`) and never applied.
+pub const NATS_AUTH_HEADER: &str = "Authorization";
+
+/// The headers a device (or a gateway) publishes NATS telemetry with: the
+/// [`NATS_AUTH_HEADER`] carrying `Bearer <token>`.
+pub fn nats_telemetry_headers(token: &str) -> async_nats::HeaderMap {
+    let mut h = async_nats::HeaderMap::new();
+    h.insert(NATS_AUTH_HEADER, format!("Bearer {token}").as_str());
+    h
+}
+
 /// Header on the service's replies to NATS telemetry (value `arbiter.v1.TelemetryReply`).
 pub const REPLY_HEADER: &str = "Arbiter-Reply";
+
+/// Whether `OpenBoard` checks the tournament and board against the registry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RegistryCheck {
+    /// The registry writes to the same log (embedded `arbiterd`, or a standalone service
+    /// on the registry's database): the tournament must exist, and once its round is
+    /// paired (`RoundPaired` in the record) the board must be one of the round's boards.
+    SameLog,
+    /// No check (a standalone service whose database holds no registry events).
+    Off,
+}
+
+/// The flag grace from [`FLAG_GRACE_ENV`] (default 0).
+pub fn flag_grace_from_env() -> u64 {
+    std::env::var(FLAG_GRACE_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0)
+}
 
 /// The clock-telemetry gRPC service.
 #[derive(Clone)]
@@ -61,8 +94,12 @@ pub struct ClockTelemetry {
 
 struct Inner {
     store: EventStore,
+    /// Group commit of the live path (every append of the service goes through it).
+    writer: writer::GroupWriter,
     time: TimeSource,
     flag_grace_ms: u64,
+    /// The registry's record folded from the same log (`RegistryCheck::SameLog`).
+    registry: Option<arbiter_registry::projection::Tournaments>,
     boards: Mutex<HashMap<(String, u32), Arc<Cell>>>,
     shutdown: watch::Receiver<bool>,
 }
@@ -103,11 +140,7 @@ impl ClockTelemetry {
     /// in the background, NATS telemetry is consumed when the bus is NATS.
     /// The flag grace comes from `ARBITER_CLOCK_FLAG_GRACE_MS` (default 0).
     pub fn start(platform: &Platform) -> ClockTelemetry {
-        let grace = std::env::var(FLAG_GRACE_ENV)
-            .ok()
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(0);
-        Self::start_with(platform, TimeSource::System, grace)
+        Self::start_with(platform, TimeSource::System, flag_grace_from_env())
     }
 
     /// As [`ClockTelemetry::start`] with an injected clock (tests), no flag grace.
@@ -119,10 +152,31 @@ impl ClockTelemetry {
     /// `flag_grace_ms` after its instant (still stamped with the exact instant), so that
     /// a press stamped before the fall but delayed in transit is still applied.
     pub fn start_with(platform: &Platform, time: TimeSource, flag_grace_ms: u64) -> ClockTelemetry {
+        Self::start_configured(platform, time, flag_grace_ms, RegistryCheck::SameLog)
+    }
+
+    /// As [`ClockTelemetry::start_with`], choosing how `OpenBoard` checks the registry.
+    pub fn start_configured(
+        platform: &Platform,
+        time: TimeSource,
+        flag_grace_ms: u64,
+        check: RegistryCheck,
+    ) -> ClockTelemetry {
+        let registry = match check {
+            RegistryCheck::SameLog => Some(arbiter_registry::projection::Tournaments::start(
+                platform.store.clone(),
+            )),
+            RegistryCheck::Off => None,
+        };
         let inner = Arc::new(Inner {
             store: platform.store.clone(),
+            writer: writer::GroupWriter::start(
+                platform.store.clone(),
+                writer::GroupWriter::window_from_env(),
+            ),
             time,
             flag_grace_ms,
+            registry,
             boards: Mutex::new(HashMap::new()),
             shutdown: platform.shutdown.clone(),
         });
@@ -146,6 +200,11 @@ impl ClockTelemetry {
             });
         }
         svc
+    }
+
+    /// Group commit so far: (transactions, appends) written by the live path.
+    pub fn commit_stats(&self) -> (u64, u64) {
+        self.inner.writer.stats()
     }
 
     /// Loads every board that has events (so that running clocks get their flag timers).
@@ -252,7 +311,7 @@ impl ClockTelemetry {
                         reason: "flag fall detected by the authoritative clock (6.9)".into(),
                         ..Default::default()
                     };
-                    match self.commit(&cell, &mut guard, decided, ctx).await {
+                    match self.commit(&cell, &mut guard, decided, ctx, true).await {
                         Ok(_) => tracing::info!(tournament_id = %cell.tournament_id, board = cell.board, at, "flag fell"),
                         Err(r) => {
                             tracing::warn!(error = %r.message, "clock: recording a flag fall failed; retrying");
@@ -266,13 +325,16 @@ impl ClockTelemetry {
     }
 
     /// Appends `decided.events` to the board's stream (as the board's next version),
-    /// folds them, tells watchers and the flag timer. Returns the ack.
+    /// folds them, tells watchers and the flag timer. Returns the ack once the events
+    /// are durable. The append goes through the group commit ([`writer`]); `urgent`
+    /// (a flag fall) does not wait for the collection window.
     async fn commit(
         &self,
         cell: &Cell,
         guard: &mut Option<Board>,
         decided: Decided,
         mut ctx: CommandContext,
+        urgent: bool,
     ) -> Result<CommandAck, Reject> {
         let stream = stream_of(&cell.tournament_id, cell.board);
         let version = guard.as_ref().map(|b| b.version).unwrap_or(0);
@@ -301,7 +363,7 @@ impl ClockTelemetry {
                 .collect(),
             context: ctx,
         };
-        let a = match self.inner.store.append(req).await {
+        let a = match self.inner.writer.append(req, urgent).await {
             Ok(a) => a,
             Err(arbiter_eventlog::Error::Conflict { .. }) => {
                 // Another writer appended: reload the board from the log.
@@ -423,7 +485,7 @@ impl ClockTelemetry {
             actor: actor.to_owned(),
             ..Default::default()
         };
-        let ack = self.commit(&cell, &mut guard, decided, ctx).await?;
+        let ack = self.commit(&cell, &mut guard, decided, ctx, false).await?;
         let state = guard
             .as_ref()
             .map(|b| board::state(b, self.inner.time.now_ms()));
@@ -449,7 +511,15 @@ impl ClockTelemetry {
                 m = sub.next() => match m { Some(m) => m, None => return Ok(()) },
                 _ = shutdown.changed() => return Ok(()),
             };
-            let reply = self.nats_item(&msg.subject, &msg.payload).await;
+            let authorization = msg.headers.as_ref().and_then(|h| {
+                h.iter()
+                    .find(|(k, _)| AsRef::<str>::as_ref(k).eq_ignore_ascii_case(NATS_AUTH_HEADER))
+                    .and_then(|(_, v)| v.first())
+                    .map(|v| v.as_str().to_owned())
+            });
+            let reply = self
+                .nats_item(&msg.subject, authorization.as_deref(), &msg.payload)
+                .await;
             if let Some(to) = msg.reply {
                 // The ARBITER JetStream stream (`arbiter.v1.>`) also captures telemetry
                 // subjects and answers the same inbox with its PubAck: this header tells
@@ -466,8 +536,44 @@ impl ClockTelemetry {
         }
     }
 
-    /// One NATS telemetry message: the subject names the board.
-    pub async fn nats_item(&self, subject: &str, payload: &[u8]) -> TelemetryReply {
+    /// The actor of a NATS message's `Authorization` header value, checked by the
+    /// platform's [`Auth`](arbiter_service_kit::auth::Auth) exactly as a gRPC bearer token.
+    fn nats_actor(&self, authorization: Option<&str>) -> Result<String, Reject> {
+        let unauthenticated = |m: &str| {
+            Reject::new(
+                "unauthenticated",
+                "authorization",
+                m.strip_prefix("authorization: ").unwrap_or(m),
+            )
+        };
+        let Some(value) = authorization else {
+            return Err(unauthenticated(&format!(
+                "NATS telemetry needs a `{NATS_AUTH_HEADER}: Bearer <token>` header"
+            )));
+        };
+        let value = tonic::metadata::MetadataValue::try_from(value)
+            .map_err(|_| unauthenticated("not a valid header value (ASCII expected)"))?;
+        let mut request = Request::new(());
+        request.metadata_mut().insert("authorization", value);
+        self.platform
+            .auth
+            .actor(&request, "NATS telemetry")
+            .map_err(|s| unauthenticated(s.message()))
+    }
+
+    /// One NATS telemetry message: the subject names the board; `authorization` is the
+    /// value of its `Authorization` header (`Bearer <token>`), checked before anything
+    /// else — an unauthenticated message is rejected and never applied.
+    pub async fn nats_item(
+        &self,
+        subject: &str,
+        authorization: Option<&str>,
+        payload: &[u8],
+    ) -> TelemetryReply {
+        let actor = match self.nats_actor(authorization) {
+            Ok(a) => a,
+            Err(r) => return reject_reply(0, r),
+        };
         let parts: Vec<&str> = subject.split('.').collect();
         let (tournament, board) = match parts.as_slice() {
             ["arbiter", "v1", "clock", "in", t, b] => (*t, *b),
@@ -524,12 +630,58 @@ impl ClockTelemetry {
                 ),
             );
         }
-        let actor = if t.device_id.is_empty() {
-            "nats".to_owned()
-        } else {
-            format!("nats:{}", t.device_id)
-        };
         self.handle(&actor, t).await
+    }
+
+    /// `OpenBoard` against the registry's record (when it shares the log): the
+    /// tournament must exist; once `round` is paired, `board` must be one of its boards.
+    async fn check_registry(
+        &self,
+        tournament_id: &str,
+        round: u32,
+        board: u32,
+    ) -> Result<(), Status> {
+        let Some(registry) = &self.inner.registry else {
+            return Ok(());
+        };
+        // Read-your-writes: a tournament created (or a round paired) just before.
+        let head = self.inner.store.head_position().await.map_err(from_log)?;
+        if !registry.caught_up(head).await {
+            return Err(Status::unavailable(
+                "tournament_id: the registry's record has not caught up with the log yet; try again",
+            ));
+        }
+        let Some((tournament, roster)) = registry.with_roster(tournament_id) else {
+            return Err(not_found(
+                "tournament_id",
+                format!(
+                    "the registry has no tournament {tournament_id:?} (arbiter tournament create)"
+                ),
+            ));
+        };
+        if tournament.rounds > 0 && round > tournament.rounds {
+            return Err(invalid(
+                "round",
+                format!(
+                    "tournament {tournament_id} has {} rounds, there is no round {round}",
+                    tournament.rounds
+                ),
+            ));
+        }
+        if let Some(paired) = roster.record.pairings.get(&round) {
+            let boards = &paired.event.boards;
+            if !boards.iter().any(|b| b.board == board) {
+                let last = boards.iter().map(|b| b.board).max().unwrap_or(0);
+                return Err(invalid(
+                    "board",
+                    format!(
+                        "round {round} of tournament {tournament_id} is paired on {} boards (1–{last}); it has no board {board}",
+                        boards.len()
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The live state of a board.
@@ -605,6 +757,8 @@ impl ClockService for ClockTelemetry {
         };
         // Validate before touching the log (the stream name is built from these).
         board::decide_open(None, draft.clone()).map_err(|e| invalid(e.field, strip(&e)))?;
+        self.check_registry(&draft.tournament_id, draft.round, draft.board)
+            .await?;
         let cell = self
             .cell(&draft.tournament_id, draft.board, true)
             .await?
@@ -637,7 +791,7 @@ impl ClockService for ClockTelemetry {
             ..Default::default()
         };
         let ack = self
-            .commit(&cell, &mut guard, decided, ctx)
+            .commit(&cell, &mut guard, decided, ctx, false)
             .await
             .map_err(|r| match r.code {
                 "conflict" => Status::aborted(r.message),

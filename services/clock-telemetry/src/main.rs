@@ -12,13 +12,18 @@ use clap::Parser;
 struct Args {
     #[command(flatten)]
     common: StandaloneArgs,
+    /// Check `OpenBoard` against the registry's events in this database (the tournament
+    /// exists, a paired round has the board). Use it when the database is the one the
+    /// registry writes to; with a database of its own the service cannot see them.
+    #[arg(long)]
+    registry_check: bool,
 }
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let _telemetry = telemetry::init("arbiter-clock-telemetry");
-    let c = args.common;
+    let c = &args.common;
     let platform = Platform::open(
         &c.database_url,
         c.nats_url.as_deref(),
@@ -26,6 +31,17 @@ async fn main() -> anyhow::Result<()> {
         !c.no_relay,
     )
     .await?;
-    let service = arbiter_clock_telemetry::ClockTelemetry::start(&platform);
+    use arbiter_clock_telemetry::{ClockTelemetry, RegistryCheck, TimeSource};
+    let check = if args.registry_check {
+        RegistryCheck::SameLog
+    } else {
+        RegistryCheck::Off
+    };
+    let service = ClockTelemetry::start_configured(
+        &platform,
+        TimeSource::System,
+        arbiter_clock_telemetry::flag_grace_from_env(),
+        check,
+    );
     host::serve(platform, vec![Box::new(service)], c.listen).await
 }

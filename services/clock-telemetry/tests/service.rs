@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use arbiter_clock_telemetry::{ClockTelemetry, ManualClock, TimeSource};
+use arbiter_eventlog::{AppendRequest, CommandContext, NewEvent};
 use arbiter_proto::v1::clock_service_server::ClockService;
 use arbiter_proto::v1::telemetry::Item;
 use arbiter_proto::v1::telemetry_reply::Outcome;
@@ -26,11 +27,42 @@ struct Env {
     clock: ManualClock,
 }
 
+/// Records tournament `id` (9 rounds) as the registry does, in the same log:
+/// `OpenBoard` refuses tournaments the registry does not know.
+async fn register(platform: &Platform, id: &str) {
+    platform
+        .store
+        .append(AppendRequest {
+            stream: format!("tournament-{id}"),
+            expected_version: Some(0),
+            events: vec![NewEvent {
+                event_type: "TournamentCreated".into(),
+                schema_version: 2,
+                payload: arbiter_proto::v1::TournamentCreated {
+                    tournament_id: id.into(),
+                    name: format!("Open {id}"),
+                    rounds: 9,
+                    ..Default::default()
+                }
+                .encode_to_vec(),
+            }],
+            context: CommandContext {
+                command_id: format!("create-{id}"),
+                actor: "admin".into(),
+                service: "registry".into(),
+                ..Default::default()
+            },
+        })
+        .await
+        .unwrap();
+}
+
 async fn env() -> Env {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("log.db").display());
     let tokens = dir.path().join("tokens");
     let platform = Platform::open(&url, None, &tokens, false).await.unwrap();
+    register(&platform, "t1").await;
     let clock = ManualClock::new(T0);
     let svc = ClockTelemetry::start_with_time(&platform, TimeSource::Manual(clock.clone()));
     Env {
@@ -484,6 +516,7 @@ async fn on_the_wall_clock_the_flag_is_recorded_promptly_after_its_instant() {
     let platform = Platform::open(&url, None, &dir.path().join("tokens"), false)
         .await
         .unwrap();
+    register(&platform, "t1").await;
     let svc = ClockTelemetry::start_with_time(&platform, TimeSource::System);
     let token_path = dir.path().join("tokens");
     let token = Auth::read_token(&token_path, "admin").unwrap();
@@ -523,6 +556,7 @@ async fn with_a_flag_grace_a_press_stamped_in_time_but_delayed_in_transit_still_
     let url = format!("sqlite://{}", dir.path().join("log.db").display());
     let tokens = dir.path().join("tokens");
     let platform = Platform::open(&url, None, &tokens, false).await.unwrap();
+    register(&platform, "t1").await;
     let clock = ManualClock::new(T0);
     let svc = ClockTelemetry::start_with(&platform, TimeSource::Manual(clock.clone()), 500);
     let env = Env {
@@ -567,4 +601,102 @@ async fn with_a_flag_grace_a_press_stamped_in_time_but_delayed_in_transit_still_
     let flag = events.iter().find(|e| e.event_type == "FlagFell").unwrap();
     let flag = arbiter_proto::v1::FlagFell::decode(flag.payload.as_slice()).unwrap();
     assert_eq!(flag.at_ms, black_flag);
+}
+
+fn open_request(tournament: &str, round: u32, board: u32) -> OpenBoardRequest {
+    OpenBoardRequest {
+        meta: Some(CommandMeta {
+            command_id: format!("open-{tournament}-{round}-{board}-{}", uuid_like()),
+            ..Default::default()
+        }),
+        tournament_id: tournament.into(),
+        board,
+        round,
+        time_control: "5400+30".into(),
+        white: "Carlsen".into(),
+        black: "Caruana".into(),
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn open_board_needs_a_tournament_of_the_registry_and_a_board_of_the_paired_round() {
+    let env = env().await;
+    // A tournament the registry does not know.
+    let e = env
+        .svc
+        .open_board(authed(&env, open_request("nowhere", 1, 1)))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), tonic::Code::NotFound, "{e:?}");
+    assert!(
+        e.message().starts_with("tournament_id: ") && e.message().contains("\"nowhere\""),
+        "{}",
+        e.message()
+    );
+    let written = env.platform.store.read_stream("board-nowhere-1", 1).await;
+    assert!(written.unwrap().is_empty(), "nothing written");
+    // A round the tournament does not have.
+    let e = env
+        .svc
+        .open_board(authed(&env, open_request("t1", 10, 1)))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), tonic::Code::InvalidArgument);
+    assert!(e.message().starts_with("round: "), "{}", e.message());
+    // Round 2 paired on two boards (the pairing service's event, same log).
+    let paired = arbiter_proto::v1::RoundPaired {
+        tournament_id: "t1".into(),
+        round: 2,
+        boards: (1..=2)
+            .map(|b| arbiter_proto::v1::PairedBoard {
+                board: b,
+                white_tpn: 2 * b - 1,
+                black_tpn: 2 * b,
+                ..Default::default()
+            })
+            .collect(),
+        system: "dutch".into(),
+        ..Default::default()
+    };
+    env.platform
+        .store
+        .append(AppendRequest {
+            stream: "pairing-t1".into(),
+            expected_version: None,
+            events: vec![NewEvent {
+                event_type: "RoundPaired".into(),
+                schema_version: 1,
+                payload: paired.encode_to_vec(),
+            }],
+            context: CommandContext {
+                command_id: "pair-2".into(),
+                actor: "admin".into(),
+                service: "pairing".into(),
+                ..Default::default()
+            },
+        })
+        .await
+        .unwrap();
+    let e = env
+        .svc
+        .open_board(authed(&env, open_request("t1", 2, 3)))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), tonic::Code::InvalidArgument);
+    assert!(
+        e.message().starts_with("board: ") && e.message().contains("no board 3"),
+        "{}",
+        e.message()
+    );
+    // A board of the paired round, and any board of a round not paired yet.
+    env.svc
+        .open_board(authed(&env, open_request("t1", 2, 2)))
+        .await
+        .unwrap();
+    env.svc
+        .open_board(authed(&env, open_request("t1", 3, 40)))
+        .await
+        .unwrap();
+    assert_eq!(types(&env, 40).await, ["BoardOpened"]);
 }
