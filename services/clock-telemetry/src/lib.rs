@@ -163,9 +163,14 @@ impl ClockTelemetry {
         check: RegistryCheck,
     ) -> ClockTelemetry {
         let registry = match check {
-            RegistryCheck::SameLog => Some(arbiter_registry::projection::Tournaments::start(
-                platform.store.clone(),
-            )),
+            RegistryCheck::SameLog => {
+                // Distributed mode: copies of the registry's and pairing's events in this
+                // service's own log (a no-op when the log is shared).
+                platform.mirror(SERVICE, &["arbiter.v1.registry.>", "arbiter.v1.pairing.>"]);
+                Some(arbiter_registry::projection::Tournaments::start(
+                    platform.store.clone(),
+                ))
+            }
             RegistryCheck::Off => None,
         };
         let inner = Arc::new(Inner {

@@ -12,9 +12,9 @@ use clap::Parser;
 struct Args {
     #[command(flatten)]
     common: StandaloneArgs,
-    /// Check `OpenBoard` against the registry's events in this database (the tournament
-    /// exists, a paired round has the board). Use it when the database is the one the
-    /// registry writes to; with a database of its own the service cannot see them.
+    /// Check `OpenBoard` against the registry's record (the tournament exists, a paired
+    /// round has the board). With a database of its own the service keeps copies of the
+    /// registry's and pairing's events, mirrored over NATS (`--nats-url` required).
     #[arg(long)]
     registry_check: bool,
 }
