@@ -106,6 +106,7 @@ async fn open(c: &mut ClockServiceClient<Channel>, token: &str, tid: &str, board
             laws_edition: "2023".into(),
             auto_apply_results: false,
             quickplay_guidelines: false,
+            supervision: String::new(),
         },
     ))
     .await

@@ -93,6 +93,7 @@ async fn a_clock_reported_result_is_applied_or_confirmed() {
                     laws_edition: "2023".into(),
                     auto_apply_results: auto_apply,
                     quickplay_guidelines: false,
+                    supervision: String::new(),
                 },
             ))
             .await

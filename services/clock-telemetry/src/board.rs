@@ -7,11 +7,12 @@
 use arbiter_proto::v1::{
     BoardOpened, ClockPaused, ClockPressed, ClockResumed, ClockStarted, DeviceGlitch,
     DeviceObservation, DrawAgreed, DrawClaimed, FlagFell, GameEnded, IllegalMoveCompleted,
-    MovePlayed, PlayerResigned, ResultReported, Telemetry, TimeAdjusted, telemetry::Item,
+    MovePlayed, PlayerResigned, QuickplayClaimed, QuickplayIncrementRequested, ResultReported,
+    Telemetry, TimeAdjusted, telemetry::Item,
 };
 use clock::laws::{
-    ClaimRule, Effect, Game, GameConfig, GameEnd, GameEvent, LawsEdition, MoveText, Rejection,
-    format_clk,
+    ClaimRule, Effect, Game, GameConfig, GameEnd, GameEvent, LawsEdition, MoveText,
+    QuickplayDecision, Rejection, Supervision, format_clk,
 };
 use clock::{Instant, RateOfPlay, Side, TimeControl, TimeControlTag};
 use prost::Message;
@@ -28,6 +29,10 @@ pub mod types {
     pub const FLAG_FELL: &str = "FlagFell";
     pub const DRAW_CLAIMED: &str = "DrawClaimed";
     pub const PLAYER_RESIGNED: &str = "PlayerResigned";
+    /// Guidelines III.4 request.
+    pub const QUICKPLAY_INCREMENT_REQUESTED: &str = "QuickplayIncrementRequested";
+    /// Guidelines III.5 claim.
+    pub const QUICKPLAY_CLAIMED: &str = "QuickplayClaimed";
     pub const DRAW_AGREED: &str = "DrawAgreed";
     pub const DEVICE_GLITCH: &str = "DeviceGlitch";
     pub const ILLEGAL_MOVE_COMPLETED: &str = "IllegalMoveCompleted";
@@ -180,6 +185,13 @@ pub fn decide_open(
         LawsEdition::Laws2018 => "2018",
     }
     .into();
+    opened.supervision = match parse_supervision(&opened.supervision)
+        .map_err(|e| Reject::new("invalid", "supervision", e))?
+    {
+        Supervision::Partial => "partial",
+        Supervision::CompetitionRules => "competition-rules",
+    }
+    .into();
     if let Some(prev) = previous {
         if prev.end.is_none() && prev.game.clock().is_started() {
             return Err(Reject::new(
@@ -206,6 +218,7 @@ impl Board {
         let mut config = GameConfig::new(tc);
         config.edition = parse_edition(&opened.laws_edition).unwrap_or_default();
         config.quickplay_guidelines = opened.quickplay_guidelines;
+        config.supervision = parse_supervision(&opened.supervision).unwrap_or_default();
         Board {
             game: Game::new_from_initial_position(config),
             opened,
@@ -292,6 +305,27 @@ impl Board {
                 };
                 (e.at_ms, Some(ev), e.device)
             }
+            QUICKPLAY_INCREMENT_REQUESTED => {
+                let e = QuickplayIncrementRequested::decode(p).map_err(de)?;
+                let by = parse_side("side", &e.side).map_err(|r| r.message)?;
+                let ev = GameEvent::QuickplayIncrementRequest {
+                    at: e.at_ms,
+                    by,
+                    arbiter_grants: e.granted,
+                };
+                (e.at_ms, Some(ev), e.device)
+            }
+            QUICKPLAY_CLAIMED => {
+                let e = QuickplayClaimed::decode(p).map_err(de)?;
+                let by = parse_side("side", &e.side).map_err(|r| r.message)?;
+                let decision = parse_decision("decision", &e.decision).map_err(|r| r.message)?;
+                let ev = GameEvent::QuickplayFinishClaim {
+                    at: e.at_ms,
+                    by,
+                    decision,
+                };
+                (e.at_ms, Some(ev), e.device)
+            }
             PLAYER_RESIGNED => {
                 let e = PlayerResigned::decode(p).map_err(de)?;
                 let by = parse_side("side", &e.side).map_err(|r| r.message)?;
@@ -336,6 +370,40 @@ impl Board {
             self.end = self.game.end();
         }
         Ok(())
+    }
+}
+
+/// Rapid/blitz supervision (Laws A.4/A.5, B.2/B.3).
+fn parse_supervision(text: &str) -> Result<Supervision, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "" | "partial" => Ok(Supervision::Partial),
+        "competition-rules" | "full" => Ok(Supervision::CompetitionRules),
+        other => Err(format!(
+            "expected \"partial\" (default) or \"competition-rules\", found {other:?}"
+        )),
+    }
+}
+
+fn parse_decision(field: &'static str, text: &str) -> Result<QuickplayDecision, Reject> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "draw" => Ok(QuickplayDecision::Draw),
+        "postponed" => Ok(QuickplayDecision::Postponed),
+        "rejected" => Ok(QuickplayDecision::Rejected),
+        other => Err(Reject::new(
+            "invalid",
+            field,
+            format!(
+                "expected \"draw\", \"postponed\" or \"rejected\" (Guidelines III.5), found {other:?}"
+            ),
+        )),
+    }
+}
+
+fn decision_name(d: QuickplayDecision) -> &'static str {
+    match d {
+        QuickplayDecision::Draw => "draw",
+        QuickplayDecision::Postponed => "postponed",
+        QuickplayDecision::Rejected => "rejected",
     }
 }
 
@@ -656,6 +724,25 @@ pub fn decide(board: &Board, t: &Telemetry, at: Instant, stamped: bool) -> Resul
                 },
             )
         }
+        Item::QuickplayIncrement(q) => {
+            let by = parse_side("quickplay_increment.side", &q.side)?;
+            (
+                "quickplay_increment",
+                GameEvent::QuickplayIncrementRequest {
+                    at,
+                    by,
+                    arbiter_grants: q.arbiter_grants,
+                },
+            )
+        }
+        Item::QuickplayClaim(q) => {
+            let by = parse_side("quickplay_claim.side", &q.side)?;
+            let decision = parse_decision("quickplay_claim.decision", &q.decision)?;
+            (
+                "quickplay_claim",
+                GameEvent::QuickplayFinishClaim { at, by, decision },
+            )
+        }
         Item::Press(_) | Item::Glitch(_) => unreachable_item()?,
     };
     let effects = game.apply(&ev).map_err(|r| rejection(field, r))?;
@@ -813,6 +900,31 @@ pub fn decide(board: &Board, t: &Telemetry, at: Instant, stamped: bool) -> Resul
                     at_ms: at,
                     side: side_name(*by).into(),
                     completed_at_ply: i.completed_at_ply,
+                    device: d,
+                }
+                .encode_to_vec(),
+            ),
+            (
+                Item::QuickplayIncrement(_),
+                GameEvent::QuickplayIncrementRequest {
+                    by, arbiter_grants, ..
+                },
+            ) => (
+                QUICKPLAY_INCREMENT_REQUESTED,
+                QuickplayIncrementRequested {
+                    at_ms: at,
+                    side: side_name(*by).into(),
+                    granted: *arbiter_grants,
+                    device: d,
+                }
+                .encode_to_vec(),
+            ),
+            (Item::QuickplayClaim(_), GameEvent::QuickplayFinishClaim { by, decision, .. }) => (
+                QUICKPLAY_CLAIMED,
+                QuickplayClaimed {
+                    at_ms: at,
+                    side: side_name(*by).into(),
+                    decision: decision_name(*decision).into(),
                     device: d,
                 }
                 .encode_to_vec(),
@@ -1052,6 +1164,69 @@ mod tests {
         let r = ResultReported::decode(d.events.last().unwrap().1.as_slice()).unwrap();
         assert_eq!((r.result.as_str(), r.article.as_str()), ("0-1", "7.5.5"));
         assert_eq!(b.unwrap().end.unwrap().result.to_pgn(), "0-1");
+    }
+
+    /// Guidelines III.5 telemetry (announced event): a rejected claim gives the opponent two
+    /// minutes, a claim upheld ends the game drawn; both are logged and rebuilt from the log.
+    #[test]
+    fn quickplay_finish_claims_are_applied_and_replayed() {
+        let mut o = opened("5400");
+        o.quickplay_guidelines = true;
+        o.supervision = "full".into();
+        let o = decide_open(None, o).unwrap();
+        assert_eq!(o.supervision, "competition-rules");
+        let mut b = Some(Board::open(o.clone(), 1));
+        let mut log: Vec<(&'static str, Vec<u8>)> = Vec::new();
+        let mut send =
+            |b: &mut Option<Board>, log: &mut Vec<(&'static str, Vec<u8>)>, at: u64, item: Item| {
+                let d = decide(b.as_ref().unwrap(), &tele(at, item), at, true);
+                if let Ok(d) = &d {
+                    for (t, p) in &d.events {
+                        Board::fold(b, t, p, 2 + log.len() as i64);
+                        log.push((t, p.clone()));
+                    }
+                }
+                d
+            };
+        send(
+            &mut b,
+            &mut log,
+            1_000,
+            Item::ClockStarted(ClockStartedIn {}),
+        )
+        .unwrap();
+        let claim = |decision: &str| {
+            Item::QuickplayClaim(arbiter_proto::v1::QuickplayClaimIn {
+                side: "white".into(),
+                decision: decision.into(),
+            })
+        };
+        // Too early: more than two minutes left.
+        let early = send(&mut b, &mut log, 2_000, claim("rejected")).unwrap_err();
+        assert!(early.message.contains("two minutes"), "{}", early.message);
+        let bad = send(&mut b, &mut log, 2_000, claim("maybe")).unwrap_err();
+        assert_eq!(bad.field, "quickplay_claim.decision");
+        // 88 min 10 s later White has 1:50 left.
+        let late = 1_000 + 5_290_000;
+        let d = send(&mut b, &mut log, late, claim("rejected")).unwrap();
+        assert_eq!(d.events[0].0, QUICKPLAY_CLAIMED);
+        assert!(
+            d.effects.iter().any(|e| e.contains("III.5.3")),
+            "{:?}",
+            d.effects
+        );
+        let d = send(&mut b, &mut log, late + 1_000, claim("draw")).unwrap();
+        let r = ResultReported::decode(d.events.last().unwrap().1.as_slice()).unwrap();
+        assert_eq!(r.result, "1/2-1/2");
+        // The log rebuilds the same board.
+        let mut again = Some(Board::open(o, 1));
+        for (i, (t, p)) in log.iter().enumerate() {
+            Board::fold(&mut again, t, p, 2 + i as i64);
+        }
+        assert_eq!(
+            again.unwrap().end.map(|e| e.result.to_pgn()),
+            Some("1/2-1/2")
+        );
     }
 
     #[test]

@@ -759,6 +759,7 @@ impl ClockService for ClockTelemetry {
             auto_apply_results: r.auto_apply_results,
             quickplay_guidelines: r.quickplay_guidelines,
             game_number: 0,
+            supervision: r.supervision,
         };
         // Validate before touching the log (the stream name is built from these).
         board::decide_open(None, draft.clone()).map_err(|e| invalid(e.field, strip(&e)))?;

@@ -105,6 +105,7 @@ async fn open_with(env: &Env, board: u32, tc: &str, id: &str) -> Result<(), toni
                 laws_edition: String::new(),
                 auto_apply_results: true,
                 quickplay_guidelines: false,
+                supervision: String::new(),
             },
         ))
         .await

@@ -802,6 +802,7 @@ async fn clock_live(rows: &mut Vec<Row>) -> anyhow::Result<String> {
             laws_edition: String::new(),
             auto_apply_results: false,
             quickplay_guidelines: false,
+            supervision: String::new(),
         });
         r.metadata_mut()
             .insert("authorization", format!("Bearer {token}").parse()?);
