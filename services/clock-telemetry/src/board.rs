@@ -1177,7 +1177,7 @@ mod tests {
         assert_eq!(o.supervision, "competition-rules");
         let mut b = Some(Board::open(o.clone(), 1));
         let mut log: Vec<(&'static str, Vec<u8>)> = Vec::new();
-        let mut send =
+        let send =
             |b: &mut Option<Board>, log: &mut Vec<(&'static str, Vec<u8>)>, at: u64, item: Item| {
                 let d = decide(b.as_ref().unwrap(), &tele(at, item), at, true);
                 if let Ok(d) = &d {
