@@ -167,4 +167,12 @@ async fn a_clock_reported_result_is_applied_or_confirmed() {
         .unwrap()
         .clone();
     assert_eq!(rec["actor"], "clock-telemetry", "{rec}");
+    // The game as PGN, with the clock after every move.
+    let o = run_cli(&data, port, &["clock", "pgn", &id, "1"]);
+    assert!(o.status.success(), "{}", output_text(&o));
+    let pgn = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        pgn.contains("Qh4#") && pgn.contains("[%clk") && pgn.contains("0-1"),
+        "{pgn}"
+    );
 }

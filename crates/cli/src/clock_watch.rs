@@ -19,6 +19,30 @@ pub struct WatchArgs {
     pub updates: Option<u64>,
 }
 
+#[derive(Args)]
+pub struct PgnArgs {
+    /// Tournament id (as given to OpenBoard).
+    pub tournament: String,
+    /// Board number (from 1).
+    pub board: u32,
+}
+
+/// `arbiter clock pgn ID BOARD`: the board's current game as PGN with `[%clk]`.
+pub async fn pgn(cli: &Cli, a: &PgnArgs) -> Result<(), Failure> {
+    let s = ClockServiceClient::new(connect(cli).await?)
+        .get_clock_state(arbiter_proto::v1::GetClockStateRequest {
+            tournament_id: a.tournament.clone(),
+            board: a.board,
+        })
+        .await?
+        .into_inner();
+    print!("{}", s.pgn);
+    if !s.pgn.ends_with('\n') {
+        println!();
+    }
+    Ok(())
+}
+
 /// `h:mm:ss`, tenths under ten seconds.
 fn clk(ms: u64) -> String {
     let s = ms / 1000;

@@ -118,6 +118,9 @@ async fn main() -> ExitCode {
         Command::Offline(offline::OfflineCommand::Clock(offline::clock::ClockCommand::Watch(
             a,
         ))) => clock_watch::watch(&cli, a).await,
+        Command::Offline(offline::OfflineCommand::Clock(offline::clock::ClockCommand::Pgn(a))) => {
+            clock_watch::pgn(&cli, a).await
+        }
         // So do the rating service's commands under `rating` (beside the offline `calc`).
         Command::Offline(offline::OfflineCommand::Rating(
             offline::rating::RatingCommand::Service(r),

@@ -1073,6 +1073,14 @@ pub fn state(board: &Board, now: Instant) -> arbiter_proto::v1::ClockState {
         stream_version: board.version,
         auto_apply_results: o.auto_apply_results,
         game_number: o.game_number,
+        pgn: g.to_pgn(&[
+            ("Event".into(), o.tournament_id.clone()),
+            ("Round".into(), o.round.to_string()),
+            ("Board".into(), o.board.to_string()),
+            ("White".into(), o.white.clone()),
+            ("Black".into(), o.black.clone()),
+            ("TimeControl".into(), o.time_control.clone()),
+        ]),
     }
 }
 

@@ -26,13 +26,17 @@ pub enum ClockCommand {
     /// Follow one board's live clock (clock-telemetry service, needs the server) until its
     /// game ends.
     Watch(crate::clock_watch::WatchArgs),
+    /// One board's game as PGN with a [%clk] comment after every move (needs the server).
+    Pgn(crate::clock_watch::PgnArgs),
 }
 
 pub fn run(cli: &Cli, cmd: &ClockCommand) -> Result<(), Failure> {
     match cmd {
         ClockCommand::Replay { file, time_control } => replay(cli, file, time_control.as_deref()),
         // Dispatched by main (it needs the async client).
-        ClockCommand::Watch(_) => Err(usage("clock watch talks to the server")),
+        ClockCommand::Watch(_) | ClockCommand::Pgn(_) => {
+            Err(usage("clock watch and clock pgn talk to the server"))
+        }
     }
 }
 
