@@ -9,12 +9,14 @@
 //! state before rounds 2, 6 and 10 is rebuilt from the TRF document (as `-p` would) and
 //! paired RUNS times (default 5); the median is printed as a markdown table
 //! `| players | round | ms |`, followed by the generation time of each tournament.
-//! Example: `pairing_bench 100,500 3`.
+//! Example: `pairing_bench 100,500 3`; a third argument `reference` times the plain
+//! (oracle) path, `swiss::EnginePath::Reference`, instead of the fast one (the tournaments
+//! are generated with the fast path either way).
 
 use pairings::{generator, trf_input};
 use rand::SeedableRng;
 use std::time::{Duration, Instant};
-use swiss::{Edition, Options};
+use swiss::{Edition, EnginePath, Options};
 
 const ROUNDS: u16 = 10;
 const TIMED: [usize; 3] = [2, 6, 10];
@@ -39,6 +41,11 @@ fn main() {
         .and_then(|r| r.parse().ok())
         .filter(|&r| r > 0)
         .unwrap_or(5);
+    let path = if args.get(2).is_some_and(|a| a == "reference") {
+        EnginePath::Reference
+    } else {
+        EnginePath::Fast
+    };
     let edition = Edition::Dutch2026;
     let mut generation = Vec::new();
     println!("| players | round | ms |");
@@ -70,7 +77,7 @@ fn main() {
             let mut times = Vec::with_capacity(runs);
             for _ in 0..runs {
                 let t = Instant::now();
-                let p = swiss::pair(&state, edition, &Options::default());
+                let p = swiss::pair_with(&state, edition, &Options::default(), path, &mut |_| {});
                 times.push(t.elapsed());
                 if let Err(e) = p {
                     eprintln!("{n} players, round {round}: {e}");

@@ -13,7 +13,9 @@
 //!                                     virtual points of the declared accelerated system
 //!                                     (with -p; not with XXA/250 records in the file)
 //!   -l [checklist]                    with -p: per-player check-list (file, else stdout)
+//!   --reference-path                  the plain (oracle) algorithm instead of the fast path
 //! ```
+//! A pairing that takes more than 2 s prints its progress on stderr (bracket k, players left).
 //! With `-c`, one line `FILE: Round #r` per round that differs (details on stderr).
 //! With `-g`, every round is paired by this engine, results drawn from a ChaCha generator
 //! seeded by `-s` (default 1: same seed, same bytes); config keys in `pairings::generator`; no config
@@ -27,9 +29,36 @@ use pairings::{checklist, generator, trf_input};
 
 use std::io::Write;
 use std::process::ExitCode;
-use swiss::{Edition, Options, RoundPairing};
+use std::time::{Duration, Instant};
+use swiss::{Edition, EnginePath, NoValidPairing, Options, RoundPairing, TournamentState};
 
-const USAGE: &str = "usage: arbiter-pairings --dutch INPUT.trf (-p [OUTPUT] [-l [CHECKLIST]] | -c) [--edition dutch-2017|dutch-2026] [--explain] [--json] [--acceleration baku|baku-2016|haley|haley-example-2|degressive]\n       arbiter-pairings --dutch -g [CONFIG] [-o OUTPUT.trf] [-s SEED] [--edition dutch-2017|dutch-2026]";
+/// Pairs one round on `path`; once the round has taken 2 s, a progress line on stderr
+/// before each bracket (at most one a second), so a long pairing never looks stuck.
+fn pair_round(
+    state: &TournamentState,
+    edition: Edition,
+    options: &Options,
+    path: EnginePath,
+) -> Result<RoundPairing, NoValidPairing> {
+    let start = Instant::now();
+    let mut shown: Option<Duration> = None;
+    swiss::pair_with(state, edition, options, path, &mut |p| {
+        let t = start.elapsed();
+        if t >= Duration::from_secs(2) && shown.is_none_or(|s| t - s >= Duration::from_secs(1)) {
+            shown = Some(t);
+            eprintln!(
+                "pairing: bracket {} ({} score groups left), {} of {} players left, {:.1} s",
+                p.bracket,
+                p.score_groups_left,
+                p.players_left,
+                p.players,
+                t.as_secs_f64()
+            );
+        }
+    })
+}
+
+const USAGE: &str = "usage: arbiter-pairings --dutch INPUT.trf (-p [OUTPUT] [-l [CHECKLIST]] | -c) [--edition dutch-2017|dutch-2026] [--explain] [--json] [--reference-path] [--acceleration baku|baku-2016|haley|haley-example-2|degressive]\n       arbiter-pairings --dutch -g [CONFIG] [-o OUTPUT.trf] [-s SEED] [--edition dutch-2017|dutch-2026]";
 
 /// Seed of `-g` when `-s` is not given.
 const DEFAULT_SEED: u64 = 1;
@@ -46,6 +75,7 @@ struct Args {
     edition: Option<Edition>,
     explain: bool,
     json: bool,
+    reference_path: bool,
     acceleration: Option<swiss::AccelerationMethod>,
     /// `-l [file]`: `Some(None)` for stdout.
     checklist: Option<Option<String>>,
@@ -70,6 +100,7 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
     let mut edition = None;
     let mut explain = false;
     let mut json = false;
+    let mut reference_path = false;
     let mut dutch = false;
     let mut acceleration = None;
     let mut checklist = None;
@@ -102,6 +133,7 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
             }
             "--explain" => explain = true,
             "--json" => json = true,
+            "--reference-path" => reference_path = true,
             "--edition" => {
                 i += 1;
                 edition = Some(match argv.get(i).map(String::as_str) {
@@ -148,6 +180,7 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
         edition,
         explain,
         json,
+        reference_path,
         acceleration,
         checklist,
         output,
@@ -200,6 +233,11 @@ fn main() -> ExitCode {
     let options = Options {
         explain: args.explain,
     };
+    let path = if args.reference_path {
+        EnginePath::Reference
+    } else {
+        EnginePath::Fast
+    };
     match args.mode {
         Mode::Pair(out) => {
             let round = trf_input::round_to_pair(&doc);
@@ -220,7 +258,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(3);
                 }
             };
-            let pairing = match swiss::pair(&state, edition, &options) {
+            let pairing = match pair_round(&state, edition, &options, path) {
                 Ok(p) => p,
                 Err(e) => {
                     eprintln!("round {round}: {e}");
@@ -252,7 +290,7 @@ fn main() -> ExitCode {
             eprintln!("--acceleration is for -p only\n{USAGE}");
             ExitCode::from(3)
         }
-        Mode::Check => check(&doc, edition, &options, &args.input),
+        Mode::Check => check(&doc, edition, &options, path, &args.input),
         // Handled before reading an input file.
         Mode::Generate(_) => ExitCode::from(2),
     }
@@ -357,7 +395,13 @@ fn explain(p: &RoundPairing) {
 }
 
 /// `-c`: re-pair every round of a complete file and list the rounds that differ.
-fn check(doc: &trf::TrfDocument, edition: Edition, options: &Options, input: &str) -> ExitCode {
+fn check(
+    doc: &trf::TrfDocument,
+    edition: Edition,
+    options: &Options,
+    path: EnginePath,
+    input: &str,
+) -> ExitCode {
     let stem = std::path::Path::new(input)
         .file_stem()
         .map_or_else(|| input.to_string(), |s| s.to_string_lossy().into_owned());
@@ -375,7 +419,7 @@ fn check(doc: &trf::TrfDocument, edition: Edition, options: &Options, input: &st
                 return ExitCode::from(3);
             }
         };
-        match swiss::pair(&state, edition, options) {
+        match pair_round(&state, edition, options, path) {
             Ok(p) => {
                 let got: std::collections::BTreeSet<(u32, u32)> =
                     p.boards.iter().map(|b| (b.white, b.black)).collect();

@@ -144,6 +144,36 @@ pub(crate) struct Engine {
     one_point: Score,
     explain: bool,
     explanation: Vec<BracketExplanation>,
+    /// [`EnginePath::Fast`]: take the optimised paths (same results).
+    fast: bool,
+    /// Rounds already played (bounds the incompatibilities of a player under C1).
+    rounds_played: usize,
+}
+
+/// Maximum-weight matching with duals computed in `M` limbs (the caller guarantees the
+/// weights and doubled duals fit), the certificate widened back to [`Wide`].
+fn matching_in<const M: usize>(
+    n: usize,
+    edges: &[Edge],
+) -> (Vec<Option<usize>>, Option<Certificate<8>>) {
+    let narrow: Vec<Edge<M>> = edges
+        .iter()
+        .map(|e| Edge {
+            u: e.u,
+            v: e.v,
+            w: e.w.narrow::<M>(),
+        })
+        .collect();
+    let (m, c) = max_weight_matching_with_duals(n, &narrow);
+    let c = c.map(|c| Certificate {
+        vertex: c.vertex.iter().map(|x| x.narrow::<8>()).collect(),
+        blossoms: c
+            .blossoms
+            .iter()
+            .map(|ch| ch.iter().map(|&(b, z)| (b, z.narrow::<8>())).collect())
+            .collect(),
+    });
+    (m, c)
 }
 
 fn float_at(p: &Player, back: usize) -> Float {
@@ -160,6 +190,8 @@ pub(crate) fn pair_round(
     state: &TournamentState,
     edition: Edition,
     options: &Options,
+    path: EnginePath,
+    progress: &mut dyn FnMut(&Progress),
 ) -> Result<RoundPairing, NoValidPairing> {
     let mut seen = std::collections::HashSet::new();
     for p in &state.players {
@@ -240,10 +272,12 @@ pub(crate) fn pair_round(
         one_point: state.points_for_win.max(1),
         explain: options.explain,
         explanation: Vec::new(),
+        fast: path == EnginePath::Fast,
+        rounds_played: state.rounds_played as usize,
         ps: ps.into_iter().map(|p| p.0).collect(),
     };
     eng.remaining[n] = eng.has_bye;
-    eng.run()?;
+    eng.run(progress)?;
     Ok(eng.finish())
 }
 
@@ -306,6 +340,28 @@ impl Engine {
         let verts: Vec<usize> = (0..=n)
             .filter(|&v| self.remaining[v] && !excluded[v] && fr.active[v])
             .collect();
+        let sol = if self.fast
+            && !fr.isolated
+            && let Some(sol) = self.solve_reduced(fr, cons, base, &verts)
+        {
+            sol
+        } else {
+            self.solve_verts(fr, cons, base, &verts)
+        };
+        // A player required inside the bracket must be paired (without the completion
+        // field of the 2017 isolated brackets nothing else forces it).
+        if (0..n).any(|v| {
+            cons.req[v] == Some(true) && self.remaining[v] && !excluded[v] && sol.mate[v].is_none()
+        }) {
+            return None;
+        }
+        Some(sol)
+    }
+
+    /// Maximum-weight matching on the vertices `verts` (global indices, ascending), `base`
+    /// being the weight of the pairs already forced.
+    fn solve_verts(&self, fr: &Frame, cons: &Cons, base: Wide, verts: &[usize]) -> Sol {
+        let n = self.n;
         let mut idx = vec![usize::MAX; n + 1];
         for (i, &v) in verts.iter().enumerate() {
             idx[v] = i;
@@ -320,27 +376,20 @@ impl Engine {
                 }
             }
         }
-        // Narrower integers are faster; the doubled duals need one spare bit.
-        let (m, local_cert): (Vec<Option<usize>>, Option<Certificate<8>>) = if fr.bits + 2 <= 4 * 64
-        {
-            let narrow: Vec<Edge<4>> = edges
-                .iter()
-                .map(|e| Edge {
-                    u: e.u,
-                    v: e.v,
-                    w: e.w.narrow::<4>(),
-                })
-                .collect();
-            let (m, c) = max_weight_matching_with_duals(verts.len(), &narrow);
-            let c = c.map(|c| Certificate {
-                vertex: c.vertex.iter().map(|x| x.narrow::<8>()).collect(),
-                blossoms: c
-                    .blossoms
-                    .iter()
-                    .map(|ch| ch.iter().map(|&(b, z)| (b, z.narrow::<8>())).collect())
-                    .collect(),
-            });
-            (m, c)
+        // Narrower integers are faster; the doubled duals need one spare bit. The fast path
+        // takes the narrowest width the layout fits in (same values, so the same matching).
+        let need = fr.bits + 2;
+        let (m, local_cert): (Vec<Option<usize>>, Option<Certificate<8>>) = if self.fast {
+            match need {
+                0..=128 => matching_in::<2>(verts.len(), &edges),
+                129..=192 => matching_in::<3>(verts.len(), &edges),
+                193..=256 => matching_in::<4>(verts.len(), &edges),
+                257..=320 => matching_in::<5>(verts.len(), &edges),
+                321..=384 => matching_in::<6>(verts.len(), &edges),
+                _ => max_weight_matching_with_duals(verts.len(), &edges),
+            }
+        } else if need <= 4 * 64 {
+            matching_in::<4>(verts.len(), &edges)
         } else {
             max_weight_matching_with_duals(verts.len(), &edges)
         };
@@ -363,14 +412,113 @@ impl Engine {
         for (i, &v) in verts.iter().enumerate() {
             mate[v] = m[i].map(|j| verts[j]);
         }
-        // A player required inside the bracket must be paired (without the completion
-        // field of the 2017 isolated brackets nothing else forces it).
-        if (0..n).any(|v| {
-            cons.req[v] == Some(true) && self.remaining[v] && !excluded[v] && mate[v].is_none()
-        }) {
+        Sol { total, mate, cert }
+    }
+
+    /// The fast path's matching over the bracket, the next scoregroup (C8 look-ahead) and a
+    /// margin of lower players instead of every player still to pair, proved optimal for
+    /// the whole field or abandoned (`None`: solve the whole field).
+    ///
+    /// Outside the bracket and the next scoregroup an edge weighs exactly the completion
+    /// unit c (C4): the criteria of this bracket do not see those pairs. The lower players
+    /// left out (`rest`) are paired among themselves (a greedy perfect matching of their
+    /// compatibility graph) and given the dual value c; the duals of the reduced problem
+    /// extended so are a feasible dual of the whole problem when every kept vertex that
+    /// may meet one of `rest` has a dual ≥ c and the bye dummy's dual covers the bye edges
+    /// to `rest`. Complementary slackness then holds (all of `rest` is matched by tight
+    /// edges), so the combined matching is a maximum-weight matching of the whole field,
+    /// with the same total, and the extended duals remain a certificate for it.
+    fn solve_reduced(&self, fr: &Frame, cons: &Cons, base: Wide, verts: &[usize]) -> Option<Sol> {
+        let n = self.n;
+        let in_b = verts.iter().filter(|&&v| v < n && fr.in_b[v]).count();
+        let low: Vec<usize> = verts
+            .iter()
+            .copied()
+            .filter(|&v| v < n && !fr.in_b[v] && !fr.in_n[v])
+            .collect();
+        let margin = in_b + 2 * self.rounds_played + 16;
+        if low.len() < margin + 32 {
             return None;
         }
-        Some(Sol { total, mate, cert })
+        // Kept: the highest lower players (downfloat targets) and the lowest bye-eligible
+        // ones (C5 candidates); the rest is paired greedily.
+        let mut keep = vec![false; n + 1];
+        for &v in &low[..margin] {
+            keep[v] = true;
+        }
+        let mut byes = 0;
+        for &v in low.iter().rev() {
+            if byes >= 2 * self.rounds_played + 8 {
+                break;
+            }
+            if self.ps[v].bye_ok {
+                keep[v] = true;
+                byes += 1;
+            }
+        }
+        let mut rest: Vec<usize> = low.iter().copied().filter(|&v| !keep[v]).collect();
+        if rest.len() % 2 == 1 {
+            keep[rest[0]] = true;
+            rest.remove(0);
+        }
+        if rest.is_empty() {
+            return None;
+        }
+        // Greedy perfect matching of `rest`.
+        let mut in_rest = vec![false; n + 1];
+        for &v in &rest {
+            in_rest[v] = true;
+        }
+        let mut paired = vec![usize::MAX; n + 1];
+        let mut rest_total = Wide::ZERO;
+        for (i, &u) in rest.iter().enumerate() {
+            if paired[u] != usize::MAX {
+                continue;
+            }
+            let v = rest[i + 1..].iter().copied().find(|&v| {
+                paired[v] == usize::MAX
+                    && fr.w[u * (n + 1) + v].is_some()
+                    && self.allowed(fr, cons, u, v)
+            })?;
+            paired[u] = v;
+            paired[v] = u;
+            rest_total = rest_total.plus(fr.w[u * (n + 1) + v]?);
+        }
+        let kept: Vec<usize> = verts.iter().copied().filter(|&v| !in_rest[v]).collect();
+        let sol = self.solve_verts(fr, cons, base, &kept);
+        let mut cert = sol.cert?;
+        let mut unit = Wide::ZERO;
+        unit.add_at(fr.layout.fields[fr.f.complete].shift, 1);
+        // Dual feasibility of the edges between the kept vertices and `rest`.
+        for &u in &kept {
+            if u == n {
+                for &x in &rest {
+                    if let Some(w) = fr.w[n * (n + 1) + x]
+                        && self.allowed(fr, cons, n, x)
+                        && cert.vertex[n].plus(unit) < w.plus(w)
+                    {
+                        return None;
+                    }
+                }
+            } else if cert.vertex[u] < unit
+                && rest
+                    .iter()
+                    .any(|&x| fr.w[u * (n + 1) + x].is_some() && self.allowed(fr, cons, u, x))
+            {
+                return None;
+            }
+        }
+        let mut mate = sol.mate;
+        for &x in &rest {
+            mate[x] = Some(paired[x]);
+            cert.vertex[x] = unit;
+            cert.blossoms[x].clear();
+        }
+        Some(Sol {
+            total: sol.total.plus(rest_total),
+            mate,
+            cert: Some(cert),
+        })
     }
 
     fn fix_pair(&mut self, a: usize, b: usize) {
@@ -434,7 +582,28 @@ impl Engine {
             .collect()
     }
 
-    fn run(&mut self) -> Result<(), NoValidPairing> {
+    /// Reports the bracket about to be paired (see [`Progress`]).
+    fn report(&self, bracket: &mut usize, progress: &mut dyn FnMut(&Progress)) {
+        *bracket += 1;
+        let left: Vec<usize> = (0..self.n).filter(|&i| self.remaining[i]).collect();
+        let mut groups = 0;
+        let mut last = None;
+        for &i in &left {
+            if last != Some(self.ps[i].score) {
+                groups += 1;
+                last = Some(self.ps[i].score);
+            }
+        }
+        progress(&Progress {
+            bracket: *bracket,
+            score_groups_left: groups,
+            players_left: left.len(),
+            players: self.n,
+        });
+    }
+
+    fn run(&mut self, progress: &mut dyn FnMut(&Progress)) -> Result<(), NoValidPairing> {
+        let mut bracket_no = 0;
         let n = self.n;
         let left_out = self.unpairable();
         if !left_out.is_empty() {
@@ -448,6 +617,7 @@ impl Engine {
                 }
                 break;
             }
+            self.report(&mut bracket_no, progress);
             if self.edition == Edition::Dutch2017 {
                 // 2017 A.9: pair the bracket without C.4; if the rest can no longer be
                 // completed, re-pair it as the PPB (with C.4) and collapse everything below

@@ -37,5 +37,19 @@ pub fn pair(
     edition: Edition,
     options: &Options,
 ) -> Result<RoundPairing, NoValidPairing> {
-    dutch::pair_round(state, edition, options)
+    dutch::pair_round(state, edition, options, EnginePath::Fast, &mut |_| {})
+}
+
+/// [`pair`] on a chosen [`EnginePath`], reporting each bracket to `progress` before it is
+/// paired (for a progress indication on long pairings; the callback cannot change the
+/// result). Both paths give the identical pairing; [`EnginePath::Reference`] is the plain
+/// algorithm kept as the oracle of the fast one.
+pub fn pair_with(
+    state: &TournamentState,
+    edition: Edition,
+    options: &Options,
+    path: EnginePath,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<RoundPairing, NoValidPairing> {
+    dutch::pair_round(state, edition, options, path, progress)
 }

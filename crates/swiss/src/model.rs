@@ -114,6 +114,32 @@ pub struct Options {
     pub explain: bool,
 }
 
+/// Which implementation of the same rules computes the pairing. Both give the identical
+/// pairing (tested against each other); the reference path is the plain algorithm — every
+/// bracket re-solved over all players still to pair — kept as the oracle of the fast path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum EnginePath {
+    /// The default: the same algorithm with the hot paths optimised.
+    #[default]
+    Fast,
+    /// The plain, untouched algorithm (`arbiter-pairings --reference-path`).
+    Reference,
+}
+
+/// Where the engine is, reported before each bracket is paired (progress of long pairings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// 1-based number of the bracket about to be paired.
+    pub bracket: usize,
+    /// Score groups (distinct pairing scores) among the players still to pair, this
+    /// bracket's included: an upper bound on the brackets left.
+    pub score_groups_left: usize,
+    /// Players still to pair.
+    pub players_left: usize,
+    /// Players paired in this round (present players).
+    pub players: usize,
+}
+
 /// One board: white and black TPNs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Board {

@@ -1,0 +1,104 @@
+//! The fast path of the Dutch engine against the plain path kept as its oracle
+//! (`swiss::EnginePath::Reference`): identical pairings — boards, colours, bye — on random
+//! generated tournaments (the project's generator, several sizes and seeds, every round)
+//! and on every round of the reference corpora in tests/data (see PROVENANCE.md).
+//! The large cases (300 and 500 players) are `#[ignore]`d: run it in release with
+//! `cargo test --release -p arbiter-pairings --test fast_vs_reference -- --ignored`.
+
+use pairings::{generator, trf_input};
+use rand::SeedableRng;
+use std::path::Path;
+use swiss::{Edition, EnginePath, Options, RoundPairing, TournamentState};
+
+fn pair(state: &TournamentState, edition: Edition, path: EnginePath) -> RoundPairing {
+    let options = Options { explain: false };
+    swiss::pair_with(state, edition, &options, path, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{path:?}: {e}"))
+}
+
+/// Every round of `doc`: the fast and the reference path give the identical pairing.
+fn same_on_every_round(doc: &trf::TrfDocument, rounds: usize, edition: Edition, what: &str) {
+    for r in 1..=rounds {
+        let state = trf_input::state_before(doc, r, edition).expect("state");
+        if state.players.iter().all(|p| p.absent) {
+            continue;
+        }
+        let fast = pair(&state, edition, EnginePath::Fast);
+        let reference = pair(&state, edition, EnginePath::Reference);
+        assert_eq!(
+            (&fast.boards, fast.bye),
+            (&reference.boards, reference.bye),
+            "{what}, round {r}: fast path differs from the reference path"
+        );
+    }
+}
+
+fn generated(players: u16, rounds: u16, seed: u64, edition: Edition) {
+    let config = generator::GeneratorConfig {
+        players,
+        rounds,
+        ..generator::GeneratorConfig::default()
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let doc = generator::generate(&config, edition, &mut rng, seed).expect("generate");
+    same_on_every_round(
+        &doc,
+        usize::from(rounds),
+        edition,
+        &format!("{players} players, seed {seed}, {edition:?}"),
+    );
+}
+
+#[test]
+fn generated_tournaments_fast_equals_reference_2026() {
+    for (players, rounds, seed) in [(20, 7, 1), (33, 9, 2), (48, 10, 3), (60, 8, 4)] {
+        generated(players, rounds, seed, Edition::Dutch2026);
+    }
+}
+
+/// Large enough for the fast path's reduced matching (bracket + next scoregroup + margin,
+/// proved optimal by its duals) to be taken in the top brackets.
+#[test]
+fn generated_tournament_with_reduced_matchings_fast_equals_reference() {
+    generated(130, 6, 7, Edition::Dutch2026);
+}
+
+#[test]
+fn generated_tournaments_fast_equals_reference_2017() {
+    for (players, rounds, seed) in [(25, 7, 5), (40, 9, 6)] {
+        generated(players, rounds, seed, Edition::Dutch2017);
+    }
+}
+
+fn corpus(dir: &str, edition: Edition) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(dir);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("test data folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "trf"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    for f in files {
+        let bytes = std::fs::read(&f).expect("read");
+        let doc = trf::parse(&bytes).expect("parse").doc;
+        let rounds = doc.rounds_in_player_records();
+        same_on_every_round(&doc, rounds, edition, &f.display().to_string());
+    }
+}
+
+#[test]
+fn corpora_fast_equals_reference() {
+    corpus("dutch-2026", Edition::Dutch2026);
+    corpus("dutch-2026-3-1-0", Edition::Dutch2026);
+    corpus("dutch-2017", Edition::Dutch2017);
+}
+
+#[test]
+#[ignore = "large: run in release"]
+fn large_generated_tournaments_fast_equals_reference() {
+    generated(300, 10, 11, Edition::Dutch2026);
+    generated(500, 6, 12, Edition::Dutch2026);
+}
