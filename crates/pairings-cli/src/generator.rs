@@ -270,6 +270,20 @@ pub fn generate(
     rng: &mut impl Rng,
     seed: u64,
 ) -> Result<TrfDocument, GenerateError> {
+    generate_until(config, edition, rng, seed, config.rounds)
+}
+
+/// The same tournament as [`generate`] (same `rng` state ⇒ same draws), stopped after
+/// `played` rounds: the known absences (half-point byes, retirements) of round `played + 1`
+/// are already written, so the document is the state before that round is paired (`-p`
+/// input). `XXR` still declares `config.rounds`. For benchmarks of late rounds.
+pub fn generate_until(
+    config: &GeneratorConfig,
+    edition: Edition,
+    rng: &mut impl Rng,
+    seed: u64,
+    played: u16,
+) -> Result<TrfDocument, GenerateError> {
     let n = config.players;
     let rounds = config.rounds;
     let pts = &config.points;
@@ -313,7 +327,8 @@ pub fn generate(
     }
 
     let mut points = vec![0u32; usize::from(n)];
-    for round in 1..=rounds {
+    let played = played.min(rounds);
+    for round in 1..=(played + 1).min(rounds) {
         let r = usize::from(round);
         // Known absences of this round, written before pairing (as the checker reads them).
         for p in doc.players_mut() {
@@ -326,6 +341,9 @@ pub fn generate(
                 p.set_round(r, RoundResult::bye(ResultCode::HalfPointBye));
                 points[k] += pts.draw;
             }
+        }
+        if round > played {
+            break;
         }
         let state = trf_input::state_before(&doc, r, edition)
             .map_err(|message| GenerateError::InvalidState { round, message })?;
@@ -450,6 +468,17 @@ mod tests {
         let a = generated(&c, 7);
         assert_eq!(a, generated(&c, 7));
         assert_ne!(a, generated(&c, 8));
+        // Stopped after round 3: the same first three rounds.
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let part = generate_until(&c, Edition::Dutch2026, &mut rng, 7, 3).unwrap();
+        for (p, q) in part.players().zip(a.players()) {
+            assert_eq!(p.rounds[..3], q.rounds[..3]);
+            // Round 4: only the known absences, as in the full tournament.
+            if let Some(b) = p.rounds.get(3) {
+                assert_eq!(Some(b), q.rounds.get(3));
+                assert!(b.result.is_bye());
+            }
+        }
         let sc = trf_input::scoring(&a);
         for p in a.players() {
             assert_eq!(p.rounds.len(), 5, "every round has a block");
