@@ -12,10 +12,12 @@
 //! ```
 //! With `-c`, one line `FILE: Round #r` per round that differs (details on stderr).
 //! With `-g`, every round is paired by this engine, results drawn from a ChaCha generator
-//! seeded by `-s` (default 1: same seed, same bytes); config keys in `arbiter_pairings::generator`; no config
-//! file means the defaults; the TRF goes to `-o` (else stdout).
+//! seeded by `-s` (default 1: same seed, same bytes); config keys in
+//! `arbiter_pairings::generator` (ADR pairings-cli-001); no config file means the defaults;
+//! the TRF goes to `-o` (else stdout). A model file (`model.trf -g`) is not supported.
 //! With `-l`, one line per player: TPN, score, colour difference and preference, floats of
-//! the last two rounds, the colour and opponent of this round (see `arbiter_pairings::checklist`).
+//! the last two rounds, the colour and opponent of this round (`arbiter_pairings::checklist`);
+//! written before the pairing when both go to stdout.
 //! Exit codes: 0 ok, 1 no valid pairing (or differences with -c), 2 unexpected error,
 //! 3 invalid input, 5 file access.
 
