@@ -28,6 +28,7 @@ mod envelope;
 mod error;
 pub mod hash_chain;
 mod migrations;
+mod pg_copy_replay;
 mod sqlite_replay;
 mod store;
 pub mod upcast;

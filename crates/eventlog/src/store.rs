@@ -56,6 +56,8 @@ const COLUMNS: &str = "global_position, event_id, stream, stream_version, event_
     schema_version, payload, recorded_at, actor, command_id, correlation_id, causation_id, \
     reason, rule_edition, service, prev_hash, hash, trace_parent";
 const COLUMN_COUNT: usize = 18;
+/// The columns, in `RecordedEvent` order, for the binary COPY replay.
+pub(crate) const COLUMNS_FOR_COPY: &str = COLUMNS;
 /// Events per multi-row INSERT (18 parameters each; SQLite allows 32,766).
 const INSERT_CHUNK: usize = 500;
 /// Longest stream name accepted.
@@ -439,16 +441,7 @@ impl EventStore {
             return replay.page(from_position, limit).await;
         }
         if let Some(pg) = &self.inner.pg_replay {
-            let sql = format!(
-                "SELECT {COLUMNS} FROM events WHERE global_position >= $1 \
-                 ORDER BY global_position LIMIT $2"
-            );
-            let rows = sqlx::query(AssertSqlSafe(sql))
-                .bind(from_position)
-                .bind(limit)
-                .fetch_all(pg)
-                .await?;
-            return rows.iter().map(decode_pg_row).collect();
+            return crate::pg_copy_replay::page(pg, from_position, limit).await;
         }
         let sql = format!(
             "SELECT {COLUMNS} FROM events WHERE global_position >= $1 \
@@ -990,36 +983,6 @@ async fn insert_events(
         q.execute(&mut **tx).await?;
     }
     Ok(())
-}
-
-fn decode_pg_row(row: &sqlx::postgres::PgRow) -> Result<RecordedEvent> {
-    let global_position: i64 = row.try_get(0)?;
-    let schema: i64 = row.try_get(5)?;
-    let text = |i: usize| -> Result<String> { Ok(row.try_get::<&str, _>(i)?.to_owned()) };
-    let bytes = |i: usize| -> Result<Vec<u8>> { Ok(row.try_get::<&[u8], _>(i)?.to_vec()) };
-    Ok(RecordedEvent {
-        global_position,
-        event_id: text(1)?,
-        stream: text(2)?,
-        stream_version: row.try_get(3)?,
-        event_type: text(4)?,
-        schema_version: u32::try_from(schema).map_err(|_| Error::Corrupt {
-            position: global_position,
-            message: format!("schema_version {schema} out of range"),
-        })?,
-        payload: bytes(6)?,
-        recorded_at_micros: row.try_get(7)?,
-        actor: text(8)?,
-        command_id: text(9)?,
-        correlation_id: text(10)?,
-        causation_id: text(11)?,
-        reason: text(12)?,
-        rule_edition: text(13)?,
-        service: text(14)?,
-        prev_hash: bytes(15)?,
-        hash: bytes(16)?,
-        trace_parent: text(17)?,
-    })
 }
 
 pub(crate) fn decode_row(row: &AnyRow) -> Result<RecordedEvent> {
