@@ -90,15 +90,7 @@ fn field(e: tournament::FieldError) -> Status {
     invalid(e.field, e.message)
 }
 
-fn ack(stream: String, a: arbiter_eventlog::AppendAck) -> CommandAck {
-    CommandAck {
-        stream,
-        stream_version: a.stream_version,
-        first_position: a.first_position,
-        last_position: a.last_position,
-        replayed: a.replayed,
-    }
-}
+use record_commands::ack;
 
 impl Registry {
     fn context(
@@ -211,29 +203,7 @@ impl Registry {
         meta: &arbiter_proto::v1::CommandMeta,
         event_type: &str,
     ) -> Result<Option<CommandAck>, Status> {
-        let Some((stream, a)) = self
-            .platform
-            .store
-            .find_command(&meta.command_id)
-            .await
-            .map_err(from_log)?
-        else {
-            return Ok(None);
-        };
-        let first = self
-            .platform
-            .store
-            .read_at(a.first_position)
-            .await
-            .map_err(from_log)?
-            .ok_or_else(|| Status::internal("replayed command has no event"))?;
-        if first.event_type != event_type {
-            return Err(invalid(
-                "meta.command_id",
-                format!("already used for a {} command", first.event_type),
-            ));
-        }
-        Ok(Some(ack(stream, a)))
+        record_commands::replayed(&self.platform, meta, &[event_type]).await
     }
 
     /// Appends roster events decided against `t` (at `t.version` unless the client gave
@@ -245,32 +215,18 @@ impl Registry {
         t: &Tournament,
         events: Vec<RosterEvent>,
     ) -> Result<CommandAck, Status> {
-        let stream = tournament::stream_of(&t.tournament_id);
-        let ctx = self.context(actor, meta, &t.rule_edition);
-        let a = self
-            .platform
-            .store
-            .append(AppendRequest {
-                stream: stream.clone(),
-                expected_version: Some(meta.expected_version.unwrap_or(t.version)),
-                events: events
-                    .iter()
-                    .map(|e| {
-                        let (event_type, payload) = e.encode();
-                        NewEvent {
-                            event_type: event_type.into(),
-                            schema_version: 1,
-                            payload,
-                        }
-                    })
-                    .collect(),
-                context: ctx,
-            })
-            .await
-            .map_err(from_log)?;
-        self.tournament_after(&t.tournament_id, a.last_position)
-            .await?;
-        Ok(ack(stream, a))
+        record_commands::append(
+            &self.platform,
+            &self.tournaments,
+            SERVICE,
+            actor,
+            meta,
+            &t.rule_edition,
+            tournament::stream_of(&t.tournament_id),
+            Some(meta.expected_version.unwrap_or(t.version)),
+            &events,
+        )
+        .await
     }
 
     /// Common path of the roster commands: auth, meta, retry, decide, append.
