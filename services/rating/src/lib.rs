@@ -1080,6 +1080,12 @@ impl Rating {
             if t.rounds == 0 || !roster.record.closed.contains(&t.rounds) {
                 continue;
             }
+            // Already submitted for this event (a restart replays the log): nothing to
+            // export or decide again.
+            let command_id = format!("rating-intake:{}", e.event_id);
+            if let Ok(Some(_)) = self.platform.store.find_command(&command_id).await {
+                continue;
+            }
             let Some(kind) = intake::kind_of_time_control(&t.time_control, elo::Edition::default())
             else {
                 tracing::info!(tournament = %tid, time_control = %t.time_control, "rating: not submitted by itself: no ratable time control");
@@ -1094,7 +1100,7 @@ impl Rating {
             };
             let req = SubmitExternalTournamentRequest {
                 meta: Some(arbiter_proto::v1::CommandMeta {
-                    command_id: format!("rating-intake:{}", e.event_id),
+                    command_id,
                     expected_version: None,
                     reason,
                 }),
