@@ -43,15 +43,31 @@ async fn main() -> anyhow::Result<()> {
         true,
     )
     .await?;
+    // One log, so one tournament projection (registry, pairing, results, rating and clock
+    // all fold the same record): folded once at start, shared.
+    let registry = arbiter_registry::Registry::start(&platform)
+        .with_player_directory(args.data_dir.join("player-directory"))?;
+    let tournaments = registry.tournaments().clone();
     let modules: Vec<Box<dyn ServiceModule>> = vec![
-        Box::new(
-            arbiter_registry::Registry::start(&platform)
-                .with_player_directory(args.data_dir.join("player-directory"))?,
-        ),
-        Box::new(arbiter_pairing::Pairing::start(&platform)),
-        Box::new(arbiter_results::Results::start(&platform)),
-        Box::new(arbiter_rating::Rating::start(&platform)),
-        Box::new(arbiter_clock_telemetry::ClockTelemetry::start(&platform)),
+        Box::new(registry),
+        Box::new(arbiter_pairing::Pairing::start_sharing(
+            &platform,
+            tournaments.clone(),
+        )),
+        Box::new(arbiter_results::Results::start_sharing(
+            &platform,
+            tournaments.clone(),
+        )),
+        Box::new(arbiter_rating::Rating::start_sharing(
+            &platform,
+            arbiter_rating::system_today(),
+            std::time::Duration::from_secs(60),
+            tournaments.clone(),
+        )),
+        Box::new(arbiter_clock_telemetry::ClockTelemetry::start_sharing(
+            &platform,
+            tournaments,
+        )),
     ];
     host::serve(platform, modules, args.listen).await
 }

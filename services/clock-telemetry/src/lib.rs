@@ -125,15 +125,7 @@ fn reject_reply(seq: u64, r: Reject) -> TelemetryReply {
     }
 }
 
-fn ack_of(stream: String, a: arbiter_eventlog::AppendAck) -> CommandAck {
-    CommandAck {
-        stream,
-        stream_version: a.stream_version,
-        first_position: a.first_position,
-        last_position: a.last_position,
-        replayed: a.replayed,
-    }
-}
+use arbiter_registry::record_commands::ack as ack_of;
 
 impl ClockTelemetry {
     /// The service on this platform, on the system clock: boards are rebuilt from the log
@@ -173,6 +165,29 @@ impl ClockTelemetry {
             }
             RegistryCheck::Off => None,
         };
+        Self::start_inner(platform, time, flag_grace_ms, registry)
+    }
+
+    /// As [`ClockTelemetry::start`], checking `OpenBoard` against a tournament projection
+    /// the process already keeps (`arbiterd`: one projection for every service).
+    pub fn start_sharing(
+        platform: &Platform,
+        tournaments: arbiter_registry::projection::Tournaments,
+    ) -> ClockTelemetry {
+        Self::start_inner(
+            platform,
+            TimeSource::System,
+            flag_grace_from_env(),
+            Some(tournaments),
+        )
+    }
+
+    fn start_inner(
+        platform: &Platform,
+        time: TimeSource,
+        flag_grace_ms: u64,
+        registry: Option<arbiter_registry::projection::Tournaments>,
+    ) -> ClockTelemetry {
         let inner = Arc::new(Inner {
             store: platform.store.clone(),
             writer: writer::GroupWriter::start(

@@ -40,9 +40,15 @@ pub struct Pairing {
 impl Pairing {
     /// The service on this platform (its tournament projection is rebuilt from the log).
     pub fn start(platform: &Platform) -> Pairing {
+        Self::start_sharing(platform, Tournaments::start(platform.store.clone()))
+    }
+
+    /// The service reading a tournament projection the process already keeps
+    /// (`arbiterd`: one projection for every service).
+    pub fn start_sharing(platform: &Platform, tournaments: Tournaments) -> Pairing {
         platform.mirror(SERVICE, &["arbiter.v1.registry.>", "arbiter.v1.results.>"]);
         Pairing {
-            tournaments: Tournaments::start(platform.store.clone()),
+            tournaments,
             platform: platform.clone(),
         }
     }

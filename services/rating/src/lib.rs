@@ -100,6 +100,18 @@ impl Rating {
 
     /// The service with a date source and scheduler interval.
     pub fn start_with(platform: &Platform, today: Today, every: Duration) -> Rating {
+        let tournaments = arbiter_registry::projection::Tournaments::start(platform.store.clone());
+        Rating::start_sharing(platform, today, every, tournaments)
+    }
+
+    /// As [`Rating::start_with`], reading a tournament projection the process already keeps
+    /// (`arbiterd`: one projection for every service).
+    pub fn start_sharing(
+        platform: &Platform,
+        today: Today,
+        every: Duration,
+        tournaments: arbiter_registry::projection::Tournaments,
+    ) -> Rating {
         platform.mirror(
             SERVICE,
             &[
@@ -110,7 +122,7 @@ impl Rating {
         );
         let r = Rating {
             ratings: Ratings::start(platform.store.clone()),
-            tournaments: arbiter_registry::projection::Tournaments::start(platform.store.clone()),
+            tournaments,
             platform: platform.clone(),
             today,
             wake: Arc::new(Notify::new()),

@@ -44,6 +44,12 @@ pub struct Results {
 impl Results {
     /// The service on this platform (its tournament projection is rebuilt from the log).
     pub fn start(platform: &Platform) -> Results {
+        Self::start_sharing(platform, Tournaments::start(platform.store.clone()))
+    }
+
+    /// The service reading a tournament projection the process already keeps
+    /// (`arbiterd`: one projection for every service).
+    pub fn start_sharing(platform: &Platform, tournaments: Tournaments) -> Results {
         platform.mirror(
             SERVICE,
             &[
@@ -53,7 +59,7 @@ impl Results {
             ],
         );
         let r = Results {
-            tournaments: Tournaments::start(platform.store.clone()),
+            tournaments,
             platform: platform.clone(),
         };
         tokio::spawn(r.clone().apply_clock_results());
