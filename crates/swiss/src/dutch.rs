@@ -64,6 +64,50 @@ struct Fields {
     ex2: Option<usize>,
     ex3: Option<usize>,
     ex4: Option<usize>,
+    /// Fast path only: the generation-order tie-break (not a criterion; see [`Order`]).
+    order: Option<usize>,
+}
+
+/// The fast path's generation-order tie-break: the least significant weight field, below
+/// every criterion, favours the candidate the rules generate first (C.04.3 Art. 4.2: S1[i]
+/// with S2[i]; moved-down players in order with the first residents). Among equally good
+/// candidates the matching then usually returns the one the sequential decisions look for,
+/// so they need no re-solve. It never changes which candidates are best: the engine
+/// compares only the criteria bits ([`Frame::same_quality`]) and excludes a pair by its
+/// reduced cost only when that exceeds every possible tie-break total.
+#[derive(Debug, Clone, Default)]
+struct Order {
+    /// Rank of a moved-down player among the MDPs, or of a resident among the residents.
+    rank: Vec<u32>,
+    mdps: u32,
+    residents: u32,
+    /// Residents ranked from `taken` (those the MDPs presumably take) below `split` are
+    /// the presumed S1 of the remainder, the others its S2.
+    taken: u32,
+    split: u32,
+}
+
+impl Order {
+    /// Tie-break value of the in-bracket pair (a, b), `a` ranked higher: larger for the
+    /// pairs generated first.
+    fn value(&self, a: usize, b: usize, a_mdp: bool, b_mdp: bool) -> u64 {
+        let (ra, rb) = (u64::from(self.rank[a]), u64::from(self.rank[b]));
+        let (m, r, split) = (
+            u64::from(self.mdps),
+            u64::from(self.residents),
+            u64::from(self.split),
+        );
+        match (a_mdp, b_mdp) {
+            (true, false) => (m - ra.min(m)) * (r + 1 - rb.min(r)),
+            (false, false) if ra < split && rb >= split && r >= rb => {
+                if ra < u64::from(self.taken) {
+                    return 0;
+                }
+                (split - ra) * (r + 1 - (rb - split))
+            }
+            _ => 0,
+        }
+    }
 }
 
 /// Remainder exchange data (Art. 4.3 / 2017 D.2).
@@ -92,6 +136,7 @@ struct Frame {
     isolated: bool,
     exch: Option<Exch>,
     layout: Layout,
+    order: Order,
     /// Bits used by the layout (chooses the matching's integer width).
     bits: u32,
     f: Fields,
@@ -118,12 +163,35 @@ struct Sol {
 }
 
 impl Sol {
-    /// True when no matching containing (a, b) can reach this solution's total.
+    /// True when no matching containing (a, b) can reach this solution's quality.
     fn excludes(&self, fr: &Frame, n: usize, a: usize, b: usize) -> bool {
         match (&self.cert, fr.w[a * (n + 1) + b]) {
-            (Some(c), Some(w)) => c.reduced_cost(a, b, w) > Wide::ZERO,
+            (Some(c), Some(w)) => {
+                let rc = c.reduced_cost(a, b, w);
+                match fr.f.order {
+                    None => rc > Wide::ZERO,
+                    // 2 × reduced cost ≥ 2 × 2^shift: more than any tie-break total.
+                    Some(o) => {
+                        let shift = fr.layout.fields[o].shift + fr.layout.fields[o].bits;
+                        rc.truncate_below(shift + 1) > Wide::ZERO
+                    }
+                }
+            }
             (_, None) => true,
             _ => false,
+        }
+    }
+}
+
+impl Frame {
+    /// Equal by every criterion (the generation-order tie-break ignored).
+    fn same_quality(&self, a: &Wide, b: &Wide) -> bool {
+        match self.f.order {
+            None => a == b,
+            Some(o) => {
+                let shift = self.layout.fields[o].shift + self.layout.fields[o].bits;
+                a.truncate_below(shift) == b.truncate_below(shift)
+            }
         }
     }
 }
@@ -677,10 +745,21 @@ impl Engine {
         }
         let n = self.n;
         let first: Vec<(usize, usize)> = s1.iter().copied().zip(s2.iter().copied()).collect();
+        if first.iter().all(|&(a, b)| cur.mate[a] == Some(b)) {
+            // The best candidate found is the first transposition itself.
+            for &(a, b) in &first {
+                let w = fr.w[a * (n + 1) + b].unwrap_or(Wide::ZERO);
+                cur.total = cur.total.minus(w);
+                cur.mate[a] = None;
+                cur.mate[b] = None;
+                self.fix_pair(a, b);
+            }
+            return true;
+        }
         let Some(s) = self.solve_forced(fr, cons, &first) else {
             return false;
         };
-        if s.total != cur.total {
+        if !fr.same_quality(&s.total, &cur.total) {
             return false;
         }
         let mut total = s.total;
@@ -731,7 +810,7 @@ impl Engine {
                 continue;
             }
             match self.solve(fr, cons, Some((who, c))) {
-                Some(s) if s.total == cur.total => {
+                Some(s) if fr.same_quality(&s.total, &cur.total) => {
                     pick = c;
                     forced_sol = Some(s);
                     break;
@@ -896,7 +975,7 @@ impl Engine {
                 }
                 cons.req[m] = Some(true);
                 match self.solve(&fr, &cons, None) {
-                    Some(s) if s.total == cur.total => {
+                    Some(s) if fr.same_quality(&s.total, &cur.total) => {
                         cur = s;
                         chosen.push(m);
                     }

@@ -8,7 +8,7 @@
 //! (Art. 4.3). The 2017 edition adds C.6 pair score differences (PSD) and uses the 2017
 //! float definitions.
 
-use super::{Engine, Exch, Fields, Frame, Pl};
+use super::{Engine, Exch, Fields, Frame, Order, Pl};
 use crate::colour::{Strength, allocate};
 use crate::model::*;
 use crate::weight::{Layout, Wide};
@@ -62,6 +62,9 @@ impl Engine {
         sd_levels.sort_unstable_by(|a, b| b.cmp(a));
         sd_levels.dedup();
         let max_edges = (n as u64 + 2) / 2 + 1;
+        let order = self
+            .fast
+            .then(|| self.generation_order(&in_b, &mdp, exch.as_ref()));
         let fr_layout;
         let bits;
         let mut f = Fields::default();
@@ -135,6 +138,10 @@ impl Engine {
             });
             f.ex4 = small
                 .map(|x| l.push_bits("exchange: lowest BSN into S1", x.len as u32 + 1 + edge_bits));
+            f.order = order.as_ref().map(|o| {
+                let side = u64::from(o.residents.max(o.mdps)) + 1;
+                l.push("generation order (tie-break)", side * side, max_edges)
+            });
             if let Some(b) = l.finish() {
                 fr_layout = l;
                 bits = b;
@@ -161,6 +168,7 @@ impl Engine {
             isolated,
             exch,
             layout: fr_layout,
+            order: order.unwrap_or_default(),
             bits,
             f,
             w: vec![None; (n + 1) * (n + 1)],
@@ -179,6 +187,41 @@ impl Engine {
             }
         }
         Ok(fr)
+    }
+
+    /// The ranks the generation-order tie-break of the fast path uses (see [`Order`]):
+    /// MDPs in order, then the residents; the presumed remainder S1 is the residents
+    /// left once the MDPs took the first ones (the exchange's S1 when there is one).
+    fn generation_order(&self, in_b: &[bool], mdp: &[bool], exch: Option<&Exch>) -> Order {
+        let n = self.n;
+        let mut rank = vec![0u32; n + 1];
+        let (mut mdps, mut residents) = (0u32, 0u32);
+        for v in 0..n {
+            if !self.remaining[v] || !in_b[v] {
+                continue;
+            }
+            if mdp[v] {
+                rank[v] = mdps;
+                mdps += 1;
+            } else {
+                rank[v] = residents;
+                residents += 1;
+            }
+        }
+        let (taken, split) = match exch {
+            Some(x) => (0, x.in_s1.iter().filter(|&&b| b).count() as u32),
+            None => {
+                let taken = mdps.min(residents);
+                (taken, taken + (residents - taken) / 2)
+            }
+        };
+        Order {
+            rank,
+            mdps,
+            residents,
+            taken,
+            split,
+        }
     }
 
     pub(super) fn edge_weight(&self, fr: &Frame, u: usize, v: usize) -> Option<Wide> {
@@ -329,6 +372,9 @@ impl Engine {
                 u64::from(!(big && pa.f2 == Float::Down)) + float_bonus(|p| p.f2),
             );
             put(&mut w, f.c21[i], u64::from(!(big && pb.f2 == Float::Up)));
+        }
+        if let Some(o) = f.order {
+            put(&mut w, o, fr.order.value(a, b, fr.mdp[a], fr.mdp[b]));
         }
         if let (Some(x), Some(e1), Some(e2)) = (&fr.exch, f.ex1, f.ex2) {
             put(&mut w, e1, u64::from(x.in_s1[a]));
