@@ -343,18 +343,19 @@ pub fn pair(
         }
         let at = |b: &Block| format!("line {}, column {}: round {r}", b.line, b.column);
         // Every game of the round belongs to a match in progress.
+        let opponent_in_match: BTreeMap<u32, u32> = live
+            .iter()
+            .filter(|m| matches!(m.state.status(), MatchStatus::InProgress(_)))
+            .flat_map(|m| [(m.a, m.b), (m.b, m.a)])
+            .collect();
         for (t, b) in &blocks {
-            let expected = live.iter().find(|m| {
-                matches!(m.state.status(), MatchStatus::InProgress(_)) && (m.a == *t || m.b == *t)
-            });
-            match expected {
-                Some(m) if m.a + m.b - t == b.opponent => {}
-                Some(m) => {
+            match opponent_in_match.get(t) {
+                Some(&o) if o == b.opponent => {}
+                Some(&o) => {
                     return Err(invalid(format!(
-                        "{}: pairing number {t} plays {}, but its match is against {}",
+                        "{}: pairing number {t} plays {}, but its match is against {o}",
                         at(b),
                         b.opponent,
-                        m.a + m.b - t
                     )));
                 }
                 None if live.is_empty() => {
