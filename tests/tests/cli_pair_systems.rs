@@ -1,4 +1,4 @@
-//! `arbiter pair --system dutch|lim|italo-swiss|draughts-swiss --trf FILE`: the next round
+//! `arbiter pair --system dutch|lim|italo-swiss|draughts-swiss|knockout --trf FILE`: the next round
 //! of a TRF file through the real binary (tests/data, see PROVENANCE.md).
 //! Exit codes: 0 paired, 1 no valid pairing (or nothing left to pair), 2 usage,
 //! 3 invalid TRF (FILE:LINE:COL).
@@ -276,4 +276,159 @@ fn nothing_left_to_pair_exits_1() {
     let o = pair("dutch", &done, &[]);
     assert_eq!(code(&o), 1);
     assert!(stderr(&o).contains("all 4 declared rounds are already paired"));
+}
+
+/// A knockout as TRF: `n` players seeded by pairing number, `rounds[r]` the games of TRF
+/// round r+1 as (white, black, white's result `1 = 0 + -`); players without a game that
+/// round get `0000 - Z`.
+fn knockout_trf(n: u32, rounds: &[&[(u32, u32, char)]]) -> String {
+    let mut blocks: Vec<String> = vec![String::new(); n as usize + 1];
+    let mut halves = vec![0u32; n as usize + 1];
+    for games in rounds {
+        let mut on = std::collections::BTreeMap::new();
+        for &(w, b, r) in *games {
+            let mirror = match r {
+                '1' => '0',
+                '0' => '1',
+                '+' => '-',
+                '-' => '+',
+                other => other,
+            };
+            on.insert(w, (b, 'w', r));
+            on.insert(b, (w, 'b', mirror));
+        }
+        for t in 1..=n {
+            match on.get(&t) {
+                Some(&(o, c, r)) => {
+                    halves[t as usize] += match r {
+                        '1' | '+' => 2,
+                        '=' => 1,
+                        _ => 0,
+                    };
+                    blocks[t as usize].push_str(&format!("  {o:>4} {c} {r}"));
+                }
+                None => blocks[t as usize].push_str("  0000 - Z"),
+            }
+        }
+    }
+    let mut out = String::from("012 Test Cup\n");
+    for t in 1..=n {
+        let name = format!("Player, {t}");
+        let points = format!(
+            "{}.{}",
+            halves[t as usize] / 2,
+            5 * (halves[t as usize] % 2)
+        );
+        out.push_str(&format!(
+            "001 {t:>4} m    {name:<33} {:>4} IRL {:>11} {:10} {points:>4} {t:>4}{}\n",
+            2700 - 10 * t,
+            "",
+            "",
+            blocks[t as usize]
+        ));
+    }
+    out
+}
+
+/// Issue 8 item 7: `arbiter pair --system knockout --trf` pairs a cup from its history —
+/// 1–4 and 2–3 with the better seed White; after two games 1½–½ and 1–1 only the tied match
+/// goes on, with its rapid tie-break; then the final between the winners; then the champion.
+#[test]
+fn knockout_from_a_trf_goes_to_tie_breaks_then_the_final_then_names_the_champion() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str, text: String| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let start = file("start.trf", knockout_trf(4, &[]));
+    let v = json(&pair("knockout", &start, &["--json"]));
+    assert_eq!(boards(&v), [(1, 4), (2, 3)]);
+    assert_eq!(
+        (v["round"].as_u64(), v["bracket_round"].as_u64()),
+        (Some(1), Some(1))
+    );
+
+    let r1: &[(u32, u32, char)] = &[(1, 4, '1'), (2, 3, '1')];
+    let r2: &[(u32, u32, char)] = &[(4, 1, '='), (3, 2, '1')];
+    let tied = file("tied.trf", knockout_trf(4, &[r1, r2]));
+    let v = json(&pair("knockout", &tied, &["--json"]));
+    assert_eq!(boards(&v), [(2, 3)], "only the tied match plays");
+    assert_eq!(v["games"][0]["stage"], "rapid");
+    assert_eq!(v["games"][0]["match"], "R1.2");
+    assert_eq!(v["exempt"], serde_json::json!([1]));
+    assert!(v["bye"].is_null(), "a waiting player is not given a bye");
+    let human = pair("knockout", &tied, &[]);
+    assert_eq!(code(&human), 0, "{}", stderr(&human));
+    assert!(
+        stdout(&human).contains("exempt (no game this round): 1"),
+        "{}",
+        stdout(&human)
+    );
+
+    // With three regular games, the 1–1 match is not tied yet: game 3 for both matches.
+    let v = json(&pair("knockout", &tied, &["--json", "--games", "3"]));
+    assert_eq!(boards(&v), [(1, 4), (2, 3)]);
+    assert_eq!(v["games"][1]["stage"], "standard");
+
+    let r3: &[(u32, u32, char)] = &[(2, 3, '=')];
+    let r4: &[(u32, u32, char)] = &[(3, 2, '1')];
+    let semis = file("semis.trf", knockout_trf(4, &[r1, r2, r3, r4]));
+    let v = json(&pair("knockout", &semis, &["--json"]));
+    assert_eq!(
+        boards(&v),
+        [(1, 3)],
+        "final: the winners, the better seed White"
+    );
+    assert_eq!(v["games"][0]["match"], "R2.1");
+
+    let r5: &[(u32, u32, char)] = &[(1, 3, '0')];
+    let r6: &[(u32, u32, char)] = &[(3, 1, '1')];
+    let over = file("over.trf", knockout_trf(4, &[r1, r2, r3, r4, r5, r6]));
+    let o = pair("knockout", &over, &[]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("pairing number 3 won the final (decided in round 6)"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Seed 000, "Systèmes K.O.": 47 players — 17 exempt from the first round, 15 matches.
+#[test]
+fn knockout_of_47_from_a_trf_starts_with_the_seeds_preliminary_round() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("47.trf");
+    std::fs::write(&f, knockout_trf(47, &[])).unwrap();
+    let v = json(&pair("knockout", &f, &["--json"]));
+    let got = boards(&v);
+    assert_eq!(got.len(), 15);
+    assert_eq!(got[0], (18, 47));
+    assert_eq!(got[14], (32, 33));
+    assert_eq!(v["preliminary"], true);
+    assert_eq!(
+        v["exempt"],
+        serde_json::json!((1..=17).collect::<Vec<u32>>())
+    );
+}
+
+#[test]
+fn knockout_history_against_the_bracket_exits_3_with_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("wrong.trf");
+    // Round 1 pairs 1–2 and 3–4: the bracket says 1–4 and 2–3.
+    let r1: &[(u32, u32, char)] = &[(1, 2, '1'), (3, 4, '1')];
+    std::fs::write(&f, knockout_trf(4, &[r1])).unwrap();
+    let o = pair("knockout", &f, &[]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("line 2, column 92: round 1")
+            && stderr(&o).contains("its match is against 4"),
+        "{}",
+        stderr(&o)
+    );
+    let o = pair("knockout", &f, &["--tie-breaks", "rapid"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let o = arbiter(&["pair", "--system", "lim", "--trf", "x.trf", "--games", "2"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
 }

@@ -1045,3 +1045,95 @@ fn a_finished_tournament_reaches_the_rating_service_by_itself() {
     let again = a.refused(&["rating", "submit-tournament", &id, "--kind", "standard"]);
     assert!(again.contains("meta.reason"), "{again}");
 }
+
+/// Issue 8 item 7: a knockout declared by the tournament is paired by the service, one round
+/// per game — four players, 2-game matches: semi-finals 1–4 and 2–3, the 1–1 match alone to
+/// its rapid tie-break, the final between the winners, then "the knockout is over". Every
+/// round equals `arbiter pair --system knockout --trf` on the registry's export.
+#[test]
+fn a_knockout_is_paired_game_by_game_to_its_final() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = Arbiter {
+        data: dir.path().join("data"),
+        port: arbiter_testkit::free_port(),
+    };
+    let _d = start(&a.data, a.port);
+    let t = a.json(&[
+        "tournament",
+        "create",
+        "--name",
+        "Cup",
+        "--system",
+        "knockout",
+    ]);
+    let id = t["tournament_id"].as_str().unwrap().to_owned();
+    for (name, rating) in &PLAYERS[..4] {
+        a.ok(&[
+            "player",
+            "add",
+            &id,
+            "--name",
+            name,
+            "--rating",
+            &rating.to_string(),
+        ]);
+    }
+    let export = a.ok(&["tournament", "export", &id]);
+    assert!(export.contains("192 CUSTOM_KNOCKOUT"), "{export}");
+    // (expected White–Black by pairing number, result per board) round by round.
+    type Round = (&'static [(u64, u64)], &'static [&'static str]);
+    let plan: [Round; 6] = [
+        (&[(1, 4), (2, 3)], &["1-0", "1-0"]),
+        (&[(4, 1), (3, 2)], &["1/2", "1-0"]), // 1–4: 1½–½; 2–3: 1–1
+        (&[(2, 3)], &["1/2"]),                // rapid tie-break, game 1
+        (&[(3, 2)], &["1-0"]),                // 3 wins the rapid 1½–½
+        (&[(1, 3)], &["0-1"]),                // final, game 1
+        (&[(3, 1)], &["1-0"]),                // 3 wins the final 2–0
+    ];
+    for (i, (want, results)) in plan.iter().enumerate() {
+        let round = u32::try_from(i + 1).unwrap();
+        let r = round.to_string();
+        let paired = a.json(&["round", "pair", &id, &r]);
+        assert_eq!(paired["system"], "knockout");
+        assert_eq!(paired["edition"], "seed-000");
+        assert_eq!(pairs(&paired), *want, "round {round}");
+        assert_eq!(paired["bye_tpn"], 0, "round {round}: no bye in a knockout");
+        if round > 1 {
+            let input = dir.path().join(format!("ko-{round}.trf"));
+            a.ok(&[
+                "tournament",
+                "export",
+                &id,
+                "--round",
+                &(round - 1).to_string(),
+                "--engine-lines",
+                "--output",
+                input.to_str().unwrap(),
+            ]);
+            let offline = a.json(&[
+                "pair",
+                "--system",
+                "knockout",
+                "--trf",
+                input.to_str().unwrap(),
+            ]);
+            let offline: Vec<(u64, u64)> = offline["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| (g["white"].as_u64().unwrap(), g["black"].as_u64().unwrap()))
+                .collect();
+            assert_eq!(offline, *want, "round {round}: offline = service");
+        }
+        a.ok(&["round", "publish", &id, &r]);
+        for (board, result) in results.iter().enumerate() {
+            a.ok(&["result", "set", &id, &r, &(board + 1).to_string(), result]);
+        }
+        a.ok(&["round", "close", &id, &r]);
+    }
+    let over = a.refused(&["round", "pair", &id, "7"]);
+    assert!(
+        over.contains("the knockout is over: pairing number 3") && over.contains("round 6"),
+        "{over}"
+    );
+}

@@ -2,7 +2,8 @@
 //! previous round (the registry's export, with the engine lines `XXR XXZ XXP` and the
 //! next round's requested byes), read by the same adapter as `arbiter-pairings`
 //! (`pairings::trf_input`), paired by `swiss` (C.04.3 Dutch) or `roundrobin`
-//! (Berger tables, C.05 Annex 1). Published pairings change only as C.04.2 art. 4 allows
+//! (Berger tables, C.05 Annex 1), the other Swiss systems or a knockout
+//! (`pairings::other_systems`; docs/decisions/knockout-005-history-from-trf.md). Published pairings change only as C.04.2 art. 4 allows
 //! (docs/decisions/pairing-001-published-pairings.md).
 use std::collections::BTreeSet;
 
@@ -35,6 +36,10 @@ pub enum System {
     ItaloSwiss,
     /// FMJD draughts Swiss (seed 002).
     DraughtsSwiss,
+    /// Knockout (seed 000 "Systèmes K.O."): seeds = pairing numbers, preliminary round to a
+    /// power of two, matches of 2 games then 2 rapid, 2 blitz and an Armageddon game; one
+    /// round per game (ADR knockout-005).
+    Knockout,
 }
 
 impl System {
@@ -56,10 +61,11 @@ impl System {
             "lim" => Ok(System::Lim),
             "italo-swiss" => Ok(System::ItaloSwiss),
             "draughts-swiss" => Ok(System::DraughtsSwiss),
+            "knockout" => Ok(System::Knockout),
             other => Err(err(
                 "pairing_system",
                 format!(
-                    "{other:?} cannot be paired by the service (dutch, round-robin, double-round-robin, lim, italo-swiss, draughts-swiss)"
+                    "{other:?} cannot be paired by the service (dutch, round-robin, double-round-robin, lim, italo-swiss, draughts-swiss, knockout)"
                 ),
             )),
         }
@@ -75,6 +81,7 @@ impl System {
             System::Lim => ("lim", "c04.4.3"),
             System::ItaloSwiss => ("italo-swiss", "seed-000"),
             System::DraughtsSwiss => ("draughts-swiss", "fmjd-annex-v"),
+            System::Knockout => ("knockout", "seed-000"),
         }
     }
 }
@@ -222,6 +229,7 @@ pub fn pair_round(
         System::Lim | System::ItaloSwiss | System::DraughtsSwiss => {
             other_swiss(roster, round, system, &input)?
         }
+        System::Knockout => knockout_round(roster, round, &input)?,
     };
     let bye_id = bye.clone().unwrap_or_default();
     Ok(RoundPaired {
@@ -315,6 +323,67 @@ fn other_swiss(
         bye,
         format!("{name}: round {round} paired from the record's TRF"),
     ))
+}
+
+/// A knockout: the next game of every undecided match of the bracket round, or the first
+/// game of the next bracket round, from the same engine input as `arbiter pair --system
+/// knockout --trf` with its defaults (the tournament has no match-length setting yet).
+/// Players still in without a game are absent from the round, not given a bye.
+fn knockout_round(roster: &Roster, round: u32, input: &str) -> Result<Paired, FieldError> {
+    use pairings::other_systems::PairError;
+    use pairings::other_systems::knockout::{self as ko, KnockoutNext, KnockoutOptions};
+    let parsed = trf::parse(input.as_bytes())
+        .map_err(|e| err("tournament_id", format!("engine input: {e}")))?;
+    let next =
+        ko::pair(&parsed.doc, round as usize, &KnockoutOptions::default()).map_err(
+            |e| match e {
+                PairError::NoPairing(m) => err("round", m),
+                PairError::Invalid(m) => err("tournament_id", format!("engine input: {m}")),
+            },
+        )?;
+    let p = match next {
+        KnockoutNext::Over {
+            champion,
+            final_round,
+        } => {
+            return Err(err(
+                "round",
+                format!(
+                    "the knockout is over: pairing number {champion} ({}) won the final in round {final_round}; nothing left to pair",
+                    id_of(roster, champion)?
+                ),
+            ));
+        }
+        KnockoutNext::Pair(p) => p,
+    };
+    let mut boards = Vec::new();
+    let mut text = format!(
+        "knockout (seed 000): round {round} is bracket round {} of {}{}; matches of {} games, then {}\n",
+        p.bracket_round,
+        p.bracket_rounds,
+        if p.preliminary { " (preliminary)" } else { "" },
+        ko::DEFAULT_GAMES,
+        ko::DEFAULT_TIE_BREAKS
+    );
+    for (i, b) in p.boards.iter().enumerate() {
+        let board = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        text.push_str(&format!(
+            "  board {board}: match R{}.{} game {} ({})\n",
+            b.bracket_round, b.match_number, b.game_in_match, b.stage
+        ));
+        boards.push(PairedBoard {
+            board,
+            white_id: id_of(roster, b.white)?,
+            black_id: id_of(roster, b.black)?,
+            white_tpn: b.white,
+            black_tpn: b.black,
+        });
+    }
+    if !p.exempt.is_empty() {
+        let list: Vec<String> = p.exempt.iter().map(u32::to_string).collect();
+        text.push_str(&format!("  exempt (no game): {}\n", list.join(", ")));
+    }
+    Ok((boards, None, text))
 }
 
 /// The engine's explanation as text, bracket by bracket.

@@ -29,6 +29,7 @@ macro_rules! out {
 pub mod clock;
 mod pair;
 mod pair_dutch;
+mod pair_knockout;
 mod pair_trf;
 pub mod rating;
 mod standings;
@@ -49,7 +50,8 @@ pub enum OfflineCommand {
     #[command(subcommand)]
     Clock(clock::ClockCommand),
     /// Pairing schedules: round robin (Berger tables, C.05 Annex 1) and knockout brackets;
-    /// the next round of a TRF file by the Dutch, Lim, Italo-Swiss or draughts Swiss system.
+    /// the next round of a TRF file by the Dutch, Lim, Italo-Swiss or draughts Swiss system,
+    /// a round robin or a knockout in progress.
     Pair(pair::PairArgs),
 }
 

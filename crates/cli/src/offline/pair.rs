@@ -1,6 +1,8 @@
 //! `arbiter pair --system round-robin|double-round-robin|knockout --players N [--seed S]`;
 //! `arbiter pair --system dutch|lim|italo-swiss|draughts-swiss|round-robin|double-round-robin
-//! --trf FILE [--edition E] [--acceleration A]`: the next round of a TRF file (see `pair_trf`).
+//! --trf FILE [--edition E] [--acceleration A]`: the next round of a TRF file (see `pair_trf`);
+//! `arbiter pair --system knockout --trf FILE [--games N] [--tie-breaks LIST]`: the next round
+//! of a knockout in progress (see `pair_knockout`).
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
@@ -19,7 +21,7 @@ pub struct PairArgs {
     /// Number of players (round robin, knockout).
     #[arg(long)]
     players: Option<u32>,
-    /// Swiss systems and round robins: the TRF file whose next round is paired.
+    /// Swiss systems, round robins and knockouts: the TRF file whose next round is paired.
     #[arg(long)]
     trf: Option<PathBuf>,
     /// Dutch system: rule edition (default: from record 092/192, else dutch-2026).
@@ -37,6 +39,14 @@ pub struct PairArgs {
     /// Knockout: how a field that is not a power of two is reduced.
     #[arg(long, value_enum, default_value = "preliminary-round")]
     format: FormatArg,
+    /// Knockout with --trf: regular games per match (default 2).
+    #[arg(long)]
+    games: Option<u32>,
+    /// Knockout with --trf: the tie-break stages of a match level after its games, in
+    /// order: `none`, or a list of rapid:N, blitz:N, armageddon, sudden-death:N
+    /// (default rapid:2,blitz:2,armageddon).
+    #[arg(long)]
+    tie_breaks: Option<String>,
     /// Double round robin: play the cycles as printed instead of swapping the last two
     /// rounds of the first cycle (C.05 Annex 1 recommendation).
     #[arg(long)]
@@ -82,7 +92,15 @@ pub enum FormatArg {
 }
 
 pub fn run(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
+    if (a.games.is_some() || a.tie_breaks.is_some())
+        && !(a.system == System::Knockout && a.trf.is_some())
+    {
+        return Err(usage(
+            "--games and --tie-breaks describe the matches of a knockout paired from a TRF (--system knockout --trf FILE)",
+        ));
+    }
     match a.system {
+        System::Knockout if a.trf.is_some() => knockout_round(cli, a),
         System::Dutch | System::Lim | System::ItaloSwiss | System::DraughtsSwiss => {
             swiss_round(cli, a)
         }
@@ -135,6 +153,41 @@ fn swiss_round(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
             .map_err(|e| usage(format!("--acceleration: {e}")))?,
     };
     super::pair_trf::run(cli, system, path, &dutch)
+}
+
+/// The next round of a knockout in progress, from `--trf FILE`.
+fn knockout_round(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
+    let Some(path) = &a.trf else {
+        return Err(usage("--trf FILE is required"));
+    };
+    if a.players.is_some() || a.seed.is_some() || a.edition.is_some() || a.acceleration.is_some() {
+        return Err(usage(
+            "--players, --seed, --edition and --acceleration are not used with --system knockout --trf (the field and the seeds are the file's pairing numbers)",
+        ));
+    }
+    let games = a
+        .games
+        .unwrap_or(pairings::other_systems::knockout::DEFAULT_GAMES);
+    if games == 0 || games > knockout::match_play::MAX_GAMES_PER_STAGE {
+        return Err(usage(format!(
+            "--games {games}: a match has 1..={} regular games",
+            knockout::match_play::MAX_GAMES_PER_STAGE
+        )));
+    }
+    let tie_breaks = match &a.tie_breaks {
+        Some(spec) => pairings::other_systems::knockout::parse_tie_breaks(spec)
+            .map_err(|e| usage(format!("--tie-breaks: {e}")))?,
+        None => pairings::other_systems::knockout::default_tie_breaks(),
+    };
+    super::pair_knockout::run(cli, path, bracket_format(a.format), games, tie_breaks)
+}
+
+fn bracket_format(f: FormatArg) -> BracketFormat {
+    match f {
+        FormatArg::PreliminaryRound => BracketFormat::PreliminaryRound,
+        FormatArg::Byes => BracketFormat::ByesBySeeding,
+        FormatArg::ByeEachOddRound => BracketFormat::ByeInEachOddRound,
+    }
 }
 
 /// `--players N`, required by the round robin and the knockout.
@@ -232,11 +285,7 @@ fn entrant_text(e: Entrant) -> String {
 }
 
 fn knockout_bracket(cli: &Cli, a: &PairArgs) -> Result<(), Failure> {
-    let format = match a.format {
-        FormatArg::PreliminaryRound => BracketFormat::PreliminaryRound,
-        FormatArg::Byes => BracketFormat::ByesBySeeding,
-        FormatArg::ByeEachOddRound => BracketFormat::ByeInEachOddRound,
-    };
+    let format = bracket_format(a.format);
     let b: Bracket =
         knockout::bracket(players(a)?, format).map_err(|e| usage(format!("--players: {e}")))?;
     if cli.json {

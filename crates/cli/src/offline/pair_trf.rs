@@ -90,7 +90,7 @@ fn failure(e: pairings::other_systems::PairError) -> Failure {
 
 /// Reads and validates the TRF file (the checks of `arbiter trf check`); a file that
 /// cannot be read as TRF, or any error finding, is exit 3 with FILE:LINE:COL.
-fn load(path: &Path) -> Result<TrfDocument, Failure> {
+pub(crate) fn load(path: &Path) -> Result<TrfDocument, Failure> {
     let bytes = read_file(path)?;
     let parsed = ::trf::parse_and_validate(&bytes)
         .map_err(|e| invalid(format!("{}:1:1: {e}", path.display())))?;
@@ -147,7 +147,7 @@ pub fn run(
     Ok(())
 }
 
-fn prefix(path: &Path, f: Failure) -> Failure {
+pub(crate) fn prefix(path: &Path, f: Failure) -> Failure {
     Failure {
         code: f.code,
         message: format!("{}: {}", path.display(), f.message),

@@ -1,10 +1,11 @@
 //! The other Swiss systems of the seeds, paired from a TRF: the state each pure crate
-//! (`lim`, `italoswiss`, `draughtsswiss`) needs is built from [`crate::trf_input`]'s reading
+//! (`lim`, `italoswiss`, `draughtsswiss`, `knockout`) needs is built from [`crate::trf_input`]'s reading
 //! of the file, so `arbiter pair` and the pairing service pair from the same reading.
 use trf::TrfDocument;
 
 pub mod draughtsswiss;
 pub mod italoswiss;
+pub mod knockout;
 pub mod lim;
 
 /// One round: boards (pairing numbers, White first) in board order, and the bye.
