@@ -140,8 +140,6 @@ struct Frame {
     /// Bits used by the layout (chooses the matching's integer width).
     bits: u32,
     f: Fields,
-    /// Dense weight matrix over n+1 vertices (index n = bye dummy); None = no edge.
-    w: Vec<Option<Wide>>,
 }
 
 /// Constraints used while fixing decisions.
@@ -151,6 +149,9 @@ struct Cons {
     req: Vec<Option<bool>>,
     /// Remainder S1 members after the exchange: paired with a lower-ranked non-S1 remainder player.
     tops: Vec<bool>,
+    /// `Some((who, allowed))`: `who` may be paired only with the players marked in `allowed`
+    /// (the fast path's test of several candidate partners in one matching).
+    only: Option<(usize, Vec<bool>)>,
 }
 
 #[derive(Clone)]
@@ -164,8 +165,8 @@ struct Sol {
 
 impl Sol {
     /// True when no matching containing (a, b) can reach this solution's quality.
-    fn excludes(&self, fr: &Frame, n: usize, a: usize, b: usize) -> bool {
-        match (&self.cert, fr.w[a * (n + 1) + b]) {
+    fn excludes(&self, eng: &Engine, fr: &Frame, a: usize, b: usize) -> bool {
+        match (&self.cert, eng.w(fr, a, b)) {
             (Some(c), Some(w)) => {
                 let rc = c.reduced_cost(a, b, w);
                 match fr.f.order {
@@ -200,7 +201,8 @@ pub(crate) struct Engine {
     ps: Vec<Pl>,
     n: usize,
     has_bye: bool,
-    compat: Vec<bool>,
+    /// C1: for each player, the players they may not meet (sorted engine indices).
+    met: Vec<Vec<usize>>,
     edition: Edition,
     initial: Colour,
     remaining: Vec<bool>,
@@ -313,23 +315,42 @@ pub(crate) fn pair_round(
             "{n} players: the dense matching is limited to 4000"
         )));
     }
-    let mut compat = vec![false; n * n];
-    for i in 0..n {
-        for j in 0..n {
-            if i != j {
-                let (a, pa) = &ps[i];
-                let (b, pb) = &ps[j];
-                compat[i * n + j] =
-                    c1_allows(state, pa, pb) && c3_allows(&a.col, a.top, &b.col, b.top);
+    // C1 (rematches, forbidden pairs) as sorted lists of engine indices: a player has met
+    // at most rounds-played opponents, so the incompatibility graph is sparse.
+    let index_of: std::collections::HashMap<Tpn, usize> =
+        ps.iter().enumerate().map(|(i, p)| (p.0.tpn, i)).collect();
+    let mut met: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, (_, p)) in ps.iter().enumerate() {
+        for t in &p.opponents {
+            if let Some(&j) = index_of.get(t)
+                && j != i
+            {
+                met[i].push(j);
+                met[j].push(i);
             }
         }
     }
+    for &(x, y) in &state.forbidden_pairs {
+        if let (Some(&i), Some(&j)) = (index_of.get(&x), index_of.get(&y))
+            && i != j
+        {
+            met[i].push(j);
+            met[j].push(i);
+        }
+    }
+    for m in met.iter_mut() {
+        m.sort_unstable();
+        m.dedup();
+    }
+    debug_assert!((0..n).all(|i| (0..n).all(
+        |j| i == j || met[i].binary_search(&j).is_err() == c1_allows(state, ps[i].1, ps[j].1)
+    )));
     let max_score = ps.iter().map(|p| p.0.score).max().unwrap_or(0);
     let max_unplayed = ps.iter().map(|p| p.0.unplayed).max().unwrap_or(0);
     let mut eng = Engine {
         n,
         has_bye: n % 2 == 1,
-        compat,
+        met,
         edition,
         initial,
         remaining: vec![true; n + 1],
@@ -372,6 +393,12 @@ impl Engine {
                 Some(false) if self.in_bracket(fr, x, y) => return false,
                 _ => {}
             }
+            if let Some((who, ok)) = &cons.only
+                && x == *who
+                && !ok[y]
+            {
+                return false;
+            }
             if cons.tops[x] {
                 if y >= self.n || cons.tops[y] || y < x {
                     return false;
@@ -401,7 +428,7 @@ impl Engine {
             if !self.allowed(fr, cons, a, b) || excluded[a] || excluded[b] {
                 return None;
             }
-            base = base.plus(fr.w[a * (n + 1) + b]?);
+            base = base.plus(self.w(fr, a, b)?);
             excluded[a] = true;
             excluded[b] = true;
         }
@@ -437,7 +464,7 @@ impl Engine {
         let mut edges = Vec::new();
         for (i, &u) in verts.iter().enumerate() {
             for &v in &verts[i + 1..] {
-                if let Some(w) = fr.w[u * (n + 1) + v]
+                if let Some(w) = self.w(fr, u, v)
                     && self.allowed(fr, cons, u, v)
                 {
                     edges.push(Edge { u: i, v: idx[v], w });
@@ -504,7 +531,24 @@ impl Engine {
             .copied()
             .filter(|&v| v < n && !fr.in_b[v] && !fr.in_n[v])
             .collect();
-        let margin = in_b + 2 * self.rounds_played + 16;
+        // A narrow margin first (enough when the bracket's floaters find partners in the
+        // next scoregroup, the common case), then a margin as wide as the bracket.
+        let narrow = 2 * self.rounds_played + 16;
+        self.solve_reduced_with(fr, cons, base, verts, &low, narrow)
+            .or_else(|| self.solve_reduced_with(fr, cons, base, verts, &low, narrow + in_b))
+    }
+
+    /// [`Engine::solve_reduced`] keeping the `margin` highest players of `low`.
+    fn solve_reduced_with(
+        &self,
+        fr: &Frame,
+        cons: &Cons,
+        base: Wide,
+        verts: &[usize],
+        low: &[usize],
+        margin: usize,
+    ) -> Option<Sol> {
+        let n = self.n;
         if low.len() < margin + 32 {
             return None;
         }
@@ -544,13 +588,11 @@ impl Engine {
                 continue;
             }
             let v = rest[i + 1..].iter().copied().find(|&v| {
-                paired[v] == usize::MAX
-                    && fr.w[u * (n + 1) + v].is_some()
-                    && self.allowed(fr, cons, u, v)
+                paired[v] == usize::MAX && self.has_edge(fr, u, v) && self.allowed(fr, cons, u, v)
             })?;
             paired[u] = v;
             paired[v] = u;
-            rest_total = rest_total.plus(fr.w[u * (n + 1) + v]?);
+            rest_total = rest_total.plus(self.w(fr, u, v)?);
         }
         let kept: Vec<usize> = verts.iter().copied().filter(|&v| !in_rest[v]).collect();
         let sol = self.solve_verts(fr, cons, base, &kept);
@@ -561,7 +603,7 @@ impl Engine {
         for &u in &kept {
             if u == n {
                 for &x in &rest {
-                    if let Some(w) = fr.w[n * (n + 1) + x]
+                    if let Some(w) = self.w(fr, n, x)
                         && self.allowed(fr, cons, n, x)
                         && cert.vertex[n].plus(unit) < w.plus(w)
                     {
@@ -571,7 +613,7 @@ impl Engine {
             } else if cert.vertex[u] < unit
                 && rest
                     .iter()
-                    .any(|&x| fr.w[u * (n + 1) + x].is_some() && self.allowed(fr, cons, u, x))
+                    .any(|&x| self.has_edge(fr, u, x) && self.allowed(fr, cons, u, x))
             {
                 return None;
             }
@@ -603,8 +645,7 @@ impl Engine {
 
     /// Solution after fixing the pair (a, b) taken from `sol`.
     fn without(&self, sol: &Sol, fr: &Frame, a: usize, b: usize) -> Sol {
-        let n = self.n;
-        let w = fr.w[a * (n + 1) + b].unwrap_or(Wide::ZERO);
+        let w = self.w(fr, a, b).unwrap_or(Wide::ZERO);
         let mut mate = sol.mate.clone();
         mate[a] = None;
         mate[b] = None;
@@ -626,6 +667,9 @@ impl Engine {
     fn unpairable(&self) -> Vec<Tpn> {
         let n = self.n;
         let verts: Vec<usize> = (0..=n).filter(|&v| self.remaining[v]).collect();
+        if self.fast && self.greedy_completion(&verts) {
+            return Vec::new();
+        }
         let mut edges: Vec<Edge<1>> = Vec::new();
         let mut two = crate::weight::WideN::<1>::ZERO;
         two.add_at(1, 1);
@@ -634,7 +678,7 @@ impl Engine {
                 let ok = if v == n {
                     self.ps[u].bye_ok
                 } else {
-                    self.compat[u * n + v]
+                    self.compatible(u, v)
                 };
                 if ok {
                     edges.push(Edge { u: i, v: j, w: two });
@@ -648,6 +692,72 @@ impl Engine {
             .filter(|(_, x)| x.is_none())
             .map(|(&v, _)| if v == n { 0 } else { self.ps[v].tpn })
             .collect()
+    }
+
+    /// The weight of the edge (u, v) in frame `fr` (index n = the bye dummy), computed when
+    /// needed (no n² matrix: the matchings see only the bracket and its surroundings);
+    /// `None` = no edge.
+    fn w(&self, fr: &Frame, u: usize, v: usize) -> Option<Wide> {
+        if u == v || !fr.active[u] || !fr.active[v] {
+            return None;
+        }
+        self.edge_weight(fr, u, v)
+    }
+
+    /// `self.w(fr, u, v).is_some()`, without computing the weight.
+    fn has_edge(&self, fr: &Frame, u: usize, v: usize) -> bool {
+        let n = self.n;
+        if u == v || !fr.active[u] || !fr.active[v] {
+            return false;
+        }
+        match (u == n, v == n) {
+            (true, _) => self.ps[v].bye_ok,
+            (_, true) => self.ps[u].bye_ok,
+            _ => self.compatible(u, v),
+        }
+    }
+
+    /// C1 and C3 allow players `u` and `v` (engine indices) to meet.
+    pub(crate) fn compatible(&self, u: usize, v: usize) -> bool {
+        let (a, b) = (&self.ps[u], &self.ps[v]);
+        u != v && c3_allows(&a.col, a.top, &b.col, b.top) && self.met[u].binary_search(&v).is_err()
+    }
+
+    /// A quick proof that the players `verts` (ascending, the bye dummy last) can all be
+    /// paired: a greedy pairing, lowest players first, that leaves nobody out. `false`
+    /// proves nothing (the exact matching decides then).
+    fn greedy_completion(&self, verts: &[usize]) -> bool {
+        let n = self.n;
+        let mut free: Vec<bool> = vec![false; n + 1];
+        for &v in verts {
+            free[v] = true;
+        }
+        // The bye first: to the lowest eligible player.
+        if free[n] {
+            match verts.iter().rev().find(|&&v| v < n && self.ps[v].bye_ok) {
+                Some(&v) => {
+                    free[v] = false;
+                    free[n] = false;
+                }
+                None => return false,
+            }
+        }
+        for (i, &u) in verts.iter().enumerate().rev() {
+            if u >= n || !free[u] {
+                continue;
+            }
+            free[u] = false;
+            let partner = verts[..i]
+                .iter()
+                .rev()
+                .copied()
+                .find(|&v| free[v] && self.compatible(u, v));
+            match partner {
+                Some(v) => free[v] = false,
+                None => return false,
+            }
+        }
+        true
     }
 
     /// Reports the bracket about to be paired (see [`Progress`]).
@@ -743,12 +853,11 @@ impl Engine {
         if s1.len() <= 1 || s2.len() < s1.len() {
             return false;
         }
-        let n = self.n;
         let first: Vec<(usize, usize)> = s1.iter().copied().zip(s2.iter().copied()).collect();
         if first.iter().all(|&(a, b)| cur.mate[a] == Some(b)) {
             // The best candidate found is the first transposition itself.
             for &(a, b) in &first {
-                let w = fr.w[a * (n + 1) + b].unwrap_or(Wide::ZERO);
+                let w = self.w(fr, a, b).unwrap_or(Wide::ZERO);
                 cur.total = cur.total.minus(w);
                 cur.mate[a] = None;
                 cur.mate[b] = None;
@@ -764,7 +873,7 @@ impl Engine {
         }
         let mut total = s.total;
         for &(a, b) in &first {
-            total = total.minus(fr.w[a * (n + 1) + b].unwrap_or(Wide::ZERO));
+            total = total.minus(self.w(fr, a, b).unwrap_or(Wide::ZERO));
             self.fix_pair(a, b);
         }
         *cur = Sol {
@@ -794,6 +903,9 @@ impl Engine {
     ) -> Result<Sol, NoValidPairing> {
         let n = self.n;
         let target = cur.mate[who].unwrap_or(usize::MAX);
+        if self.fast && !self.explain {
+            return self.first_partner_grouped(fr, cons, cur, who, role, candidates, eligible);
+        }
         let mut pick = target;
         let mut forced_sol = None;
         let mut first_rejected: Option<(usize, String)> = None;
@@ -806,7 +918,7 @@ impl Engine {
             }
             // Reduced cost > 0: no optimal candidate pairs them (skip the re-solve
             // unless the explanation needs the deciding criterion).
-            if cur.excludes(fr, n, who, c) && (!self.explain || first_rejected.is_some()) {
+            if cur.excludes(self, fr, who, c) && (!self.explain || first_rejected.is_some()) {
                 continue;
             }
             match self.solve(fr, cons, Some((who, c))) {
@@ -847,11 +959,97 @@ impl Engine {
         }
         let next = match forced_sol {
             Some(mut s) => {
-                let w = fr.w[who * (n + 1) + pick].unwrap_or(Wide::ZERO);
+                let w = self.w(fr, who, pick).unwrap_or(Wide::ZERO);
                 s.total = s.total.minus(w);
                 s
             }
             None => self.without(&cur, fr, who, pick),
+        };
+        self.fix_pair(who, pick);
+        Ok(next)
+    }
+
+    /// The fast path of [`Engine::first_partner_keeping_optimum`] (without explanation):
+    /// instead of one matching per candidate, one matching in which `who` may take any of
+    /// the candidates generated before the current partner. If none keeps the best
+    /// quality, the current partner is the first that does; otherwise the partner that
+    /// matching chose does, and only the candidates before it remain to be tried.
+    #[allow(clippy::too_many_arguments)]
+    fn first_partner_grouped(
+        &mut self,
+        fr: &Frame,
+        cons: &Cons,
+        cur: Sol,
+        who: usize,
+        role: PartnerOf,
+        candidates: &[usize],
+        eligible: impl Fn(usize) -> bool,
+    ) -> Result<Sol, NoValidPairing> {
+        let n = self.n;
+        let target = cur.mate[who].unwrap_or(usize::MAX);
+        if target >= n {
+            return Err(NoValidPairing::Limit(format!(
+                "internal: {} {} has no partner",
+                role.label(),
+                self.ps[who].tpn
+            )));
+        }
+        let mut open: Vec<usize> = Vec::new();
+        for &c in candidates {
+            if c == target {
+                break;
+            }
+            if self.remaining[c] && eligible(c) && !cur.excludes(self, fr, who, c) {
+                open.push(c);
+            }
+        }
+        // The partner found so far and the solution of the rest after it.
+        let mut best: Option<(usize, Sol)> = None;
+        while !open.is_empty() {
+            // The first half of the candidates left: one of them, or none (then the first
+            // that keeps the best quality, if any, is in the second half).
+            let half = open.len().div_ceil(2);
+            let mut only = vec![false; n + 1];
+            for &c in &open[..half] {
+                only[c] = true;
+            }
+            let mut c2 = cons.clone();
+            c2.only = Some((who, only));
+            match self.solve(fr, &c2, None) {
+                Some(s) if fr.same_quality(&s.total, &cur.total) => {
+                    match s.mate[who].filter(|p| open[..half].contains(p)) {
+                        Some(p) => {
+                            open.retain(|&c| candidates_before(candidates, c, p));
+                            best = Some((p, self.without(&s, fr, who, p)));
+                        }
+                        None => {
+                            // `who` left unpaired at the same quality: no conclusion about
+                            // the candidates; try them one by one.
+                            for &c in &open[..half] {
+                                if let Some(mut s) = self.solve(fr, cons, Some((who, c)))
+                                    && fr.same_quality(&s.total, &cur.total)
+                                {
+                                    let w = self.w(fr, who, c).unwrap_or(Wide::ZERO);
+                                    s.total = s.total.minus(w);
+                                    best = Some((c, s));
+                                    break;
+                                }
+                            }
+                            if best.is_some() {
+                                break;
+                            }
+                            open.drain(..half);
+                        }
+                    }
+                }
+                _ => {
+                    open.drain(..half);
+                }
+            }
+        }
+        let (pick, next) = match best {
+            Some(found) => found,
+            None => (target, self.without(&cur, fr, who, target)),
         };
         self.fix_pair(who, pick);
         Ok(next)
@@ -910,6 +1108,7 @@ impl Engine {
         let mut cons = Cons {
             req: vec![None; n + 1],
             tops: vec![false; n + 1],
+            only: None,
         };
         let mut cur = self
             .solve(&fr, &cons, None)
@@ -1080,6 +1279,7 @@ impl Engine {
                 let mut c2 = Cons {
                     req: vec![None; n + 1],
                     tops: vec![false; n + 1],
+                    only: None,
                 };
                 if !fr2_owned.last {
                     for &m in mdps {
@@ -1217,6 +1417,12 @@ impl PartnerOf {
             PartnerOf::S1 => format!("partner of {tpn}"),
         }
     }
+}
+
+/// True when `c` comes before `p` in the generation order `candidates`.
+fn candidates_before(candidates: &[usize], c: usize, p: usize) -> bool {
+    let pos = |x: usize| candidates.iter().position(|&y| y == x);
+    matches!((pos(c), pos(p)), (Some(a), Some(b)) if a < b)
 }
 
 fn tpns(ps: &[Pl], v: &[usize]) -> String {

@@ -155,7 +155,7 @@ impl Engine {
             // Degrade gracefully: coarser score-difference levels (documented limit).
             sd_levels.truncate(sd_levels.len() / 2);
         }
-        let mut fr = Frame {
+        let fr = Frame {
             in_b,
             mdp,
             in_n,
@@ -171,21 +171,7 @@ impl Engine {
             order: order.unwrap_or_default(),
             bits,
             f,
-            w: vec![None; (n + 1) * (n + 1)],
         };
-        for u in 0..=n {
-            if !self.remaining[u] || !fr.active[u] {
-                continue;
-            }
-            for v in u + 1..=n {
-                if !self.remaining[v] || !fr.active[v] {
-                    continue;
-                }
-                let w = self.edge_weight(&fr, u, v);
-                fr.w[u * (n + 1) + v] = w;
-                fr.w[v * (n + 1) + u] = w;
-            }
-        }
         Ok(fr)
     }
 
@@ -252,7 +238,7 @@ impl Engine {
             }
             return Some(w);
         }
-        if !self.compat[u * n + v] {
+        if !self.compatible(u, v) {
             return None;
         }
         if !fr.isolated {
