@@ -166,7 +166,15 @@ struct Sol {
 impl Sol {
     /// True when no matching containing (a, b) can reach this solution's quality.
     fn excludes(&self, eng: &Engine, fr: &Frame, a: usize, b: usize) -> bool {
-        match (&self.cert, eng.w(fr, a, b)) {
+        match eng.w(fr, a, b) {
+            Some(w) => self.excludes_weight(fr, a, b, w),
+            None => true,
+        }
+    }
+
+    /// [`Sol::excludes`] for the edge (a, b) of weight `w`.
+    fn excludes_weight(&self, fr: &Frame, a: usize, b: usize, w: Wide) -> bool {
+        match (&self.cert, Some(w)) {
             (Some(c), Some(w)) => {
                 let rc = c.reduced_cost(a, b, w);
                 match fr.f.order {
@@ -416,11 +424,32 @@ impl Engine {
     /// Maximum-weight matching on the remaining players, optionally with one forced pair.
     fn solve(&self, fr: &Frame, cons: &Cons, forced: Option<(usize, usize)>) -> Option<Sol> {
         let f: Vec<(usize, usize)> = forced.into_iter().collect();
-        self.solve_forced(fr, cons, &f)
+        self.solve_forced(fr, cons, &f, None)
+    }
+
+    /// [`Engine::solve`] for a question that only asks whether the quality of `known` (an
+    /// optimal solution with its certificate, of this frame under the same or fewer
+    /// constraints) can still be reached: the edges `known` excludes are left out (no
+    /// matching of that quality can use them), which makes the matching smaller.
+    fn solve_reaching(
+        &self,
+        fr: &Frame,
+        cons: &Cons,
+        forced: Option<(usize, usize)>,
+        known: &Sol,
+    ) -> Option<Sol> {
+        let f: Vec<(usize, usize)> = forced.into_iter().collect();
+        self.solve_forced(fr, cons, &f, self.fast.then_some(known))
     }
 
     /// Maximum-weight matching on the remaining players with several forced pairs.
-    fn solve_forced(&self, fr: &Frame, cons: &Cons, forced: &[(usize, usize)]) -> Option<Sol> {
+    fn solve_forced(
+        &self,
+        fr: &Frame,
+        cons: &Cons,
+        forced: &[(usize, usize)],
+        prune: Option<&Sol>,
+    ) -> Option<Sol> {
         let n = self.n;
         let mut base = Wide::ZERO;
         let mut excluded = vec![false; n + 1];
@@ -437,11 +466,11 @@ impl Engine {
             .collect();
         let sol = if self.fast
             && !fr.isolated
-            && let Some(sol) = self.solve_reduced(fr, cons, base, &verts)
+            && let Some(sol) = self.solve_reduced(fr, cons, base, &verts, prune)
         {
             sol
         } else {
-            self.solve_verts(fr, cons, base, &verts)
+            self.solve_verts(fr, cons, base, &verts, None)
         };
         // A player required inside the bracket must be paired (without the completion
         // field of the 2017 isolated brackets nothing else forces it).
@@ -455,7 +484,14 @@ impl Engine {
 
     /// Maximum-weight matching on the vertices `verts` (global indices, ascending), `base`
     /// being the weight of the pairs already forced.
-    fn solve_verts(&self, fr: &Frame, cons: &Cons, base: Wide, verts: &[usize]) -> Sol {
+    fn solve_verts(
+        &self,
+        fr: &Frame,
+        cons: &Cons,
+        base: Wide,
+        verts: &[usize],
+        prune: Option<&Sol>,
+    ) -> Sol {
         let n = self.n;
         let mut idx = vec![usize::MAX; n + 1];
         for (i, &v) in verts.iter().enumerate() {
@@ -466,6 +502,11 @@ impl Engine {
             for &v in &verts[i + 1..] {
                 if let Some(w) = self.w(fr, u, v)
                     && self.allowed(fr, cons, u, v)
+                    && !(u < n
+                        && v < n
+                        && fr.in_b[u]
+                        && fr.in_b[v]
+                        && prune.is_some_and(|k| k.excludes_weight(fr, u, v, w)))
                 {
                     edges.push(Edge { u: i, v: idx[v], w });
                 }
@@ -523,7 +564,14 @@ impl Engine {
     /// to `rest`. Complementary slackness then holds (all of `rest` is matched by tight
     /// edges), so the combined matching is a maximum-weight matching of the whole field,
     /// with the same total, and the extended duals remain a certificate for it.
-    fn solve_reduced(&self, fr: &Frame, cons: &Cons, base: Wide, verts: &[usize]) -> Option<Sol> {
+    fn solve_reduced(
+        &self,
+        fr: &Frame,
+        cons: &Cons,
+        base: Wide,
+        verts: &[usize],
+        prune: Option<&Sol>,
+    ) -> Option<Sol> {
         let n = self.n;
         let in_b = verts.iter().filter(|&&v| v < n && fr.in_b[v]).count();
         let low: Vec<usize> = verts
@@ -534,11 +582,16 @@ impl Engine {
         // A narrow margin first (enough when the bracket's floaters find partners in the
         // next scoregroup, the common case), then a margin as wide as the bracket.
         let narrow = 2 * self.rounds_played + 16;
-        self.solve_reduced_with(fr, cons, base, verts, &low, narrow)
-            .or_else(|| self.solve_reduced_with(fr, cons, base, verts, &low, narrow + in_b))
+        // With `prune`, the lower duals of the smaller matching may fail the check that
+        // extends them to the players left out: then without it.
+        prune
+            .and_then(|_| self.solve_reduced_with(fr, cons, base, verts, &low, narrow, prune))
+            .or_else(|| self.solve_reduced_with(fr, cons, base, verts, &low, narrow, None))
+            .or_else(|| self.solve_reduced_with(fr, cons, base, verts, &low, narrow + in_b, None))
     }
 
     /// [`Engine::solve_reduced`] keeping the `margin` highest players of `low`.
+    #[allow(clippy::too_many_arguments)]
     fn solve_reduced_with(
         &self,
         fr: &Frame,
@@ -547,6 +600,7 @@ impl Engine {
         verts: &[usize],
         low: &[usize],
         margin: usize,
+        prune: Option<&Sol>,
     ) -> Option<Sol> {
         let n = self.n;
         if low.len() < margin + 32 {
@@ -595,7 +649,7 @@ impl Engine {
             rest_total = rest_total.plus(self.w(fr, u, v)?);
         }
         let kept: Vec<usize> = verts.iter().copied().filter(|&v| !in_rest[v]).collect();
-        let sol = self.solve_verts(fr, cons, base, &kept);
+        let sol = self.solve_verts(fr, cons, base, &kept, prune);
         let mut cert = sol.cert?;
         let mut unit = Wide::ZERO;
         unit.add_at(fr.layout.fields[fr.f.complete].shift, 1);
@@ -606,14 +660,17 @@ impl Engine {
                     if let Some(w) = self.w(fr, n, x)
                         && self.allowed(fr, cons, n, x)
                         && cert.vertex[n].plus(unit) < w.plus(w)
+                        && !prune.is_some_and(|k| k.excludes_weight(fr, n, x, w))
                     {
                         return None;
                     }
                 }
             } else if cert.vertex[u] < unit
-                && rest
-                    .iter()
-                    .any(|&x| self.has_edge(fr, u, x) && self.allowed(fr, cons, u, x))
+                && rest.iter().any(|&x| {
+                    self.has_edge(fr, u, x)
+                        && self.allowed(fr, cons, u, x)
+                        && !prune.is_some_and(|k| k.excludes(self, fr, u, x))
+                })
             {
                 return None;
             }
@@ -865,7 +922,7 @@ impl Engine {
             }
             return true;
         }
-        let Some(s) = self.solve_forced(fr, cons, &first) else {
+        let Some(s) = self.solve_forced(fr, cons, &first, self.fast.then_some(&*cur)) else {
             return false;
         };
         if !fr.same_quality(&s.total, &cur.total) {
@@ -1005,17 +1062,25 @@ impl Engine {
         }
         // The partner found so far and the solution of the rest after it.
         let mut best: Option<(usize, Sol)> = None;
+        // First all of them (usually none keeps the best quality: one matching decides),
+        // then, once one is found, halves of the candidates before it.
+        let mut whole = true;
         while !open.is_empty() {
             // The first half of the candidates left: one of them, or none (then the first
             // that keeps the best quality, if any, is in the second half).
-            let half = open.len().div_ceil(2);
+            let half = if whole {
+                open.len()
+            } else {
+                open.len().div_ceil(2)
+            };
+            whole = false;
             let mut only = vec![false; n + 1];
             for &c in &open[..half] {
                 only[c] = true;
             }
             let mut c2 = cons.clone();
             c2.only = Some((who, only));
-            match self.solve(fr, &c2, None) {
+            match self.solve_reaching(fr, &c2, None, &cur) {
                 Some(s) if fr.same_quality(&s.total, &cur.total) => {
                     match s.mate[who].filter(|p| open[..half].contains(p)) {
                         Some(p) => {
@@ -1026,7 +1091,8 @@ impl Engine {
                             // `who` left unpaired at the same quality: no conclusion about
                             // the candidates; try them one by one.
                             for &c in &open[..half] {
-                                if let Some(mut s) = self.solve(fr, cons, Some((who, c)))
+                                if let Some(mut s) =
+                                    self.solve_reaching(fr, cons, Some((who, c)), &cur)
                                     && fr.same_quality(&s.total, &cur.total)
                                 {
                                     let w = self.w(fr, who, c).unwrap_or(Wide::ZERO);
@@ -1173,7 +1239,7 @@ impl Engine {
                     continue;
                 }
                 cons.req[m] = Some(true);
-                match self.solve(&fr, &cons, None) {
+                match self.solve_reaching(&fr, &cons, None, &cur) {
                     Some(s) if fr.same_quality(&s.total, &cur.total) => {
                         cur = s;
                         chosen.push(m);
