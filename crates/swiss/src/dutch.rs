@@ -439,7 +439,8 @@ impl Engine {
         known: &Sol,
     ) -> Option<Sol> {
         let f: Vec<(usize, usize)> = forced.into_iter().collect();
-        self.solve_forced(fr, cons, &f, self.fast.then_some(known))
+        // The explanation names the criterion a rejected choice loses on: exact matchings.
+        self.solve_forced(fr, cons, &f, (self.fast && !self.explain).then_some(known))
     }
 
     /// Maximum-weight matching on the remaining players with several forced pairs.
