@@ -320,7 +320,7 @@ pub(crate) fn pair_round(
     let n = ps.len();
     if n > 4000 {
         return Err(NoValidPairing::Limit(format!(
-            "{n} players: the dense matching is limited to 4000"
+            "{n} players: above 4000 players one round would take tens of minutes (ADR swiss-008)"
         )));
     }
     // C1 (rematches, forbidden pairs) as sorted lists of engine indices: a player has met
