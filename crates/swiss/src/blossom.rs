@@ -38,17 +38,24 @@ pub fn max_weight_matching<const L: usize>(n: usize, edges: &[Edge<L>]) -> Vec<O
 /// Optimal dual solution of a maximum-weight matching (LP certificate): for any matching M
 /// containing edge (u, v), w(M) ≤ optimum − reduced_cost(u, v). Scaled as in the solver:
 /// twice the vertex duals, blossom duals as they are.
+///
+/// A certificate of a warm-started (perfect) matching has `shift` > 0: its vertex duals are
+/// those of the weights raised by `shift` (duals of a perfect matching may be negative; the
+/// shift keeps them unsigned), and its bound holds for perfect matchings.
 #[derive(Debug, Clone)]
 pub struct Certificate<const L: usize> {
-    /// 2 × vertex dual.
+    /// 2 × vertex dual (of the weights raised by `shift`).
     pub vertex: Vec<WideN<L>>,
     /// For each vertex, the blossoms containing it (id, dual), innermost first.
     pub blossoms: Vec<Vec<(usize, WideN<L>)>>,
+    /// Added to every edge weight (0 for a cold solve).
+    pub shift: WideN<L>,
 }
 
 impl<const L: usize> Certificate<L> {
     /// 2 × reduced cost of edge (u, v) of weight `w`: 0 when the edge is tight.
     pub fn reduced_cost(&self, u: usize, v: usize, w: WideN<L>) -> WideN<L> {
+        let w = w.plus(self.shift);
         let mut sum = self.vertex[u].plus(self.vertex[v]);
         for &(b, z) in &self.blossoms[u] {
             if self.blossoms[v].iter().any(|&(c, _)| c == b) {
@@ -97,8 +104,95 @@ pub fn max_weight_matching_with_duals<const L: usize>(
     let cert = Certificate {
         vertex: m.dualvar[..n].to_vec(),
         blossoms,
+        shift: WideN::<L>::ZERO,
     };
     (mate, Some(cert))
+}
+
+/// A warm start for [`max_weight_perfect_matching_warm`]: a matching (`mate`, symmetric)
+/// and doubled vertex duals (`dual`) of the weights raised by `shift`, no blossom.
+#[derive(Debug, Clone)]
+pub struct WarmStart<const L: usize> {
+    pub mate: Vec<Option<usize>>,
+    pub dual: Vec<WideN<L>>,
+    pub shift: WideN<L>,
+}
+
+/// A maximum-weight matching among those of maximum cardinality, grown from `warm` instead
+/// of from nothing: only the vertices `warm` leaves unmatched start a search, so after a
+/// small change to a solved problem (a pair fixed, a partner set restricted) a few stages
+/// replace the n/2 of a cold solve.
+///
+/// Returns `None` (the caller solves cold) when the warm start is not valid (a dual
+/// infeasible on an edge, a matched pair not an edge or not tight), when a dual would fall
+/// below zero, or when the matching found is not perfect (a certificate with shifted duals
+/// bounds perfect matchings only). Otherwise the matching, perfect and of maximum weight,
+/// with its certificate (`shift` = `warm.shift`).
+pub fn max_weight_perfect_matching_warm<const L: usize>(
+    n: usize,
+    edges: &[Edge<L>],
+    warm: &WarmStart<L>,
+) -> Option<(Vec<Option<usize>>, Certificate<L>)> {
+    if n == 0 || edges.is_empty() || warm.mate.len() != n || warm.dual.len() != n {
+        return None;
+    }
+    let shifted: Vec<Edge<L>> = edges
+        .iter()
+        .map(|e| Edge {
+            u: e.u,
+            v: e.v,
+            w: e.w.plus(warm.shift),
+        })
+        .collect();
+    let mut m = Matcher::new(n, &shifted);
+    m.maxcard = true;
+    for (v, d) in warm.dual.iter().enumerate() {
+        m.dualvar[v] = *d;
+    }
+    for (k, e) in shifted.iter().enumerate() {
+        let (du, dv) = (m.dualvar[e.u], m.dualvar[e.v]);
+        let sum = du.plus(dv);
+        if sum < du || sum < e.w.plus(e.w) {
+            return None;
+        }
+        // A pair of the warm matching that is still a tight edge stays matched; the others
+        // start free.
+        if warm.mate[e.u] == Some(e.v)
+            && warm.mate[e.v] == Some(e.u)
+            && sum == e.w.plus(e.w)
+            && m.mate[e.u] == NO
+            && m.mate[e.v] == NO
+        {
+            m.mate[e.u] = (2 * k + 1) as isize;
+            m.mate[e.v] = (2 * k) as isize;
+        }
+    }
+    m.solve();
+    if m.failed || (0..n).any(|v| m.mate[v] == NO) {
+        return None;
+    }
+    let mate = (0..n)
+        .map(|v| Some(m.endpoint[m.mate[v] as usize]))
+        .collect();
+    let blossoms = (0..n)
+        .map(|v| {
+            let mut chain = Vec::new();
+            let mut b = m.blossomparent[v];
+            while b >= 0 {
+                chain.push((b as usize, m.dualvar[b as usize]));
+                b = m.blossomparent[b as usize];
+            }
+            chain
+        })
+        .collect();
+    Some((
+        mate,
+        Certificate {
+            vertex: m.dualvar[..n].to_vec(),
+            blossoms,
+            shift: warm.shift,
+        },
+    ))
 }
 
 struct Matcher<'a, const L: usize> {
@@ -120,6 +214,10 @@ struct Matcher<'a, const L: usize> {
     dualvar: Vec<WideN<L>>,
     allowedge: Vec<bool>,
     queue: Vec<usize>,
+    /// Maximum-cardinality mode (warm starts): no delta 1, duals may not go below zero.
+    maxcard: bool,
+    /// A dual would have gone below zero (warm start abandoned).
+    failed: bool,
 }
 
 impl<'a, const L: usize> Matcher<'a, L> {
@@ -157,6 +255,8 @@ impl<'a, const L: usize> Matcher<'a, L> {
             dualvar,
             allowedge: vec![false; edges.len()],
             queue: Vec::new(),
+            maxcard: false,
+            failed: false,
         }
     }
 
@@ -555,12 +655,16 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     break;
                 }
                 // Delta 1: minimum vertex dual (not max-cardinality mode).
-                let mut deltatype = 1;
-                let mut delta = self.dualvar[..n]
-                    .iter()
-                    .copied()
-                    .min()
-                    .unwrap_or(WideN::<L>::ZERO);
+                let mut deltatype = if self.maxcard { -1 } else { 1 };
+                let mut delta = if self.maxcard {
+                    WideN::<L>([u64::MAX; L])
+                } else {
+                    self.dualvar[..n]
+                        .iter()
+                        .copied()
+                        .min()
+                        .unwrap_or(WideN::<L>::ZERO)
+                };
                 let mut deltaedge = NO;
                 let mut deltablossom = NO;
                 for v in 0..n {
@@ -593,6 +697,16 @@ impl<'a, const L: usize> Matcher<'a, L> {
                         deltatype = 4;
                         deltablossom = b as isize;
                     }
+                }
+                if deltatype == -1 {
+                    // Maximum cardinality reached: no augmenting path is left.
+                    break;
+                }
+                if self.maxcard
+                    && (0..n).any(|v| self.label[self.inblossom[v]] == 1 && self.dualvar[v] < delta)
+                {
+                    self.failed = true;
+                    return;
                 }
                 for v in 0..n {
                     match self.label[self.inblossom[v]] {
@@ -649,6 +763,88 @@ impl<'a, const L: usize> Matcher<'a, L> {
 mod tests {
     use super::*;
     use crate::weight::Wide;
+
+    /// Warm start after a restriction: from the optimum of a graph, restrict one vertex's
+    /// partners (as the Dutch fast path's grouped partner search does) or remove an edge,
+    /// and re-solve warm; the result, when given, is perfect and as heavy as the best
+    /// perfect matching by brute force, and its certificate bounds every edge.
+    #[test]
+    fn warm_start_after_a_restriction_matches_brute_force() {
+        let mut seed = 987654u64;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let big = 1000u64; // a completion unit: maximum weight = maximum cardinality
+        let (mut warm_used, mut declined) = (0, 0);
+        for _ in 0..400 {
+            let n = 2 * (rnd() % 4 + 2) as usize;
+            let mut edges = Vec::new();
+            for u in 0..n {
+                for v in u + 1..n {
+                    edges.push(Edge {
+                        u,
+                        v,
+                        w: w(big + rnd() % 30),
+                    });
+                }
+            }
+            let (mate, cert) = max_weight_matching_with_duals(n, &edges);
+            let cert = cert.expect("certificate");
+            // Restrict vertex a to partners other than its current mate (or drop one edge).
+            let a = (rnd() as usize) % n;
+            let old = mate[a].expect("perfect");
+            let restricted: Vec<Edge> = edges
+                .iter()
+                .copied()
+                .filter(|e| !((e.u == a && e.v == old) || (e.v == a && e.u == old)))
+                .filter(|e| rnd() % 4 != 0 || e.u == a || e.v == a)
+                .collect();
+            let maxw = restricted.iter().map(|e| e.w).max().expect("edges");
+            let shift = maxw.plus(maxw);
+            let dual = (0..n)
+                .map(|v| {
+                    cert.blossoms[v]
+                        .iter()
+                        .fold(cert.vertex[v], |d, &(_, z)| d.plus(z).plus(z))
+                        .plus(shift)
+                })
+                .collect();
+            let warm = WarmStart {
+                mate: mate.clone(),
+                dual,
+                shift,
+            };
+            let best = brute(n, &restricted);
+            let perfect_exists = best >= big * n as u64 / 2;
+            match max_weight_perfect_matching_warm(n, &restricted, &warm) {
+                Some((m, c)) => {
+                    warm_used += 1;
+                    assert!(m.iter().all(|x| x.is_some()));
+                    assert_eq!(total(&restricted, &m), best);
+                    for e in &restricted {
+                        let mut sum = c.vertex[e.u].plus(c.vertex[e.v]);
+                        for &(b, z) in &c.blossoms[e.u] {
+                            if c.blossoms[e.v].iter().any(|&(x, _)| x == b) {
+                                sum = sum.plus(z).plus(z);
+                            }
+                        }
+                        let two_w = e.w.plus(c.shift).plus(e.w.plus(c.shift));
+                        assert!(sum >= two_w, "dual infeasible on {e:?}");
+                    }
+                }
+                // Declining (a dual would fall below zero, no perfect matching) is allowed:
+                // the caller then solves cold.
+                None => declined += usize::from(perfect_exists),
+            }
+        }
+        assert!(
+            warm_used > 300,
+            "warm start used {warm_used} times of 400 ({declined} declined with a perfect matching)"
+        );
+    }
 
     fn w(x: u64) -> Wide {
         let mut r = Wide::ZERO;

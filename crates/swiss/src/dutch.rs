@@ -12,7 +12,10 @@
 //! remainder exchange, remainder partners by transposition), re-solving to check that the
 //! optimum is still reachable after each decision.
 
-use crate::blossom::{Certificate, Edge, max_weight_matching, max_weight_matching_with_duals};
+use crate::blossom::{
+    Certificate, Edge, WarmStart, max_weight_matching, max_weight_matching_with_duals,
+    max_weight_perfect_matching_warm,
+};
 use crate::colour::ColourState;
 use crate::criteria::{c1_allows, c3_allows, is_topscorer, pab_eligible};
 use crate::model::*;
@@ -243,15 +246,44 @@ fn matching_in<const M: usize>(
         })
         .collect();
     let (m, c) = max_weight_matching_with_duals(n, &narrow);
-    let c = c.map(|c| Certificate {
+    (m, c.map(|c| widen(&c)))
+}
+
+/// A certificate of `M` limbs widened to [`Wide`].
+fn widen<const M: usize>(c: &Certificate<M>) -> Certificate<8> {
+    Certificate {
         vertex: c.vertex.iter().map(|x| x.narrow::<8>()).collect(),
         blossoms: c
             .blossoms
             .iter()
             .map(|ch| ch.iter().map(|&(b, z)| (b, z.narrow::<8>())).collect())
             .collect(),
-    });
-    (m, c)
+        shift: c.shift.narrow::<8>(),
+    }
+}
+
+/// [`max_weight_perfect_matching_warm`] in `M` limbs (the caller guarantees the shifted
+/// weights and doubled duals fit).
+fn warm_matching_in<const M: usize>(
+    n: usize,
+    edges: &[Edge],
+    warm: &WarmStart<8>,
+) -> Option<(Vec<Option<usize>>, Option<Certificate<8>>)> {
+    let narrow: Vec<Edge<M>> = edges
+        .iter()
+        .map(|e| Edge {
+            u: e.u,
+            v: e.v,
+            w: e.w.narrow::<M>(),
+        })
+        .collect();
+    let w = WarmStart {
+        mate: warm.mate.clone(),
+        dual: warm.dual.iter().map(|d| d.narrow::<M>()).collect(),
+        shift: warm.shift.narrow::<M>(),
+    };
+    let (m, c) = max_weight_perfect_matching_warm(n, &narrow, &w)?;
+    Some((m, Some(widen(&c))))
 }
 
 fn float_at(p: &Player, back: usize) -> Float {
@@ -516,7 +548,21 @@ impl Engine {
         // Narrower integers are faster; the doubled duals need one spare bit. The fast path
         // takes the narrowest width the layout fits in (same values, so the same matching).
         let need = fr.bits + 2;
-        let (m, local_cert): (Vec<Option<usize>>, Option<Certificate<8>>) = if self.fast {
+        // Fast path: a question about a known optimum starts from it (warm start).
+        let warm = prune
+            .filter(|_| self.fast)
+            .and_then(|k| self.warm_start(k, verts, &idx, &edges))
+            .and_then(|w| match need + 4 {
+                0..=128 => warm_matching_in::<2>(verts.len(), &edges, &w),
+                129..=192 => warm_matching_in::<3>(verts.len(), &edges, &w),
+                193..=256 => warm_matching_in::<4>(verts.len(), &edges, &w),
+                257..=320 => warm_matching_in::<5>(verts.len(), &edges, &w),
+                321..=384 => warm_matching_in::<6>(verts.len(), &edges, &w),
+                _ => None,
+            });
+        let (m, local_cert): (Vec<Option<usize>>, Option<Certificate<8>>) = if let Some(w) = warm {
+            w
+        } else if self.fast {
             match need {
                 0..=128 => matching_in::<2>(verts.len(), &edges),
                 129..=192 => matching_in::<3>(verts.len(), &edges),
@@ -537,7 +583,11 @@ impl Engine {
                 vertex[v] = c.vertex[i];
                 blossoms[v] = c.blossoms[i].clone();
             }
-            Certificate { vertex, blossoms }
+            Certificate {
+                vertex,
+                blossoms,
+                shift: c.shift,
+            }
         });
         let mut total = base;
         for e in &edges {
@@ -550,6 +600,42 @@ impl Engine {
             mate[v] = m[i].map(|j| verts[j]);
         }
         Sol { total, mate, cert }
+    }
+
+    /// A warm start from the known optimum `k` for the matching of `verts` (local indices
+    /// `idx`) with `edges`: its matching and vertex duals, shifted so that they stay
+    /// unsigned (`None` without a certificate).
+    fn warm_start(
+        &self,
+        k: &Sol,
+        verts: &[usize],
+        idx: &[usize],
+        edges: &[Edge],
+    ) -> Option<WarmStart<8>> {
+        let cert = k.cert.as_ref()?;
+        let maxw = edges.iter().map(|e| e.w).max()?;
+        let shift = maxw.plus(maxw).max(cert.shift);
+        // A blossom's dual moves onto each of its vertices: still feasible on every edge;
+        // the pairs it made tight no longer are and start free.
+        let dual = verts
+            .iter()
+            .map(|&v| {
+                cert.blossoms[v]
+                    .iter()
+                    .fold(cert.vertex[v], |d, &(_, z)| d.plus(z).plus(z))
+                    .plus(shift)
+                    .minus(cert.shift)
+            })
+            .collect();
+        let mate = verts
+            .iter()
+            .map(|&v| {
+                k.mate[v]
+                    .filter(|&u| idx[u] != usize::MAX && k.mate[u] == Some(v))
+                    .map(|u| idx[u])
+            })
+            .collect();
+        Some(WarmStart { mate, dual, shift })
     }
 
     /// The fast path's matching over the bracket, the next scoregroup (C8 look-ahead) and a
@@ -660,13 +746,13 @@ impl Engine {
                 for &x in &rest {
                     if let Some(w) = self.w(fr, n, x)
                         && self.allowed(fr, cons, n, x)
-                        && cert.vertex[n].plus(unit) < w.plus(w)
+                        && cert.vertex[n].plus(unit) < w.plus(w).plus(cert.shift)
                         && !prune.is_some_and(|k| k.excludes_weight(fr, n, x, w))
                     {
                         return None;
                     }
                 }
-            } else if cert.vertex[u] < unit
+            } else if cert.vertex[u] < unit.plus(cert.shift)
                 && rest.iter().any(|&x| {
                     self.has_edge(fr, u, x)
                         && self.allowed(fr, cons, u, x)
@@ -679,7 +765,7 @@ impl Engine {
         let mut mate = sol.mate;
         for &x in &rest {
             mate[x] = Some(paired[x]);
-            cert.vertex[x] = unit;
+            cert.vertex[x] = unit.plus(cert.shift);
             cert.blossoms[x].clear();
         }
         Some(Sol {
