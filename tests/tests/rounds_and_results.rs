@@ -1137,3 +1137,153 @@ fn a_knockout_is_paired_game_by_game_to_its_final() {
         "{over}"
     );
 }
+
+/// Issue 8 item 2: a knockout's match format is a tournament setting. A 4-player cup of
+/// 1-game matches decided by Armageddon: the drawn semi-final 2–3 goes straight to the
+/// Armageddon game (a draw wins for Black: 2), the final 1–2 is one game. Every round equals
+/// `arbiter pair --system knockout --games 1 --tie-breaks armageddon` on the registry's
+/// export; once round 1 is paired the match format can no longer change (ADR knockout-005).
+#[test]
+fn a_knockouts_match_format_is_a_tournament_setting_fixed_once_round_1_is_paired() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = Arbiter {
+        data: dir.path().join("data"),
+        port: arbiter_testkit::free_port(),
+    };
+    let _d = start(&a.data, a.port);
+    let t = a.json(&[
+        "tournament",
+        "create",
+        "--name",
+        "Armageddon Cup",
+        "--system",
+        "knockout",
+    ]);
+    let id = t["tournament_id"].as_str().unwrap().to_owned();
+    for (name, rating) in &PLAYERS[..4] {
+        a.ok(&[
+            "player",
+            "add",
+            &id,
+            "--name",
+            name,
+            "--rating",
+            &rating.to_string(),
+        ]);
+    }
+    let bad = a.refused(&["tournament", "settings", &id, "--knockout-games", "0"]);
+    assert!(bad.contains("knockout_games"), "{bad}");
+    let bad = a.refused(&[
+        "tournament",
+        "settings",
+        &id,
+        "--knockout-tie-breaks",
+        "rapid:2,bullet:1",
+    ]);
+    assert!(
+        bad.contains("knockout_tie_breaks") && bad.contains("bullet"),
+        "{bad}"
+    );
+    a.ok(&[
+        "tournament",
+        "settings",
+        &id,
+        "--knockout-games",
+        "1",
+        "--knockout-tie-breaks",
+        "Armageddon",
+    ]);
+    let shown = a.json(&["tournament", "show", &id]);
+    assert_eq!(shown["knockout_games"], 1, "{shown}");
+    assert_eq!(shown["knockout_tie_breaks"], "armageddon", "{shown}");
+    let table = a.ok(&["tournament", "show", &id]);
+    assert!(table.contains("1 games, then armageddon"), "{table}");
+    type Round = (&'static [(u64, u64)], &'static [&'static str]);
+    let plan: [Round; 3] = [
+        (&[(1, 4), (2, 3)], &["1-0", "1/2"]), // 1 wins; 2–3 drawn: Armageddon
+        (&[(3, 2)], &["1/2"]),                // Armageddon: the draw wins for Black, 2
+        (&[(1, 2)], &["1-0"]),                // final: one game, 1 wins
+    ];
+    for (i, (want, results)) in plan.iter().enumerate() {
+        let round = u32::try_from(i + 1).unwrap();
+        let r = round.to_string();
+        let paired = a.json(&["round", "pair", &id, &r]);
+        assert_eq!(paired["system"], "knockout");
+        assert_eq!(pairs(&paired), *want, "round {round}");
+        if round == 1 {
+            // The match format is fixed from now on; the value it has is still accepted.
+            for (flag, value) in [
+                ("--knockout-games", "2"),
+                ("--knockout-tie-breaks", "rapid:2,armageddon"),
+            ] {
+                let refused = a.refused(&["tournament", "settings", &id, flag, value]);
+                assert!(
+                    refused.contains(&flag[2..].replace('-', "_"))
+                        && refused.contains("round 1 is already paired"),
+                    "{refused}"
+                );
+            }
+            a.ok(&["tournament", "settings", &id, "--knockout-games", "1"]);
+            let shown = a.json(&["tournament", "show", &id]);
+            assert_eq!(shown["knockout_games"], 1, "{shown}");
+            assert_eq!(shown["knockout_tie_breaks"], "armageddon", "{shown}");
+        } else {
+            let input = dir.path().join(format!("ko-{round}.trf"));
+            a.ok(&[
+                "tournament",
+                "export",
+                &id,
+                "--round",
+                &(round - 1).to_string(),
+                "--engine-lines",
+                "--output",
+                input.to_str().unwrap(),
+            ]);
+            let offline = a.json(&[
+                "pair",
+                "--system",
+                "knockout",
+                "--trf",
+                input.to_str().unwrap(),
+                "--games",
+                "1",
+                "--tie-breaks",
+                "armageddon",
+            ]);
+            let offline: Vec<(u64, u64)> = offline["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| (g["white"].as_u64().unwrap(), g["black"].as_u64().unwrap()))
+                .collect();
+            assert_eq!(offline, *want, "round {round}: offline = service");
+            if round == 2 {
+                // With the default format both semi-finals would play their second game.
+                let default = a.json(&[
+                    "pair",
+                    "--system",
+                    "knockout",
+                    "--trf",
+                    input.to_str().unwrap(),
+                ]);
+                let default: Vec<(u64, u64)> = default["games"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|g| (g["white"].as_u64().unwrap(), g["black"].as_u64().unwrap()))
+                    .collect();
+                assert_eq!(default, [(4, 1), (3, 2)], "the default format");
+            }
+        }
+        a.ok(&["round", "publish", &id, &r]);
+        for (board, result) in results.iter().enumerate() {
+            a.ok(&["result", "set", &id, &r, &(board + 1).to_string(), result]);
+        }
+        a.ok(&["round", "close", &id, &r]);
+    }
+    let over = a.refused(&["round", "pair", &id, "4"]);
+    assert!(
+        over.contains("the knockout is over: pairing number 1") && over.contains("round 3"),
+        "{over}"
+    );
+}

@@ -111,6 +111,13 @@ pub struct SettingsArgs {
     /// Date of the rating list the ratings come from (YYYY-MM-DD).
     #[arg(long)]
     rating_list_date: Option<String>,
+    /// A knockout's standard games per match (default 2). Fixed once round 1 is paired.
+    #[arg(long)]
+    knockout_games: Option<u32>,
+    /// A knockout's tie-break stages: none, or a list of rapid:N, blitz:N, armageddon,
+    /// sudden-death:N (default rapid:2,blitz:2,armageddon). Fixed once round 1 is paired.
+    #[arg(long)]
+    knockout_tie_breaks: Option<String>,
     /// Fail unless the tournament is at this version (optimistic concurrency).
     #[arg(long)]
     expected_version: Option<i64>,
@@ -137,9 +144,27 @@ fn to_json(t: &Tournament) -> serde_json::Value {
         "rule_edition": t.rule_edition, "version": t.version,
         "scoring": t.scoring, "acceleration": t.acceleration, "tiebreaks": t.tiebreaks,
         "rating_list_date": t.rating_list_date, "paired_rounds": t.paired_rounds,
+        "knockout_games": knockout_games(t), "knockout_tie_breaks": knockout_tie_breaks(t),
         "players": t.players,
         "created_at": created_at(t), "created_by": t.created_by,
     })
+}
+
+/// A knockout's standard games per match (the default when unset).
+fn knockout_games(t: &Tournament) -> u32 {
+    match t.knockout_games {
+        0 => pairings::other_systems::knockout::DEFAULT_GAMES,
+        g => g,
+    }
+}
+
+/// A knockout's tie-break stages (the default when unset).
+fn knockout_tie_breaks(t: &Tournament) -> String {
+    if t.knockout_tie_breaks.is_empty() {
+        pairings::other_systems::knockout::DEFAULT_TIE_BREAKS.to_owned()
+    } else {
+        t.knockout_tie_breaks.clone()
+    }
 }
 
 fn created_at(t: &Tournament) -> String {
@@ -153,7 +178,7 @@ fn print_one(cli: &Cli, t: &Tournament) {
         output::json(&to_json(t));
         return;
     }
-    let rows = [
+    let mut rows = vec![
         ("id", t.tournament_id.clone()),
         ("name", t.name.clone()),
         ("place", t.place.clone()),
@@ -188,6 +213,20 @@ fn print_one(cli: &Cli, t: &Tournament) {
         ("version", t.version.to_string()),
         ("created", format!("{} by {}", created_at(t), t.created_by)),
     ];
+    if t.pairing_system == "knockout" || t.knockout_games != 0 || !t.knockout_tie_breaks.is_empty()
+    {
+        rows.insert(
+            12,
+            (
+                "knockout match",
+                format!(
+                    "{} games, then {}",
+                    knockout_games(t),
+                    knockout_tie_breaks(t)
+                ),
+            ),
+        );
+    }
     output::table(
         &["FIELD", "VALUE"],
         &rows
@@ -304,6 +343,8 @@ pub async fn run(cli: &Cli, cmd: &TournamentCommand) -> Result<(), Failure> {
                         acceleration: a.acceleration.clone(),
                         tiebreaks: a.tiebreaks.clone(),
                         rating_list_date: a.rating_list_date.clone(),
+                        knockout_games: a.knockout_games,
+                        knockout_tie_breaks: a.knockout_tie_breaks.clone(),
                     },
                 )?)
                 .await?

@@ -87,6 +87,15 @@ pub struct MatchFormat {
     pub first_white: Side,
 }
 
+/// Standard games per knockout match when the event does not say (`arbiter pair --games`,
+/// the tournament setting `knockout_games`).
+pub const DEFAULT_GAMES: u32 = 2;
+
+/// Tie-break stages of a knockout match when the event does not say: 2 rapid games, then 2
+/// blitz games, then one Armageddon game (always decisive: a draw is a win for Black, seed 000
+/// "Playoff" 1 (b)).
+pub const DEFAULT_TIE_BREAKS: &str = "rapid:2,blitz:2,armageddon";
+
 /// Largest number of games accepted in one stage.
 pub const MAX_GAMES_PER_STAGE: u32 = 100;
 /// Largest number of stages accepted in one match.
@@ -162,6 +171,88 @@ impl MatchFormat {
         }
         Ok(())
     }
+}
+
+/// Parses a list of tie-break stages: `none`, or comma-separated `rapid:N`, `blitz:N`,
+/// `armageddon`, `sudden-death:N` (e.g. `rapid:2,blitz:2,armageddon`).
+pub fn parse_tie_breaks(spec: &str) -> Result<Vec<Stage>, String> {
+    let spec = spec.trim();
+    if spec.eq_ignore_ascii_case("none") {
+        return Ok(vec![]);
+    }
+    let count = |name: &str, n: Option<&str>| -> Result<u32, String> {
+        let n = n.ok_or_else(|| format!("{name:?} needs a number of games, e.g. {name}:2"))?;
+        match n.trim().parse::<u32>() {
+            Ok(v) if (1..=MAX_GAMES_PER_STAGE).contains(&v) => Ok(v),
+            _ => Err(format!(
+                "{name}:{n}: the number of games must be 1..={}",
+                MAX_GAMES_PER_STAGE
+            )),
+        }
+    };
+    let mut stages = Vec::new();
+    for item in spec.split(',') {
+        let item = item.trim().to_ascii_lowercase();
+        let (name, n) = match item.split_once(':') {
+            Some((a, b)) => (a, Some(b)),
+            None => (item.as_str(), None),
+        };
+        let (rule, rate) = match name {
+            "rapid" => (
+                StageRule::Games(count(name, n)?),
+                RateOfPlay::Rapid(String::new()),
+            ),
+            "blitz" => (
+                StageRule::Games(count(name, n)?),
+                RateOfPlay::Blitz(String::new()),
+            ),
+            "sudden-death" => (
+                StageRule::SuddenDeath(count(name, n)?),
+                RateOfPlay::Blitz(String::new()),
+            ),
+            "armageddon" if n.is_none() => {
+                (StageRule::Armageddon, RateOfPlay::Blitz(String::new()))
+            }
+            _ => {
+                return Err(format!(
+                    "{item:?} is not a tie-break stage (none, or a list of rapid:N, blitz:N, armageddon, sudden-death:N)"
+                ));
+            }
+        };
+        stages.push(Stage {
+            rule,
+            rate,
+            first_white: None,
+        });
+    }
+    if stages.len() + 1 > MAX_STAGES {
+        return Err(format!(
+            "{} tie-break stages; at most {}",
+            stages.len(),
+            MAX_STAGES - 1
+        ));
+    }
+    Ok(stages)
+}
+
+/// The tie-break stages as text in the syntax [`parse_tie_breaks`] reads (`none` when there
+/// is none): the canonical form the registry stores and the pairing service prints.
+#[must_use]
+pub fn tie_breaks_text(stages: &[Stage]) -> String {
+    if stages.is_empty() {
+        return "none".into();
+    }
+    let items: Vec<String> = stages
+        .iter()
+        .map(|s| match (s.rule, &s.rate) {
+            (StageRule::Armageddon, _) => "armageddon".into(),
+            (StageRule::SuddenDeath(n), _) => format!("sudden-death:{n}"),
+            (StageRule::Games(n), RateOfPlay::Rapid(_)) => format!("rapid:{n}"),
+            (StageRule::Games(n), RateOfPlay::Blitz(_)) => format!("blitz:{n}"),
+            (StageRule::Games(n), RateOfPlay::Standard) => format!("standard:{n}"),
+        })
+        .collect();
+    items.join(",")
 }
 
 /// The result of one game, from the board's point of view.
@@ -408,6 +499,33 @@ impl KnockoutMatch {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tie_break_lists_parse_and_print_canonically() {
+        let s = parse_tie_breaks(" Rapid:2 , BLITZ:2,armageddon").unwrap();
+        assert_eq!(s.len(), 3);
+        assert_eq!(s[0].rule, StageRule::Games(2));
+        assert_eq!(s[2].rule, StageRule::Armageddon);
+        assert_eq!(tie_breaks_text(&s), "rapid:2,blitz:2,armageddon");
+        assert_eq!(tie_breaks_text(&parse_tie_breaks("NONE").unwrap()), "none");
+        assert_eq!(
+            tie_breaks_text(&parse_tie_breaks("sudden-death:5").unwrap()),
+            "sudden-death:5"
+        );
+        for bad in [
+            "",
+            "rapid",
+            "rapid:0",
+            "rapid:x",
+            "armageddon:1",
+            "bullet:2",
+            "blitz:101",
+        ] {
+            assert!(parse_tie_breaks(bad).is_err(), "{bad:?} accepted");
+        }
+        let many = vec!["armageddon"; MAX_STAGES].join(",");
+        assert!(parse_tie_breaks(&many).is_err());
+    }
 
     #[test]
     fn invalid_formats_are_rejected() {

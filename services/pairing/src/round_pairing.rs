@@ -327,20 +327,34 @@ fn other_swiss(
 
 /// A knockout: the next game of every undecided match of the bracket round, or the first
 /// game of the next bracket round, from the same engine input as `arbiter pair --system
-/// knockout --trf` with its defaults (the tournament has no match-length setting yet).
+/// knockout --trf --games N --tie-breaks LIST` with the tournament's settings
+/// `knockout_games` / `knockout_tie_breaks` (the defaults when unset; ADR knockout-005).
 /// Players still in without a game are absent from the round, not given a bye.
 fn knockout_round(roster: &Roster, round: u32, input: &str) -> Result<Paired, FieldError> {
     use pairings::other_systems::PairError;
     use pairings::other_systems::knockout::{self as ko, KnockoutNext, KnockoutOptions};
     let parsed = trf::parse(input.as_bytes())
         .map_err(|e| err("tournament_id", format!("engine input: {e}")))?;
-    let next =
-        ko::pair(&parsed.doc, round as usize, &KnockoutOptions::default()).map_err(
-            |e| match e {
-                PairError::NoPairing(m) => err("round", m),
-                PairError::Invalid(m) => err("tournament_id", format!("engine input: {m}")),
-            },
-        )?;
+    let settings = &roster.settings;
+    let games = match settings.knockout_games {
+        0 => ko::DEFAULT_GAMES,
+        g => g,
+    };
+    let tie_breaks_text = if settings.knockout_tie_breaks.is_empty() {
+        ko::DEFAULT_TIE_BREAKS
+    } else {
+        settings.knockout_tie_breaks.as_str()
+    };
+    let tie_breaks =
+        ko::parse_tie_breaks(tie_breaks_text).map_err(|m| err("knockout_tie_breaks", m))?;
+    let options = KnockoutOptions {
+        match_format: ko::match_format(games, tie_breaks),
+        ..KnockoutOptions::default()
+    };
+    let next = ko::pair(&parsed.doc, round as usize, &options).map_err(|e| match e {
+        PairError::NoPairing(m) => err("round", m),
+        PairError::Invalid(m) => err("tournament_id", format!("engine input: {m}")),
+    })?;
     let p = match next {
         KnockoutNext::Over {
             champion,
@@ -362,8 +376,8 @@ fn knockout_round(roster: &Roster, round: u32, input: &str) -> Result<Paired, Fi
         p.bracket_round,
         p.bracket_rounds,
         if p.preliminary { " (preliminary)" } else { "" },
-        ko::DEFAULT_GAMES,
-        ko::DEFAULT_TIE_BREAKS
+        games,
+        tie_breaks_text
     );
     for (i, b) in p.boards.iter().enumerate() {
         let board = u32::try_from(i + 1).unwrap_or(u32::MAX);

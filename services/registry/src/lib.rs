@@ -557,11 +557,14 @@ impl RegistryService for Registry {
             |_, roster, r, _| {
                 tournament_settings::decide_settings(
                     &roster.settings,
+                    roster.paired_rounds,
                     arbiter_proto::v1::TournamentSettingsSet {
                         scoring: r.scoring.clone(),
                         acceleration: r.acceleration.clone(),
                         tiebreaks: r.tiebreaks.clone(),
                         rating_list_date: r.rating_list_date.clone(),
+                        knockout_games: r.knockout_games,
+                        knockout_tie_breaks: r.knockout_tie_breaks.clone(),
                     },
                 )
                 .map(|e| vec![RosterEvent::TournamentSettingsSet(e)])

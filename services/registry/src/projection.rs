@@ -269,6 +269,8 @@ fn apply(state: &RwLock<State>, e: RecordedEvent) {
                     t.acceleration = settings.acceleration;
                     t.tiebreaks = settings.tiebreaks;
                     t.rating_list_date = settings.rating_list_date;
+                    t.knockout_games = settings.knockout_games;
+                    t.knockout_tie_breaks = settings.knockout_tie_breaks;
                     t.players = players;
                     t.paired_rounds = paired;
                     t.pairing_numbers_frozen = frozen;

@@ -2,7 +2,8 @@
 //! the JaVaFo `XXS` notation the TRF export writes), the accelerated pairing declared
 //! (C.04.7 Baku by default among accelerations; the seeds' Haley and degressive as named
 //! methods), the announced tie-break list (C.07 art. 4.1) and the date of the rating list
-//! used. Validated when set; the pairing and results services read them from the record.
+//! used, and a knockout's match format (standard games per match and tie-break stages, ADR
+//! knockout-005; fixed once round 1 is paired). Validated when set; the pairing and results services read them from the record.
 use arbiter_proto::v1::TournamentSettingsSet;
 
 use crate::tournament::{FieldError, check_date};
@@ -18,6 +19,11 @@ pub struct TournamentSettings {
     pub tiebreaks: String,
     /// YYYY-MM-DD, "" = not set.
     pub rating_list_date: String,
+    /// Standard games per knockout match, 0 = the default (2).
+    pub knockout_games: u32,
+    /// A knockout's tie-break stages in `knockout::match_play::parse_tie_breaks` syntax,
+    /// canonical ("none" = no tie-break), "" = the default (rapid:2,blitz:2,armageddon).
+    pub knockout_tie_breaks: String,
 }
 
 impl TournamentSettings {
@@ -34,6 +40,12 @@ impl TournamentSettings {
         }
         if let Some(v) = e.rating_list_date {
             self.rating_list_date = v;
+        }
+        if let Some(v) = e.knockout_games {
+            self.knockout_games = v;
+        }
+        if let Some(v) = e.knockout_tie_breaks {
+            self.knockout_tie_breaks = v;
         }
     }
 }
@@ -110,11 +122,76 @@ pub fn check_tiebreaks(text: &str) -> Result<String, FieldError> {
     ))
 }
 
-/// Validates a settings change against the current settings.
+/// Checks a knockout's tie-break stages with the parser the CLI and the pairing service use
+/// and returns them in canonical form ("none" = no tie-break stage).
+pub fn check_knockout_tie_breaks(text: &str) -> Result<String, FieldError> {
+    knockout::match_play::parse_tie_breaks(text)
+        .map(|stages| knockout::match_play::tie_breaks_text(&stages))
+        .map_err(|m| err("knockout_tie_breaks", format!("{:?}: {m}", text.trim())))
+}
+
+/// Checks a knockout's number of standard games per match.
+pub fn check_knockout_games(games: u32) -> Result<u32, FieldError> {
+    let max = knockout::match_play::MAX_GAMES_PER_STAGE;
+    if (1..=max).contains(&games) {
+        Ok(games)
+    } else {
+        Err(err(
+            "knockout_games",
+            format!("{games}: a knockout match has 1..={max} standard games"),
+        ))
+    }
+}
+
+/// Validates a settings change against the current settings. `paired_rounds`: rounds of
+/// the tournament paired so far; a knockout's match format is fixed once round 1 is paired
+/// (ADR knockout-005), so a change of it is refused from then on (setting the value it
+/// already has is accepted).
 pub fn decide_settings(
     current: &TournamentSettings,
+    paired_rounds: u32,
     mut e: TournamentSettingsSet,
 ) -> Result<TournamentSettingsSet, FieldError> {
+    if let Some(g) = e.knockout_games {
+        e.knockout_games = Some(check_knockout_games(g)?);
+    }
+    if let Some(t) = &e.knockout_tie_breaks {
+        e.knockout_tie_breaks = Some(check_knockout_tie_breaks(t)?);
+    }
+    if paired_rounds > 0 {
+        let effective_games = |g: u32| {
+            if g == 0 {
+                knockout::match_play::DEFAULT_GAMES
+            } else {
+                g
+            }
+        };
+        let effective_tie_breaks = |t: &str| {
+            if t.is_empty() {
+                knockout::match_play::DEFAULT_TIE_BREAKS.to_string()
+            } else {
+                t.to_string()
+            }
+        };
+        let frozen = |field: &'static str| {
+            err(
+                field,
+                format!(
+                    "round {paired_rounds} is already paired: a knockout's match format is fixed once round 1 is paired (ADR knockout-005)"
+                ),
+            )
+        };
+        if let Some(g) = e.knockout_games
+            && effective_games(g) != effective_games(current.knockout_games)
+        {
+            return Err(frozen("knockout_games"));
+        }
+        if let Some(t) = &e.knockout_tie_breaks
+            && effective_tie_breaks(t) != effective_tie_breaks(&current.knockout_tie_breaks)
+        {
+            return Err(frozen("knockout_tie_breaks"));
+        }
+    }
     if let Some(s) = &e.scoring {
         e.scoring = Some(check_scoring(s)?);
     }
@@ -169,6 +246,8 @@ pub fn decide_settings(
         && e.acceleration.is_none()
         && e.tiebreaks.is_none()
         && e.rating_list_date.is_none()
+        && e.knockout_games.is_none()
+        && e.knockout_tie_breaks.is_none()
     {
         return Err(err("settings", "nothing to change"));
     }
@@ -184,7 +263,7 @@ mod tests {
     ) -> Result<TournamentSettingsSet, FieldError> {
         let mut e = TournamentSettingsSet::default();
         f(&mut e);
-        decide_settings(&TournamentSettings::default(), e)
+        decide_settings(&TournamentSettings::default(), 0, e)
     }
 
     #[test]
@@ -248,7 +327,7 @@ mod tests {
             ..TournamentSettingsSet::default()
         };
         assert_eq!(
-            decide_settings(&current, later).unwrap_err().field,
+            decide_settings(&current, 0, later).unwrap_err().field,
             "scoring"
         );
         assert!(
@@ -256,6 +335,98 @@ mod tests {
                 e.scoring = Some("W=2 D=1".into());
                 e.acceleration = Some("baku".into());
             })
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn a_knockouts_match_format_is_validated_by_the_shared_parser() {
+        let ok = set(|e| {
+            e.knockout_games = Some(4);
+            e.knockout_tie_breaks = Some(" Rapid:2, blitz:2 ,ARMAGEDDON".into());
+        })
+        .unwrap();
+        assert_eq!(ok.knockout_games, Some(4));
+        assert_eq!(
+            ok.knockout_tie_breaks.as_deref(),
+            Some("rapid:2,blitz:2,armageddon")
+        );
+        assert_eq!(
+            set(|e| e.knockout_tie_breaks = Some("None".into()))
+                .unwrap()
+                .knockout_tie_breaks
+                .as_deref(),
+            Some("none")
+        );
+        assert_eq!(
+            set(|e| e.knockout_games = Some(0)).unwrap_err().field,
+            "knockout_games"
+        );
+        assert_eq!(
+            set(|e| e.knockout_games = Some(101)).unwrap_err().field,
+            "knockout_games"
+        );
+        for bad in ["", "rapid", "rapid:0", "bullet:2", "armageddon:1"] {
+            let e = set(|e| e.knockout_tie_breaks = Some(bad.into())).unwrap_err();
+            assert_eq!(e.field, "knockout_tie_breaks", "{bad:?}");
+        }
+        let mut s = TournamentSettings::default();
+        s.apply(ok);
+        assert_eq!(s.knockout_games, 4);
+        assert_eq!(s.knockout_tie_breaks, "rapid:2,blitz:2,armageddon");
+    }
+
+    #[test]
+    fn a_knockouts_match_format_is_fixed_once_round_1_is_paired() {
+        let current = TournamentSettings {
+            knockout_games: 1,
+            knockout_tie_breaks: "armageddon".into(),
+            ..TournamentSettings::default()
+        };
+        let change = |f: fn(&mut TournamentSettingsSet)| {
+            let mut e = TournamentSettingsSet::default();
+            f(&mut e);
+            decide_settings(&current, 1, e)
+        };
+        let e = change(|e| e.knockout_games = Some(2)).unwrap_err();
+        assert_eq!(e.field, "knockout_games");
+        assert!(
+            e.message.contains("round 1 is already paired"),
+            "{}",
+            e.message
+        );
+        let e = change(|e| e.knockout_tie_breaks = Some("rapid:2,armageddon".into())).unwrap_err();
+        assert_eq!(e.field, "knockout_tie_breaks");
+        // The value it already has, other settings: accepted.
+        assert!(change(|e| e.knockout_games = Some(1)).is_ok());
+        assert!(change(|e| e.knockout_tie_breaks = Some(" Armageddon ".into())).is_ok());
+        assert!(change(|e| e.tiebreaks = Some("BH".into())).is_ok());
+        // Unset means the default: declaring the default after round 1 changes nothing.
+        let unset = TournamentSettings::default();
+        let same = TournamentSettingsSet {
+            knockout_games: Some(2),
+            knockout_tie_breaks: Some("rapid:2,blitz:2,armageddon".into()),
+            ..TournamentSettingsSet::default()
+        };
+        assert!(decide_settings(&unset, 3, same).is_ok());
+        let other = TournamentSettingsSet {
+            knockout_games: Some(1),
+            ..TournamentSettingsSet::default()
+        };
+        assert_eq!(
+            decide_settings(&unset, 3, other).unwrap_err().field,
+            "knockout_games"
+        );
+        // Before round 1: any valid change.
+        assert!(
+            decide_settings(
+                &current,
+                0,
+                TournamentSettingsSet {
+                    knockout_games: Some(6),
+                    ..TournamentSettingsSet::default()
+                }
+            )
             .is_ok()
         );
     }

@@ -21,12 +21,12 @@ use trf::{Colour, Opponent, Record, ResultCode, TrfDocument};
 use super::{PairError, PairedRound, invalid, no_pairing};
 
 /// Regular games per match when the event does not say (`--games`).
-pub const DEFAULT_GAMES: u32 = 2;
+pub const DEFAULT_GAMES: u32 = knockout::match_play::DEFAULT_GAMES;
 
 /// The tie-break stages used when the event does not say (`--tie-breaks`): 2 rapid games,
 /// then 2 blitz games, then one Armageddon game (always decisive: a draw is a win for
 /// Black, seed 000 "Playoff" 1 (b)).
-pub const DEFAULT_TIE_BREAKS: &str = "rapid:2,blitz:2,armageddon";
+pub const DEFAULT_TIE_BREAKS: &str = knockout::match_play::DEFAULT_TIE_BREAKS;
 
 /// How the knockout is played: the bracket format and the format of every match.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,66 +58,9 @@ pub fn match_format(games: u32, tie_breaks: Vec<Stage>) -> MatchFormat {
 }
 
 /// Parses a list of tie-break stages: `none`, or comma-separated `rapid:N`, `blitz:N`,
-/// `armageddon`, `sudden-death:N` (e.g. `rapid:2,blitz:2,armageddon`).
-pub fn parse_tie_breaks(spec: &str) -> Result<Vec<Stage>, String> {
-    let spec = spec.trim();
-    if spec.eq_ignore_ascii_case("none") {
-        return Ok(vec![]);
-    }
-    let count = |name: &str, n: Option<&str>| -> Result<u32, String> {
-        let n = n.ok_or_else(|| format!("{name:?} needs a number of games, e.g. {name}:2"))?;
-        match n.trim().parse::<u32>() {
-            Ok(v) if (1..=knockout::match_play::MAX_GAMES_PER_STAGE).contains(&v) => Ok(v),
-            _ => Err(format!(
-                "{name}:{n}: the number of games must be 1..={}",
-                knockout::match_play::MAX_GAMES_PER_STAGE
-            )),
-        }
-    };
-    let mut stages = Vec::new();
-    for item in spec.split(',') {
-        let item = item.trim().to_ascii_lowercase();
-        let (name, n) = match item.split_once(':') {
-            Some((a, b)) => (a, Some(b)),
-            None => (item.as_str(), None),
-        };
-        let (rule, rate) = match name {
-            "rapid" => (
-                StageRule::Games(count(name, n)?),
-                RateOfPlay::Rapid(String::new()),
-            ),
-            "blitz" => (
-                StageRule::Games(count(name, n)?),
-                RateOfPlay::Blitz(String::new()),
-            ),
-            "sudden-death" => (
-                StageRule::SuddenDeath(count(name, n)?),
-                RateOfPlay::Blitz(String::new()),
-            ),
-            "armageddon" if n.is_none() => {
-                (StageRule::Armageddon, RateOfPlay::Blitz(String::new()))
-            }
-            _ => {
-                return Err(format!(
-                    "{item:?} is not a tie-break stage (none, or a list of rapid:N, blitz:N, armageddon, sudden-death:N)"
-                ));
-            }
-        };
-        stages.push(Stage {
-            rule,
-            rate,
-            first_white: None,
-        });
-    }
-    if stages.len() + 1 > knockout::match_play::MAX_STAGES {
-        return Err(format!(
-            "{} tie-break stages; at most {}",
-            stages.len(),
-            knockout::match_play::MAX_STAGES - 1
-        ));
-    }
-    Ok(stages)
-}
+/// `armageddon`, `sudden-death:N` (e.g. `rapid:2,blitz:2,armageddon`). The one parser of
+/// the CLI, the registry's settings and the pairing service: [`knockout::match_play::parse_tie_breaks`].
+pub use knockout::match_play::parse_tie_breaks;
 
 /// One board of the round paired: one game of one match.
 #[derive(Debug, Clone, PartialEq, Eq)]
