@@ -1108,6 +1108,8 @@ fn pairing_scale_section(out: &Path) -> anyhow::Result<()> {
             tool.display()
         );
     }
+    // A row that takes longer than this is stopped and recorded as such.
+    const LIMIT: std::time::Duration = std::time::Duration::from_secs(300);
     let dir = tempfile_dir()?;
     let mut rows = Vec::new();
     for (n, target) in [
@@ -1131,21 +1133,18 @@ fn pairing_scale_section(out: &Path) -> anyhow::Result<()> {
             if !made.success() {
                 anyhow::bail!("{} {n} {} 11 1 failed", tool.display(), round - 1);
             }
-            let output = std::process::Command::new(&exe)
-                .arg("--pairing-one")
-                .arg(&trf)
-                .output()?;
-            let text = String::from_utf8_lossy(&output.stdout).trim().to_string();
-            let value = if output.status.success() {
-                text
-            } else {
-                format!(
+            let value = match pairing_child(&exe, &trf, LIMIT)? {
+                Some(output) if output.status.success() => {
+                    String::from_utf8_lossy(&output.stdout).trim().to_string()
+                }
+                Some(output) => format!(
                     "not run: {}",
                     String::from_utf8_lossy(&output.stderr)
                         .lines()
                         .last()
                         .unwrap_or("failed")
-                )
+                ),
+                None => format!("not finished within {} s (stopped)", LIMIT.as_secs()),
             };
             eprintln!("pairing-scale: {n} players, round {round}: {value}");
             rows.push(Row {
@@ -1165,6 +1164,30 @@ fn pairing_scale_section(out: &Path) -> anyhow::Result<()> {
         "Histories made by issue 9's tool `../shared/tools/gen_swiss_history.py N PLAYED 11 1` (a plausible Swiss history: greedy score-group pairings, Elo-model results with about 30 % draws), played = 1, 5, 9; the state before round 2, 6 and 10 read from the TRF as `arbiter-pairings -p` reads it; wall time of `swiss::pair` (Dutch 2026, fast path) and the peak resident memory (VmHWM) of the process that read that file and paired it. The fast path is the engine the corpora check (identical on every corpus round) and equals the plain path on generated tournaments (tests; on the 1,000-player round 10 here the plain path took 25 minutes and gave the same pairing).",
         &rows,
     )
+}
+
+/// Runs `exe --pairing-one trf` and waits at most `limit` (`None`: stopped at the limit).
+fn pairing_child(
+    exe: &Path,
+    trf: &Path,
+    limit: std::time::Duration,
+) -> anyhow::Result<Option<std::process::Output>> {
+    let mut child = std::process::Command::new(exe)
+        .arg("--pairing-one")
+        .arg(trf)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()?;
+    let start = Instant::now();
+    while child.try_wait()?.is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(None);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    Ok(Some(child.wait_with_output()?))
 }
 
 /// One row of the pairing-scale section (run in a child process): the next round of the
