@@ -1137,13 +1137,15 @@ fn pairing_scale_section(out: &Path) -> anyhow::Result<()> {
                 Some(output) if output.status.success() => {
                     String::from_utf8_lossy(&output.stdout).trim().to_string()
                 }
-                Some(output) => format!(
-                    "not run: {}",
-                    String::from_utf8_lossy(&output.stderr)
+                Some(output) => {
+                    let err = String::from_utf8_lossy(&output.stderr).to_string();
+                    let line = err
                         .lines()
-                        .last()
+                        .find_map(|l| l.strip_prefix("Error: "))
                         .unwrap_or("failed")
-                ),
+                        .to_string();
+                    format!("not run: {line}")
+                }
                 None => format!("not finished within {} s (stopped)", LIMIT.as_secs()),
             };
             eprintln!("pairing-scale: {n} players, round {round}: {value}");
