@@ -24,15 +24,7 @@ pub fn max_weight_matching<const L: usize>(n: usize, edges: &[Edge<L>]) -> Vec<O
     }
     let mut m = Matcher::new(n, edges);
     m.solve();
-    (0..n)
-        .map(|v| {
-            if m.mate[v] >= 0 {
-                Some(m.endpoint[m.mate[v] as usize])
-            } else {
-                None
-            }
-        })
-        .collect()
+    m.mates()
 }
 
 /// Optimal dual solution of a maximum-weight matching (LP certificate): for any matching M
@@ -81,32 +73,7 @@ pub fn max_weight_matching_with_duals<const L: usize>(
     }
     let mut m = Matcher::new(n, edges);
     m.solve();
-    let mate = (0..n)
-        .map(|v| {
-            if m.mate[v] >= 0 {
-                Some(m.endpoint[m.mate[v] as usize])
-            } else {
-                None
-            }
-        })
-        .collect();
-    let blossoms = (0..n)
-        .map(|v| {
-            let mut chain = Vec::new();
-            let mut b = m.blossomparent[v];
-            while b >= 0 {
-                chain.push((b as usize, m.dualvar[b as usize]));
-                b = m.blossomparent[b as usize];
-            }
-            chain
-        })
-        .collect();
-    let cert = Certificate {
-        vertex: m.dualvar[..n].to_vec(),
-        blossoms,
-        shift: WideN::<L>::ZERO,
-    };
-    (mate, Some(cert))
+    (m.mates(), Some(m.certificate(WideN::<L>::ZERO)))
 }
 
 /// A warm start for [`max_weight_perfect_matching_warm`]: a matching (`mate`, symmetric)
@@ -171,28 +138,7 @@ pub fn max_weight_perfect_matching_warm<const L: usize>(
     if m.failed || (0..n).any(|v| m.mate[v] == NO) {
         return None;
     }
-    let mate = (0..n)
-        .map(|v| Some(m.endpoint[m.mate[v] as usize]))
-        .collect();
-    let blossoms = (0..n)
-        .map(|v| {
-            let mut chain = Vec::new();
-            let mut b = m.blossomparent[v];
-            while b >= 0 {
-                chain.push((b as usize, m.dualvar[b as usize]));
-                b = m.blossomparent[b as usize];
-            }
-            chain
-        })
-        .collect();
-    Some((
-        mate,
-        Certificate {
-            vertex: m.dualvar[..n].to_vec(),
-            blossoms,
-            shift: warm.shift,
-        },
-    ))
+    Some((m.mates(), m.certificate(warm.shift)))
 }
 
 struct Matcher<'a, const L: usize> {
@@ -257,6 +203,33 @@ impl<'a, const L: usize> Matcher<'a, L> {
             queue: Vec::new(),
             maxcard: false,
             failed: false,
+        }
+    }
+
+    /// The partner of each vertex.
+    fn mates(&self) -> Vec<Option<usize>> {
+        (0..self.n)
+            .map(|v| (self.mate[v] >= 0).then(|| self.endpoint[self.mate[v] as usize]))
+            .collect()
+    }
+
+    /// The duals of the solved problem (weights raised by `shift`).
+    fn certificate(&self, shift: WideN<L>) -> Certificate<L> {
+        let blossoms = (0..self.n)
+            .map(|v| {
+                let mut chain = Vec::new();
+                let mut b = self.blossomparent[v];
+                while b >= 0 {
+                    chain.push((b as usize, self.dualvar[b as usize]));
+                    b = self.blossomparent[b as usize];
+                }
+                chain
+            })
+            .collect();
+        Certificate {
+            vertex: self.dualvar[..self.n].to_vec(),
+            blossoms,
+            shift,
         }
     }
 

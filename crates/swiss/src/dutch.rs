@@ -237,16 +237,20 @@ fn matching_in<const M: usize>(
     n: usize,
     edges: &[Edge],
 ) -> (Vec<Option<usize>>, Option<Certificate<8>>) {
-    let narrow: Vec<Edge<M>> = edges
+    let (m, c) = max_weight_matching_with_duals(n, &narrow_edges::<M>(edges));
+    (m, c.map(|c| widen(&c)))
+}
+
+/// The edges with their weights in `M` limbs (the caller guarantees they fit).
+fn narrow_edges<const M: usize>(edges: &[Edge]) -> Vec<Edge<M>> {
+    edges
         .iter()
         .map(|e| Edge {
             u: e.u,
             v: e.v,
             w: e.w.narrow::<M>(),
         })
-        .collect();
-    let (m, c) = max_weight_matching_with_duals(n, &narrow);
-    (m, c.map(|c| widen(&c)))
+        .collect()
 }
 
 /// A certificate of `M` limbs widened to [`Wide`].
@@ -269,14 +273,7 @@ fn warm_matching_in<const M: usize>(
     edges: &[Edge],
     warm: &WarmStart<8>,
 ) -> Option<(Vec<Option<usize>>, Option<Certificate<8>>)> {
-    let narrow: Vec<Edge<M>> = edges
-        .iter()
-        .map(|e| Edge {
-            u: e.u,
-            v: e.v,
-            w: e.w.narrow::<M>(),
-        })
-        .collect();
+    let narrow = narrow_edges::<M>(edges);
     let w = WarmStart {
         mate: warm.mate.clone(),
         dual: warm.dual.iter().map(|d| d.narrow::<M>()).collect(),
