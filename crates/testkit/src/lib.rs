@@ -17,12 +17,24 @@ use std::time::{Duration, Instant};
 /// Errors are plain strings that say what to do.
 pub type Result<T> = std::result::Result<T, String>;
 
-/// A free TCP port on 127.0.0.1 (bound then released).
+/// A free TCP port on 127.0.0.1 (bound then released), never one this process handed out
+/// before: tests start servers in parallel, and a port released here but not yet bound by
+/// the server it was given to must not go to a second server (which would fail to bind,
+/// while the first one answers on the port, so two tests would share one server).
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or(0)
+    static GIVEN: std::sync::Mutex<Vec<u16>> = std::sync::Mutex::new(Vec::new());
+    for _ in 0..64 {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .unwrap_or(0);
+        let mut given = GIVEN.lock().unwrap_or_else(|e| e.into_inner());
+        if port != 0 && !given.contains(&port) {
+            given.push(port);
+            return port;
+        }
+    }
+    0
 }
 
 /// The workspace root (for `.tools/` and built binaries).
@@ -210,14 +222,19 @@ impl PgServer {
         as_pg(&mut postgres);
         let mut child = postgres.spawn().map_err(|e| format!("postgres: {e}"))?;
         wait_for_port(port, Duration::from_secs(30), &mut child, "postgres")?;
-        let server = PgServer {
+        // The server accepts TCP slightly before it accepts queries.
+        std::thread::sleep(Duration::from_millis(300));
+        // Still running: the port answered for this server, not for another one.
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(format!(
+                "postgres exited with {status} after 127.0.0.1:{port} answered (port taken by another process?)"
+            ));
+        }
+        Ok(PgServer {
             url: format!("postgres://postgres@127.0.0.1:{port}/postgres"),
             child: Some(child),
             _dir: Some(dir),
-        };
-        // The server accepts TCP slightly before it accepts queries.
-        std::thread::sleep(Duration::from_millis(300));
-        Ok(server)
+        })
     }
 
     /// Connection URL of the test database.
