@@ -1046,6 +1046,65 @@ fn a_finished_tournament_reaches_the_rating_service_by_itself() {
     assert!(again.contains("meta.reason"), "{again}");
 }
 
+/// A knockout tournament with the first four of [`PLAYERS`]; returns its id.
+fn knockout_cup(a: &Arbiter, name: &str) -> String {
+    let t = a.json(&[
+        "tournament",
+        "create",
+        "--name",
+        name,
+        "--system",
+        "knockout",
+    ]);
+    let id = t["tournament_id"].as_str().unwrap().to_owned();
+    for (name, rating) in &PLAYERS[..4] {
+        let rating = rating.to_string();
+        a.ok(&["player", "add", &id, "--name", name, "--rating", &rating]);
+    }
+    id
+}
+
+/// `arbiter pair --system knockout --trf` (with `format`) on the registry's export as of
+/// `round - 1`: the (White, Black) pairing numbers of each game.
+fn offline_knockout(
+    a: &Arbiter,
+    dir: &Path,
+    id: &str,
+    round: u32,
+    format: &[&str],
+) -> Vec<(u64, u64)> {
+    let input = dir.join(format!("ko-{round}.trf"));
+    let input = input.to_str().unwrap();
+    let before = (round - 1).to_string();
+    a.ok(&[
+        "tournament",
+        "export",
+        id,
+        "--round",
+        &before,
+        "--engine-lines",
+        "--output",
+        input,
+    ]);
+    let mut args = vec!["pair", "--system", "knockout", "--trf", input];
+    args.extend_from_slice(format);
+    a.json(&args)["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["white"].as_u64().unwrap(), g["black"].as_u64().unwrap()))
+        .collect()
+}
+
+/// Publishes round `r`, records `results` board by board and closes the round.
+fn play_knockout_round(a: &Arbiter, id: &str, r: &str, results: &[&str]) {
+    a.ok(&["round", "publish", id, r]);
+    for (board, result) in results.iter().enumerate() {
+        a.ok(&["result", "set", id, r, &(board + 1).to_string(), result]);
+    }
+    a.ok(&["round", "close", id, r]);
+}
+
 /// Issue 8 item 7: a knockout declared by the tournament is paired by the service, one round
 /// per game — four players, 2-game matches: semi-finals 1–4 and 2–3, the 1–1 match alone to
 /// its rapid tie-break, the final between the winners, then "the knockout is over". Every
@@ -1058,26 +1117,7 @@ fn a_knockout_is_paired_game_by_game_to_its_final() {
         port: arbiter_testkit::free_port(),
     };
     let _d = start(&a.data, a.port);
-    let t = a.json(&[
-        "tournament",
-        "create",
-        "--name",
-        "Cup",
-        "--system",
-        "knockout",
-    ]);
-    let id = t["tournament_id"].as_str().unwrap().to_owned();
-    for (name, rating) in &PLAYERS[..4] {
-        a.ok(&[
-            "player",
-            "add",
-            &id,
-            "--name",
-            name,
-            "--rating",
-            &rating.to_string(),
-        ]);
-    }
+    let id = knockout_cup(&a, "Cup");
     let export = a.ok(&["tournament", "export", &id]);
     assert!(export.contains("192 CUSTOM_KNOCKOUT"), "{export}");
     // (expected White–Black by pairing number, result per board) round by round.
@@ -1099,37 +1139,10 @@ fn a_knockout_is_paired_game_by_game_to_its_final() {
         assert_eq!(pairs(&paired), *want, "round {round}");
         assert_eq!(paired["bye_tpn"], 0, "round {round}: no bye in a knockout");
         if round > 1 {
-            let input = dir.path().join(format!("ko-{round}.trf"));
-            a.ok(&[
-                "tournament",
-                "export",
-                &id,
-                "--round",
-                &(round - 1).to_string(),
-                "--engine-lines",
-                "--output",
-                input.to_str().unwrap(),
-            ]);
-            let offline = a.json(&[
-                "pair",
-                "--system",
-                "knockout",
-                "--trf",
-                input.to_str().unwrap(),
-            ]);
-            let offline: Vec<(u64, u64)> = offline["games"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|g| (g["white"].as_u64().unwrap(), g["black"].as_u64().unwrap()))
-                .collect();
+            let offline = offline_knockout(&a, dir.path(), &id, round, &[]);
             assert_eq!(offline, *want, "round {round}: offline = service");
         }
-        a.ok(&["round", "publish", &id, &r]);
-        for (board, result) in results.iter().enumerate() {
-            a.ok(&["result", "set", &id, &r, &(board + 1).to_string(), result]);
-        }
-        a.ok(&["round", "close", &id, &r]);
+        play_knockout_round(&a, &id, &r, results);
     }
     let over = a.refused(&["round", "pair", &id, "7"]);
     assert!(
@@ -1151,26 +1164,7 @@ fn a_knockouts_match_format_is_a_tournament_setting_fixed_once_round_1_is_paired
         port: arbiter_testkit::free_port(),
     };
     let _d = start(&a.data, a.port);
-    let t = a.json(&[
-        "tournament",
-        "create",
-        "--name",
-        "Armageddon Cup",
-        "--system",
-        "knockout",
-    ]);
-    let id = t["tournament_id"].as_str().unwrap().to_owned();
-    for (name, rating) in &PLAYERS[..4] {
-        a.ok(&[
-            "player",
-            "add",
-            &id,
-            "--name",
-            name,
-            "--rating",
-            &rating.to_string(),
-        ]);
-    }
+    let id = knockout_cup(&a, "Armageddon Cup");
     let bad = a.refused(&["tournament", "settings", &id, "--knockout-games", "0"]);
     assert!(bad.contains("knockout_games"), "{bad}");
     let bad = a.refused(&[
@@ -1228,58 +1222,16 @@ fn a_knockouts_match_format_is_a_tournament_setting_fixed_once_round_1_is_paired
             assert_eq!(shown["knockout_games"], 1, "{shown}");
             assert_eq!(shown["knockout_tie_breaks"], "armageddon", "{shown}");
         } else {
-            let input = dir.path().join(format!("ko-{round}.trf"));
-            a.ok(&[
-                "tournament",
-                "export",
-                &id,
-                "--round",
-                &(round - 1).to_string(),
-                "--engine-lines",
-                "--output",
-                input.to_str().unwrap(),
-            ]);
-            let offline = a.json(&[
-                "pair",
-                "--system",
-                "knockout",
-                "--trf",
-                input.to_str().unwrap(),
-                "--games",
-                "1",
-                "--tie-breaks",
-                "armageddon",
-            ]);
-            let offline: Vec<(u64, u64)> = offline["games"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|g| (g["white"].as_u64().unwrap(), g["black"].as_u64().unwrap()))
-                .collect();
+            let format = ["--games", "1", "--tie-breaks", "armageddon"];
+            let offline = offline_knockout(&a, dir.path(), &id, round, &format);
             assert_eq!(offline, *want, "round {round}: offline = service");
             if round == 2 {
                 // With the default format both semi-finals would play their second game.
-                let default = a.json(&[
-                    "pair",
-                    "--system",
-                    "knockout",
-                    "--trf",
-                    input.to_str().unwrap(),
-                ]);
-                let default: Vec<(u64, u64)> = default["games"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|g| (g["white"].as_u64().unwrap(), g["black"].as_u64().unwrap()))
-                    .collect();
+                let default = offline_knockout(&a, dir.path(), &id, round, &[]);
                 assert_eq!(default, [(4, 1), (3, 2)], "the default format");
             }
         }
-        a.ok(&["round", "publish", &id, &r]);
-        for (board, result) in results.iter().enumerate() {
-            a.ok(&["result", "set", &id, &r, &(board + 1).to_string(), result]);
-        }
-        a.ok(&["round", "close", &id, &r]);
+        play_knockout_round(&a, &id, &r, results);
     }
     let over = a.refused(&["round", "pair", &id, "4"]);
     assert!(
