@@ -177,20 +177,14 @@ impl Sol {
 
     /// [`Sol::excludes`] for the edge (a, b) of weight `w`.
     fn excludes_weight(&self, fr: &Frame, a: usize, b: usize, w: Wide) -> bool {
-        match (&self.cert, Some(w)) {
-            (Some(c), Some(w)) => {
-                let rc = c.reduced_cost(a, b, w);
-                match fr.f.order {
-                    None => rc > Wide::ZERO,
-                    // 2 × reduced cost ≥ 2 × 2^shift: more than any tie-break total.
-                    Some(o) => {
-                        let shift = fr.layout.fields[o].shift + fr.layout.fields[o].bits;
-                        rc.truncate_below(shift + 1) > Wide::ZERO
-                    }
-                }
-            }
-            (_, None) => true,
-            _ => false,
+        let Some(c) = &self.cert else {
+            return false;
+        };
+        let rc = c.reduced_cost(a, b, w);
+        match fr.criteria_shift() {
+            None => rc > Wide::ZERO,
+            // 2 × reduced cost ≥ 2 × 2^shift: more than any tie-break total.
+            Some(shift) => rc.truncate_below(shift + 1) > Wide::ZERO,
         }
     }
 }
@@ -198,13 +192,17 @@ impl Sol {
 impl Frame {
     /// Equal by every criterion (the generation-order tie-break ignored).
     fn same_quality(&self, a: &Wide, b: &Wide) -> bool {
-        match self.f.order {
+        match self.criteria_shift() {
             None => a == b,
-            Some(o) => {
-                let shift = self.layout.fields[o].shift + self.layout.fields[o].bits;
-                a.truncate_below(shift) == b.truncate_below(shift)
-            }
+            Some(shift) => a.truncate_below(shift) == b.truncate_below(shift),
         }
+    }
+
+    /// The lowest bit of the criteria when the generation-order tie-break sits below them.
+    fn criteria_shift(&self) -> Option<u32> {
+        self.f
+            .order
+            .map(|o| self.layout.fields[o].shift + self.layout.fields[o].bits)
     }
 }
 
@@ -1168,7 +1166,8 @@ impl Engine {
                 Some(s) if fr.same_quality(&s.total, &cur.total) => {
                     match s.mate[who].filter(|p| open[..half].contains(p)) {
                         Some(p) => {
-                            open.retain(|&c| candidates_before(candidates, c, p));
+                            // `open` is in generation order: keep what comes before `p`.
+                            open.truncate(open.iter().position(|&c| c == p).unwrap_or(0));
                             best = Some((p, self.without(&s, fr, who, p)));
                         }
                         None => {
@@ -1567,12 +1566,6 @@ impl PartnerOf {
             PartnerOf::S1 => format!("partner of {tpn}"),
         }
     }
-}
-
-/// True when `c` comes before `p` in the generation order `candidates`.
-fn candidates_before(candidates: &[usize], c: usize, p: usize) -> bool {
-    let pos = |x: usize| candidates.iter().position(|&y| y == x);
-    matches!((pos(c), pos(p)), (Some(a), Some(b)) if a < b)
 }
 
 fn tpns(ps: &[Pl], v: &[usize]) -> String {
