@@ -1197,6 +1197,8 @@ fn pairing_child(
 fn pairing_one(path: &Path) -> anyhow::Result<()> {
     let edition = swiss::Edition::Dutch2026;
     let bytes = std::fs::read(path)?;
+    // Errors name the file, not the temporary directory it is in.
+    let path = Path::new(path.file_name().unwrap_or_default());
     let doc = trf::parse(&bytes)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
         .doc;
