@@ -47,19 +47,50 @@ pub struct Certificate<const L: usize> {
 impl<const L: usize> Certificate<L> {
     /// 2 × reduced cost of edge (u, v) of weight `w`: 0 when the edge is tight.
     pub fn reduced_cost(&self, u: usize, v: usize, w: WideN<L>) -> WideN<L> {
-        let w = w.plus(self.shift);
-        let mut sum = self.vertex[u].plus(self.vertex[v]);
-        for &(b, z) in &self.blossoms[u] {
-            if self.blossoms[v].iter().any(|&(c, _)| c == b) {
-                sum = sum.plus(z).plus(z);
-            }
-        }
-        let two_w = w.plus(w);
+        let (sum, two_w) = self.dual_sum_and_twice(u, v, w);
         if sum >= two_w {
             sum.minus(two_w)
         } else {
             WideN::<L>::ZERO
         }
+    }
+
+    /// The doubled dual of vertex `v` with the duals of its blossoms moved onto it, for
+    /// weights raised by `shift` (≥ `self.shift`) instead: feasible on every edge, so a warm
+    /// start; the pairs only a blossom made tight no longer are and start free.
+    pub fn spread_dual(&self, v: usize, shift: WideN<L>) -> WideN<L> {
+        self.blossoms[v]
+            .iter()
+            .fold(self.vertex[v], |d, &(_, z)| d.plus(z).plus(z))
+            .plus(shift)
+            .minus(self.shift)
+    }
+
+    /// Whether the duals are feasible on edge (u, v) of weight `w` (reduced cost ≥ 0).
+    /// Edges left out of a solve: when the certificate of a subgraph's optimum covers every
+    /// edge of the graph, the duals are feasible for the graph's matching LP and complementary
+    /// slackness still holds, so that matching is optimal for the whole graph and the
+    /// certificate is one of the graph (LP duality).
+    pub fn covers(&self, u: usize, v: usize, w: WideN<L>) -> bool {
+        let (sum, two_w) = self.dual_sum_and_twice(u, v, w);
+        sum >= two_w
+    }
+
+    /// The duals over edge (u, v) (vertices and the blossoms holding both) and twice its
+    /// shifted weight.
+    fn dual_sum_and_twice(&self, u: usize, v: usize, w: WideN<L>) -> (WideN<L>, WideN<L>) {
+        let w = w.plus(self.shift);
+        let mut sum = self.vertex[u].plus(self.vertex[v]);
+        // Blossoms are nested: those holding both ends are the common outer end of the
+        // two chains (innermost first).
+        let (cu, cv) = (&self.blossoms[u], &self.blossoms[v]);
+        for (&(b, z), &(c, _)) in cu.iter().rev().zip(cv.iter().rev()) {
+            if b != c {
+                break;
+            }
+            sum = sum.plus(z).plus(z);
+        }
+        (sum, w.plus(w))
     }
 }
 
@@ -139,6 +170,104 @@ pub fn max_weight_perfect_matching_warm<const L: usize>(
         return None;
     }
     Some((m.mates(), m.certificate(warm.shift)))
+}
+
+/// [`max_weight_matching_with_duals`] solved on the edges marked `keep` (a sparse part the
+/// caller expects the optimum to use) and priced against the others: the edges the part's
+/// optimal duals do not cover are added and the part solved again, until the duals cover
+/// every edge. They are then feasible for the whole graph's matching LP and complementary
+/// slackness still holds, so the part's matching is a maximum-weight matching of the whole
+/// graph and its certificate one of the whole graph (LP duality). `None` when `rounds`
+/// solves do not settle it (or without edges).
+pub fn max_weight_matching_priced<const L: usize>(
+    n: usize,
+    edges: &[Edge<L>],
+    keep: Vec<bool>,
+    rounds: usize,
+) -> Option<(Vec<Option<usize>>, Certificate<L>)> {
+    price(edges, keep, rounds, |part| {
+        let (m, c) = max_weight_matching_with_duals(n, part);
+        Some((m, c?))
+    })
+}
+
+/// [`max_weight_perfect_matching_warm`] priced as [`max_weight_matching_priced`]; the part
+/// holds the warm pairs and each vertex's `least` edges of least reduced cost under the warm
+/// duals (those the search is likely to make tight). `None` when the warm start declines
+/// on the part or `rounds` solves do not settle it.
+pub fn max_weight_perfect_matching_warm_priced<const L: usize>(
+    n: usize,
+    edges: &[Edge<L>],
+    warm: &WarmStart<L>,
+    least: usize,
+    rounds: usize,
+) -> Option<(Vec<Option<usize>>, Certificate<L>)> {
+    if warm.mate.len() != n || warm.dual.len() != n || edges.iter().any(|e| e.u >= n || e.v >= n) {
+        return None;
+    }
+    let mut keep = vec![false; edges.len()];
+    let mut best: Vec<Vec<(WideN<L>, usize)>> = vec![Vec::with_capacity(least + 1); n];
+    for (k, e) in edges.iter().enumerate() {
+        let sum = warm.dual[e.u].plus(warm.dual[e.v]);
+        let w = e.w.plus(warm.shift);
+        let two_w = w.plus(w);
+        let reduced = if sum >= two_w {
+            sum.minus(two_w)
+        } else {
+            WideN::<L>::ZERO
+        };
+        for x in [e.u, e.v] {
+            let l = &mut best[x];
+            let at = l.partition_point(|&(r, _)| r <= reduced);
+            if at < least {
+                l.insert(at, (reduced, k));
+                l.truncate(least);
+            }
+        }
+        if warm.mate[e.u] == Some(e.v) {
+            keep[k] = true;
+        }
+    }
+    for (_, k) in best.into_iter().flatten() {
+        keep[k] = true;
+    }
+    price(edges, keep, rounds, |part| {
+        max_weight_perfect_matching_warm(n, part, warm)
+    })
+}
+
+/// The pricing loop of the priced matchings: `solve` on the kept edges, then keep the edges
+/// its duals do not cover, until there are none.
+fn price<const L: usize>(
+    edges: &[Edge<L>],
+    mut keep: Vec<bool>,
+    rounds: usize,
+    mut solve: impl FnMut(&[Edge<L>]) -> Option<(Vec<Option<usize>>, Certificate<L>)>,
+) -> Option<(Vec<Option<usize>>, Certificate<L>)> {
+    if keep.len() != edges.len() {
+        return None;
+    }
+    for _ in 0..rounds {
+        let part: Vec<Edge<L>> = edges
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(e, _)| *e)
+            .collect();
+        let (m, cert) = solve(&part)?;
+        let mut uncovered = 0;
+        for (k, e) in edges.iter().enumerate() {
+            // A sum that wraps reads as uncovered: the edge is only kept needlessly.
+            if !keep[k] && !cert.covers(e.u, e.v, e.w) {
+                keep[k] = true;
+                uncovered += 1;
+            }
+        }
+        if uncovered == 0 {
+            return Some((m, cert));
+        }
+    }
+    None
 }
 
 struct Matcher<'a, const L: usize> {
@@ -399,7 +528,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
             self.blossomparent[s] = NO;
             if s < self.n {
                 self.inblossom[s] = s;
-            } else if endstage && self.dualvar[s] == WideN::<L>::ZERO {
+            } else if endstage && self.dualvar[s].is_zero() {
                 self.expand_blossom(s, endstage);
             } else {
                 for v in self.leaves_of(s) {
@@ -589,7 +718,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                         let mut kslack = WideN::<L>::ZERO;
                         if !self.allowedge[k] {
                             kslack = self.slack(k);
-                            if kslack == WideN::<L>::ZERO {
+                            if kslack.is_zero() {
                                 self.allowedge[k] = true;
                             }
                         }
@@ -723,7 +852,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 if self.blossomparent[b] == NO
                     && self.blossombase[b] >= 0
                     && self.label[b] == 1
-                    && self.dualvar[b] == WideN::<L>::ZERO
+                    && self.dualvar[b].is_zero()
                 {
                     self.expand_blossom(b, true);
                 }
@@ -817,6 +946,119 @@ mod tests {
             warm_used > 300,
             "warm start used {warm_used} times of 400 ({declined} declined with a perfect matching)"
         );
+    }
+
+    /// A matching solved on a random part of the edges and priced against the rest is as
+    /// heavy as the best matching of the whole graph (brute force on small graphs, the
+    /// plain solve on larger ones), and its certificate covers every edge.
+    #[test]
+    fn priced_matching_equals_the_whole_graph() {
+        let mut seed = 31337u64;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut repriced = 0;
+        for round in 0..300 {
+            let n = if round % 3 == 0 {
+                (rnd() % 50 + 20) as usize
+            } else {
+                (rnd() % 9 + 2) as usize
+            };
+            let mut edges = Vec::new();
+            for u in 0..n {
+                for v in u + 1..n {
+                    if rnd() % 4 != 0 {
+                        edges.push(Edge {
+                            u,
+                            v,
+                            w: w(rnd() % 40 + 1),
+                        });
+                    }
+                }
+            }
+            let keep: Vec<bool> = edges.iter().map(|_| rnd() % 3 == 0).collect();
+            let Some((m, cert)) = max_weight_matching_priced(n, &edges, keep.clone(), n * n) else {
+                // Only an empty part (no edge kept) declines.
+                assert!(!keep.contains(&true));
+                continue;
+            };
+            let expected = if n <= 10 {
+                brute(n, &edges)
+            } else {
+                total(&edges, &max_weight_matching(n, &edges))
+            };
+            assert_eq!(total(&edges, &m), expected, "n={n}");
+            assert!(edges.iter().all(|e| cert.covers(e.u, e.v, e.w)));
+            let solved_on_part = edges
+                .iter()
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(e, _)| *e)
+                .collect::<Vec<_>>();
+            if total(&edges, &max_weight_matching(n, &solved_on_part)) < expected {
+                repriced += 1;
+            }
+        }
+        assert!(
+            repriced > 50,
+            "the part alone was optimal too often ({repriced})"
+        );
+    }
+
+    /// The priced warm start after a restriction gives, when it does not decline, a perfect
+    /// matching as heavy as the best perfect matching by brute force.
+    #[test]
+    fn priced_warm_start_matches_brute_force() {
+        let mut seed = 2718u64;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let big = 1000u64;
+        let mut used = 0;
+        for _ in 0..300 {
+            let n = 2 * (rnd() % 4 + 2) as usize;
+            let mut edges = Vec::new();
+            for u in 0..n {
+                for v in u + 1..n {
+                    edges.push(Edge {
+                        u,
+                        v,
+                        w: w(big + rnd() % 30),
+                    });
+                }
+            }
+            let (mate, cert) = max_weight_matching_with_duals(n, &edges);
+            let cert = cert.expect("certificate");
+            let a = (rnd() as usize) % n;
+            let old = mate[a].expect("perfect");
+            let restricted: Vec<Edge> = edges
+                .iter()
+                .copied()
+                .filter(|e| !((e.u == a && e.v == old) || (e.v == a && e.u == old)))
+                .collect();
+            let maxw = restricted.iter().map(|e| e.w).max().expect("edges");
+            let shift = maxw.plus(maxw);
+            let warm = WarmStart {
+                mate: mate.clone(),
+                dual: (0..n).map(|v| cert.spread_dual(v, shift)).collect(),
+                shift,
+            };
+            if let Some((m, c)) =
+                max_weight_perfect_matching_warm_priced(n, &restricted, &warm, 2, n * n)
+            {
+                used += 1;
+                assert!(m.iter().all(|x| x.is_some()));
+                assert_eq!(total(&restricted, &m), brute(n, &restricted));
+                assert!(restricted.iter().all(|e| c.covers(e.u, e.v, e.w)));
+            }
+        }
+        assert!(used > 200, "priced warm start used {used} times of 300");
     }
 
     fn w(x: u64) -> Wide {

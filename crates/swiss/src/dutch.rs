@@ -13,13 +13,18 @@
 //! optimum is still reachable after each decision.
 
 use crate::blossom::{
-    Certificate, Edge, WarmStart, max_weight_matching, max_weight_matching_with_duals,
-    max_weight_perfect_matching_warm,
+    Certificate, Edge, WarmStart, max_weight_matching, max_weight_matching_priced,
+    max_weight_matching_with_duals, max_weight_perfect_matching_warm,
+    max_weight_perfect_matching_warm_priced,
 };
 use crate::colour::ColourState;
 use crate::criteria::{c1_allows, c3_allows, is_topscorer, pab_eligible};
 use crate::model::*;
 use crate::weight::{Layout, Wide};
+
+/// Cold matchings of at least this many vertices are solved on a sparse part of their
+/// edges and priced against the rest ([`Engine::priced_matching`]).
+const PRICED_FROM: usize = 96;
 
 mod board_order;
 mod quality_criteria;
@@ -239,6 +244,33 @@ fn matching_in<const M: usize>(
     (m, c.map(|c| widen(&c)))
 }
 
+/// A cold maximum-weight matching with duals in the narrowest width `need` bits fit in.
+fn cold_matching(
+    n: usize,
+    edges: &[Edge],
+    need: u32,
+) -> (Vec<Option<usize>>, Option<Certificate<8>>) {
+    match need {
+        0..=128 => matching_in::<2>(n, edges),
+        129..=192 => matching_in::<3>(n, edges),
+        193..=256 => matching_in::<4>(n, edges),
+        257..=320 => matching_in::<5>(n, edges),
+        321..=384 => matching_in::<6>(n, edges),
+        _ => max_weight_matching_with_duals(n, edges),
+    }
+}
+
+/// [`max_weight_matching_priced`] in `M` limbs (the caller guarantees the weights and
+/// doubled duals fit), the certificate widened back to [`Wide`].
+fn priced_matching_in<const M: usize>(
+    n: usize,
+    edges: &[Edge],
+    keep: Vec<bool>,
+) -> Option<(Vec<Option<usize>>, Option<Certificate<8>>)> {
+    let (m, c) = max_weight_matching_priced(n, &narrow_edges::<M>(edges), keep, PRICING_ROUNDS)?;
+    Some((m, Some(widen(&c))))
+}
+
 /// The edges with their weights in `M` limbs (the caller guarantees they fit).
 fn narrow_edges<const M: usize>(edges: &[Edge]) -> Vec<Edge<M>> {
     edges
@@ -277,9 +309,22 @@ fn warm_matching_in<const M: usize>(
         dual: warm.dual.iter().map(|d| d.narrow::<M>()).collect(),
         shift: warm.shift.narrow::<M>(),
     };
+    if n >= PRICED_FROM
+        && edges.len() >= 4 * n * WARM_LEAST
+        && let Some((m, c)) =
+            max_weight_perfect_matching_warm_priced(n, &narrow, &w, WARM_LEAST, PRICING_ROUNDS)
+    {
+        return Some((m, Some(widen(&c))));
+    }
     let (m, c) = max_weight_perfect_matching_warm(n, &narrow, &w)?;
     Some((m, Some(widen(&c))))
 }
+
+/// Edges of least reduced cost kept per vertex by a priced warm start.
+const WARM_LEAST: usize = 12;
+
+/// Rounds of pricing before a priced matching gives up (then the whole problem is solved).
+const PRICING_ROUNDS: usize = 6;
 
 fn float_at(p: &Player, back: usize) -> Float {
     let len = p.floats.len();
@@ -558,14 +603,8 @@ impl Engine {
         let (m, local_cert): (Vec<Option<usize>>, Option<Certificate<8>>) = if let Some(w) = warm {
             w
         } else if self.fast {
-            match need {
-                0..=128 => matching_in::<2>(verts.len(), &edges),
-                129..=192 => matching_in::<3>(verts.len(), &edges),
-                193..=256 => matching_in::<4>(verts.len(), &edges),
-                257..=320 => matching_in::<5>(verts.len(), &edges),
-                321..=384 => matching_in::<6>(verts.len(), &edges),
-                _ => max_weight_matching_with_duals(verts.len(), &edges),
-            }
+            self.priced_matching(fr, verts, &edges)
+                .unwrap_or_else(|| cold_matching(verts.len(), &edges, need))
         } else if need <= 4 * 64 {
             matching_in::<4>(verts.len(), &edges)
         } else {
@@ -597,6 +636,58 @@ impl Engine {
         Sol { total, mate, cert }
     }
 
+    /// The fast path's cold matching of a large problem on a sparse part of its edges,
+    /// priced against all of them (ADR swiss-009): the matching is solved on the edges a
+    /// Swiss pairing usually takes (each player's neighbours in the ranking, its natural
+    /// opponents half a bracket away, its heaviest edges, the bye), then every other edge
+    /// is checked against the optimum's duals. Edges the duals do not cover are added and
+    /// the part re-solved; when they cover every edge, the matching is optimal for the whole
+    /// problem and its certificate is one of the whole problem. `None` (solve everything)
+    /// for small problems or when the pricing does not settle in a few rounds.
+    fn priced_matching(
+        &self,
+        fr: &Frame,
+        verts: &[usize],
+        edges: &[Edge],
+    ) -> Option<(Vec<Option<usize>>, Option<Certificate<8>>)> {
+        const WINDOW: usize = 12;
+        const HEAVIEST: usize = 6;
+        let nv = verts.len();
+        if nv < PRICED_FROM || edges.len() < 2 * nv * (2 * WINDOW + HEAVIEST) {
+            return None;
+        }
+        let need = fr.bits + 2;
+        let half = verts.iter().filter(|&&v| v < self.n && fr.in_b[v]).count() / 2;
+        let near = |d: usize| d <= WINDOW || d.abs_diff(half) <= WINDOW;
+        let mut keep: Vec<bool> = edges
+            .iter()
+            .map(|e| verts[e.v] == self.n || verts[e.u] == self.n || near(e.u.abs_diff(e.v)))
+            .collect();
+        // Each vertex's heaviest edges.
+        let mut heaviest: Vec<Vec<usize>> = vec![Vec::with_capacity(HEAVIEST + 1); nv];
+        for (k, e) in edges.iter().enumerate() {
+            for x in [e.u, e.v] {
+                let h = &mut heaviest[x];
+                let at = h.partition_point(|&j| edges[j].w >= e.w);
+                if at < HEAVIEST {
+                    h.insert(at, k);
+                    h.truncate(HEAVIEST);
+                }
+            }
+        }
+        for k in heaviest.into_iter().flatten() {
+            keep[k] = true;
+        }
+        match need {
+            0..=128 => priced_matching_in::<2>(nv, edges, keep),
+            129..=192 => priced_matching_in::<3>(nv, edges, keep),
+            193..=256 => priced_matching_in::<4>(nv, edges, keep),
+            257..=320 => priced_matching_in::<5>(nv, edges, keep),
+            321..=384 => priced_matching_in::<6>(nv, edges, keep),
+            _ => None,
+        }
+    }
+
     /// A warm start from the known optimum `k` for the matching of `verts` (local indices
     /// `idx`) with `edges`: its matching and vertex duals, shifted so that they stay
     /// unsigned (`None` without a certificate).
@@ -610,18 +701,7 @@ impl Engine {
         let cert = k.cert.as_ref()?;
         let maxw = edges.iter().map(|e| e.w).max()?;
         let shift = maxw.plus(maxw).max(cert.shift);
-        // A blossom's dual moves onto each of its vertices: still feasible on every edge;
-        // the pairs it made tight no longer are and start free.
-        let dual = verts
-            .iter()
-            .map(|&v| {
-                cert.blossoms[v]
-                    .iter()
-                    .fold(cert.vertex[v], |d, &(_, z)| d.plus(z).plus(z))
-                    .plus(shift)
-                    .minus(cert.shift)
-            })
-            .collect();
+        let dual = verts.iter().map(|&v| cert.spread_dual(v, shift)).collect();
         let mate = verts
             .iter()
             .map(|&v| {

@@ -55,6 +55,12 @@ impl<const L: usize> PartialOrd for WideN<L> {
 impl<const L: usize> WideN<L> {
     pub const ZERO: WideN<L> = WideN([0; L]);
 
+    /// Whether the value is zero (limb by limb, no memory comparison call).
+    #[inline]
+    pub fn is_zero(&self) -> bool {
+        self.0.iter().fold(0, |a, &l| a | l) == 0
+    }
+
     /// Keeps the low `M` limbs (callers guarantee the value fits).
     pub fn narrow<const M: usize>(self) -> WideN<M> {
         let mut r = [0u64; M];
