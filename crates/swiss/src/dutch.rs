@@ -232,6 +232,16 @@ pub(crate) struct Engine {
     fast: bool,
     /// Rounds already played (bounds the incompatibilities of a player under C1).
     rounds_played: usize,
+    /// Fast path: the warm-started reduced solve's recent record ([`Engine::solve_reduced`]).
+    warm_record: std::cell::Cell<WarmRecord>,
+}
+
+/// How often the warm-started reduced solve failed lately: after `misses` failures in a
+/// row the next `misses` attempts (at most 16) go straight to the cold solve.
+#[derive(Debug, Clone, Copy, Default)]
+struct WarmRecord {
+    misses: u32,
+    skip: u32,
 }
 
 /// Maximum-weight matching with duals computed in `M` limbs (the caller guarantees the
@@ -443,6 +453,7 @@ pub(crate) fn pair_round(
         explanation: Vec::new(),
         fast: path == EnginePath::Fast,
         rounds_played: state.rounds_played as usize,
+        warm_record: Default::default(),
         ps: ps.into_iter().map(|p| p.0).collect(),
     };
     eng.remaining[n] = eng.has_bye;
@@ -746,9 +757,25 @@ impl Engine {
         let narrow = 2 * self.rounds_played + 16;
         // With `prune`, the lower duals of the smaller matching may fail the check that
         // extends them to the players left out: then without it.
-        prune
-            .and_then(|_| self.solve_reduced_with(fr, cons, base, verts, &low, narrow, prune))
-            .or_else(|| self.solve_reduced_with(fr, cons, base, verts, &low, narrow, None))
+        // Whole runs of brackets fail the extension with warm duals (deep blossoms among
+        // the lower players): after failures in a row, skip as many attempts.
+        let mut record = self.warm_record.get();
+        let try_warm = prune.is_some() && record.skip == 0;
+        record.skip = record.skip.saturating_sub(1);
+        let warm = if try_warm {
+            let r = self.solve_reduced_with(fr, cons, base, verts, &low, narrow, prune);
+            if r.is_some() {
+                record.misses = 0;
+            } else {
+                record.misses = (record.misses + 1).min(16);
+                record.skip = record.misses;
+            }
+            r
+        } else {
+            None
+        };
+        self.warm_record.set(record);
+        warm.or_else(|| self.solve_reduced_with(fr, cons, base, verts, &low, narrow, None))
             .or_else(|| self.solve_reduced_with(fr, cons, base, verts, &low, narrow + in_b, None))
     }
 
