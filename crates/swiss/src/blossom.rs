@@ -274,7 +274,14 @@ struct Matcher<'a, const L: usize> {
     n: usize,
     edges: &'a [Edge<L>],
     endpoint: Vec<usize>,
-    neighbend: Vec<Vec<usize>>,
+    /// The endpoints `p` of the edges at vertex v (the other end is `endpoint[p]`), in
+    /// `neighbend[neighstart[v]..neighstart[v + 1]]`: one flat array.
+    neighbend: Vec<usize>,
+    /// `endpoint[p]` for each entry of `neighbend` (read in sequence while scanning).
+    neighbour: Vec<usize>,
+    neighstart: Vec<usize>,
+    /// Twice each edge's weight (the slack is `dual u + dual v − 2w`).
+    twice: Vec<WideN<L>>,
     mate: Vec<isize>,
     label: Vec<u8>,
     labelend: Vec<isize>,
@@ -298,17 +305,33 @@ struct Matcher<'a, const L: usize> {
 impl<'a, const L: usize> Matcher<'a, L> {
     fn new(n: usize, edges: &'a [Edge<L>]) -> Self {
         let mut endpoint = Vec::with_capacity(2 * edges.len());
-        let mut neighbend = vec![Vec::new(); n];
+        let mut degree = vec![0usize; n + 1];
         let mut maxw = WideN::<L>::ZERO;
-        for (k, e) in edges.iter().enumerate() {
+        for e in edges {
             endpoint.push(e.u);
             endpoint.push(e.v);
-            neighbend[e.u].push(2 * k + 1);
-            neighbend[e.v].push(2 * k);
+            degree[e.u] += 1;
+            degree[e.v] += 1;
             if e.w > maxw {
                 maxw = e.w;
             }
         }
+        let mut neighstart = vec![0usize; n + 1];
+        for v in 0..n {
+            neighstart[v + 1] = neighstart[v] + degree[v];
+        }
+        let mut fill = neighstart.clone();
+        let mut neighbend = vec![0usize; 2 * edges.len()];
+        let mut neighbour = vec![0usize; 2 * edges.len()];
+        for (k, e) in edges.iter().enumerate() {
+            neighbend[fill[e.u]] = 2 * k + 1;
+            neighbour[fill[e.u]] = e.v;
+            fill[e.u] += 1;
+            neighbend[fill[e.v]] = 2 * k;
+            neighbour[fill[e.v]] = e.u;
+            fill[e.v] += 1;
+        }
+        let twice = edges.iter().map(|e| e.w.plus(e.w)).collect();
         let mut dualvar = vec![maxw; n];
         dualvar.extend(std::iter::repeat_n(WideN::<L>::ZERO, n));
         Matcher {
@@ -316,6 +339,9 @@ impl<'a, const L: usize> Matcher<'a, L> {
             edges,
             endpoint,
             neighbend,
+            neighbour,
+            neighstart,
+            twice,
             mate: vec![NO; n],
             label: vec![0; 2 * n],
             labelend: vec![NO; 2 * n],
@@ -367,7 +393,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
         let e = &self.edges[k];
         self.dualvar[e.u]
             .plus(self.dualvar[e.v])
-            .minus(e.w.plus(e.w))
+            .minus(self.twice[k])
     }
 
     fn leaves(&self, b: usize, out: &mut Vec<usize>) {
@@ -479,13 +505,19 @@ impl<'a, const L: usize> Matcher<'a, L> {
             self.inblossom[v] = b;
         }
         let mut bestedgeto = vec![NO; 2 * self.n];
+        let mut bestslack = vec![WideN::<L>::ZERO; 2 * self.n];
         for &bv in &path {
             let nblists: Vec<Vec<usize>> = match self.blossombestedges[bv].take() {
                 Some(l) => vec![l],
                 None => self
                     .leaves_of(bv)
                     .into_iter()
-                    .map(|v| self.neighbend[v].iter().map(|p| p / 2).collect())
+                    .map(|v| {
+                        self.neighbend[self.neighstart[v]..self.neighstart[v + 1]]
+                            .iter()
+                            .map(|p| p / 2)
+                            .collect()
+                    })
                     .collect(),
             };
             for nblist in nblists {
@@ -496,12 +528,12 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     }
                     let _ = i;
                     let bj = self.inblossom[j];
-                    if bj != b
-                        && self.label[bj] == 1
-                        && (bestedgeto[bj] == NO
-                            || self.slack(k) < self.slack(bestedgeto[bj] as usize))
-                    {
-                        bestedgeto[bj] = k as isize;
+                    if bj != b && self.label[bj] == 1 {
+                        let slack = self.slack(k);
+                        if bestedgeto[bj] == NO || slack < bestslack[bj] {
+                            bestedgeto[bj] = k as isize;
+                            bestslack[bj] = slack;
+                        }
                     }
                 }
             }
@@ -513,9 +545,12 @@ impl<'a, const L: usize> Matcher<'a, L> {
             .map(|k| k as usize)
             .collect();
         let mut best = NO;
+        let mut least = WideN::<L>::ZERO;
         for &k in &list {
-            if best == NO || self.slack(k) < self.slack(best as usize) {
+            let slack = self.slack(k);
+            if best == NO || slack < least {
                 best = k as isize;
+                least = slack;
             }
         }
         self.blossombestedges[b] = Some(list);
@@ -708,16 +743,17 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     if augmented {
                         break;
                     }
-                    for pi in 0..self.neighbend[v].len() {
-                        let p = self.neighbend[v][pi];
+                    for pi in self.neighstart[v]..self.neighstart[v + 1] {
+                        let p = self.neighbend[pi];
                         let k = p / 2;
-                        let w = self.endpoint[p];
+                        let w = self.neighbour[pi];
                         if self.inblossom[v] == self.inblossom[w] {
                             continue;
                         }
                         let mut kslack = WideN::<L>::ZERO;
                         if !self.allowedge[k] {
-                            kslack = self.slack(k);
+                            // The ends of edge k are v and w.
+                            kslack = self.dualvar[v].plus(self.dualvar[w]).minus(self.twice[k]);
                             if kslack.is_zero() {
                                 self.allowedge[k] = true;
                             }

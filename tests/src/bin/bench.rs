@@ -1144,7 +1144,14 @@ fn pairing_scale_section(out: &Path) -> anyhow::Result<()> {
                         .find_map(|l| l.strip_prefix("Error: "))
                         .unwrap_or("failed")
                         .to_string();
-                    format!("not run: {line}")
+                    if n > 9_999 {
+                        // The tool writes five-digit pairing numbers; a TRF has four.
+                        format!(
+                            "not run: {line} (a TRF holds 9,999 players: four-digit pairing numbers)"
+                        )
+                    } else {
+                        format!("not run: {line}")
+                    }
                 }
                 None => format!("not finished within {} s (stopped)", LIMIT.as_secs()),
             };
