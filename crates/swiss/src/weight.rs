@@ -118,14 +118,23 @@ impl<const L: usize> WideN<L> {
         }
         let limb = (shift / 64) as usize;
         let off = shift % 64;
-        let mut v = WideN::<L>::ZERO;
-        if limb < L {
-            v.0[limb] = value << off;
-            if off > 0 && limb + 1 < L {
-                v.0[limb + 1] = value >> (64 - off);
-            }
+        if limb >= L {
+            return;
         }
-        *self = self.plus(v);
+        // Adds `value << shift` (wrapping) touching only the limbs it reaches: the weight
+        // of an edge is built field by field on the hot path.
+        let (sum, mut carry) = self.0[limb].overflowing_add(value << off);
+        self.0[limb] = sum;
+        let mut add = if off > 0 { value >> (64 - off) } else { 0 };
+        let mut i = limb + 1;
+        while i < L && (carry || add != 0) {
+            let (s1, c1) = self.0[i].overflowing_add(add);
+            let (s2, c2) = s1.overflowing_add(u64::from(carry));
+            self.0[i] = s2;
+            carry = c1 || c2;
+            add = 0;
+            i += 1;
+        }
     }
 
     /// Extracts `bits` bits starting at `shift`.
@@ -225,6 +234,37 @@ impl Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `add_at` equals adding the shifted value as a whole number (carries included).
+    #[test]
+    fn add_at_equals_adding_the_shifted_value() {
+        let mut seed = 99u64;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..5000 {
+            let mut a = WideN::<3>([rnd(), rnd(), rnd()]);
+            if rnd() % 2 == 0 {
+                a.0[(rnd() % 3) as usize] = u64::MAX;
+            }
+            let shift = (rnd() % 200) as u32;
+            let value = if rnd() % 3 == 0 { rnd() } else { rnd() % 1000 };
+            let mut v = WideN::<3>::ZERO;
+            let (limb, off) = ((shift / 64) as usize, shift % 64);
+            if limb < 3 {
+                v.0[limb] = value << off;
+                if off > 0 && limb + 1 < 3 {
+                    v.0[limb + 1] = value >> (64 - off);
+                }
+            }
+            let expected = a.plus(v);
+            a.add_at(shift, value);
+            assert_eq!(a, expected, "shift {shift} value {value}");
+        }
+    }
 
     #[test]
     fn add_sub_half_roundtrip() {
