@@ -63,6 +63,14 @@ fn generated_tournament_with_reduced_matchings_fast_equals_reference() {
     generated(130, 6, 7, Edition::Dutch2026);
 }
 
+/// Large enough for the fast path's priced matchings (ADR swiss-009): cold matchings of the
+/// top brackets solved on a sparse part of their edges and priced against the rest, and
+/// warm-started checks priced the same way (both taken several times in every round).
+#[test]
+fn generated_tournament_with_priced_matchings_fast_equals_reference() {
+    generated(200, 4, 13, Edition::Dutch2026);
+}
+
 #[test]
 fn generated_tournaments_fast_equals_reference_2017() {
     for (players, rounds, seed) in [(25, 7, 5), (40, 9, 6)] {
