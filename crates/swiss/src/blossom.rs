@@ -908,53 +908,11 @@ mod tests {
     /// perfect matching by brute force, and its certificate bounds every edge.
     #[test]
     fn warm_start_after_a_restriction_matches_brute_force() {
-        let mut seed = 987654u64;
-        let mut rnd = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = xorshift(987654);
         let big = 1000u64; // a completion unit: maximum weight = maximum cardinality
         let (mut warm_used, mut declined) = (0, 0);
         for _ in 0..400 {
-            let n = 2 * (rnd() % 4 + 2) as usize;
-            let mut edges = Vec::new();
-            for u in 0..n {
-                for v in u + 1..n {
-                    edges.push(Edge {
-                        u,
-                        v,
-                        w: w(big + rnd() % 30),
-                    });
-                }
-            }
-            let (mate, cert) = max_weight_matching_with_duals(n, &edges);
-            let cert = cert.expect("certificate");
-            // Restrict vertex a to partners other than its current mate (or drop one edge).
-            let a = (rnd() as usize) % n;
-            let old = mate[a].expect("perfect");
-            let restricted: Vec<Edge> = edges
-                .iter()
-                .copied()
-                .filter(|e| !((e.u == a && e.v == old) || (e.v == a && e.u == old)))
-                .filter(|e| rnd() % 4 != 0 || e.u == a || e.v == a)
-                .collect();
-            let maxw = restricted.iter().map(|e| e.w).max().expect("edges");
-            let shift = maxw.plus(maxw);
-            let dual = (0..n)
-                .map(|v| {
-                    cert.blossoms[v]
-                        .iter()
-                        .fold(cert.vertex[v], |d, &(_, z)| d.plus(z).plus(z))
-                        .plus(shift)
-                })
-                .collect();
-            let warm = WarmStart {
-                mate: mate.clone(),
-                dual,
-                shift,
-            };
+            let (n, restricted, warm) = restricted_case(&mut rnd, big, true);
             let best = brute(n, &restricted);
             let perfect_exists = best >= big * n as u64 / 2;
             match max_weight_perfect_matching_warm(n, &restricted, &warm) {
@@ -989,16 +947,10 @@ mod tests {
     /// plain solve on larger ones), and its certificate covers every edge.
     #[test]
     fn priced_matching_equals_the_whole_graph() {
-        let mut seed = 31337u64;
-        let mut rnd = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = xorshift(31337);
         let mut repriced = 0;
-        for round in 0..300 {
-            let n = if round % 3 == 0 {
+        for round in 0..300u32 {
+            let n = if round.is_multiple_of(3) {
                 (rnd() % 50 + 20) as usize
             } else {
                 (rnd() % 9 + 2) as usize
@@ -1006,7 +958,7 @@ mod tests {
             let mut edges = Vec::new();
             for u in 0..n {
                 for v in u + 1..n {
-                    if rnd() % 4 != 0 {
+                    if !rnd().is_multiple_of(4) {
                         edges.push(Edge {
                             u,
                             v,
@@ -1015,7 +967,7 @@ mod tests {
                     }
                 }
             }
-            let keep: Vec<bool> = edges.iter().map(|_| rnd() % 3 == 0).collect();
+            let keep: Vec<bool> = edges.iter().map(|_| rnd().is_multiple_of(3)).collect();
             let Some((m, cert)) = max_weight_matching_priced(n, &edges, keep.clone(), n * n) else {
                 // Only an empty part (no edge kept) declines.
                 assert!(!keep.contains(&true));
@@ -1048,43 +1000,11 @@ mod tests {
     /// matching as heavy as the best perfect matching by brute force.
     #[test]
     fn priced_warm_start_matches_brute_force() {
-        let mut seed = 2718u64;
-        let mut rnd = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = xorshift(2718);
         let big = 1000u64;
         let mut used = 0;
         for _ in 0..300 {
-            let n = 2 * (rnd() % 4 + 2) as usize;
-            let mut edges = Vec::new();
-            for u in 0..n {
-                for v in u + 1..n {
-                    edges.push(Edge {
-                        u,
-                        v,
-                        w: w(big + rnd() % 30),
-                    });
-                }
-            }
-            let (mate, cert) = max_weight_matching_with_duals(n, &edges);
-            let cert = cert.expect("certificate");
-            let a = (rnd() as usize) % n;
-            let old = mate[a].expect("perfect");
-            let restricted: Vec<Edge> = edges
-                .iter()
-                .copied()
-                .filter(|e| !((e.u == a && e.v == old) || (e.v == a && e.u == old)))
-                .collect();
-            let maxw = restricted.iter().map(|e| e.w).max().expect("edges");
-            let shift = maxw.plus(maxw);
-            let warm = WarmStart {
-                mate: mate.clone(),
-                dual: (0..n).map(|v| cert.spread_dual(v, shift)).collect(),
-                shift,
-            };
+            let (n, restricted, warm) = restricted_case(&mut rnd, big, false);
             if let Some((m, c)) =
                 max_weight_perfect_matching_warm_priced(n, &restricted, &warm, 2, n * n)
             {
@@ -1095,6 +1015,56 @@ mod tests {
             }
         }
         assert!(used > 200, "priced warm start used {used} times of 300");
+    }
+
+    /// A xorshift generator for the random tests.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
+    /// A complete graph of 4–10 vertices weighing `big` (a completion unit: maximum weight
+    /// = maximum cardinality) plus up to 29, solved; then one vertex is restricted to
+    /// partners other than its own (and, when `thin`, a quarter of the other edges are
+    /// dropped). Returns the restricted edges and the warm start from the optimum.
+    fn restricted_case(
+        rnd: &mut impl FnMut() -> u64,
+        big: u64,
+        thin: bool,
+    ) -> (usize, Vec<Edge>, WarmStart<8>) {
+        let n = 2 * (rnd() % 4 + 2) as usize;
+        let mut edges = Vec::new();
+        for u in 0..n {
+            for v in u + 1..n {
+                edges.push(Edge {
+                    u,
+                    v,
+                    w: w(big + rnd() % 30),
+                });
+            }
+        }
+        let (mate, cert) = max_weight_matching_with_duals(n, &edges);
+        let cert = cert.expect("certificate");
+        let a = (rnd() as usize) % n;
+        let old = mate[a].expect("perfect");
+        let restricted: Vec<Edge> = edges
+            .iter()
+            .copied()
+            .filter(|e| !((e.u == a && e.v == old) || (e.v == a && e.u == old)))
+            .filter(|e| !thin || !rnd().is_multiple_of(4) || e.u == a || e.v == a)
+            .collect();
+        let maxw = restricted.iter().map(|e| e.w).max().expect("edges");
+        let shift = maxw.plus(maxw);
+        let warm = WarmStart {
+            dual: (0..n).map(|v| cert.spread_dual(v, shift)).collect(),
+            mate,
+            shift,
+        };
+        (n, restricted, warm)
     }
 
     fn w(x: u64) -> Wide {
@@ -1177,19 +1147,13 @@ mod tests {
 
     #[test]
     fn certificate_bounds_every_forced_edge() {
-        let mut seed = 777u64;
-        let mut rnd = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = xorshift(777);
         for _ in 0..200 {
             let n = (rnd() % 9 + 2) as usize;
             let mut edges = Vec::new();
             for u in 0..n {
                 for v in u + 1..n {
-                    if rnd() % 3 != 0 {
+                    if !rnd().is_multiple_of(3) {
                         edges.push(Edge {
                             u,
                             v,
@@ -1220,19 +1184,13 @@ mod tests {
 
     #[test]
     fn random_graphs_match_brute_force() {
-        let mut seed = 12345u64;
-        let mut rnd = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = xorshift(12345);
         for _ in 0..400 {
             let n = (rnd() % 9 + 2) as usize;
             let mut edges = Vec::new();
             for u in 0..n {
                 for v in u + 1..n {
-                    if rnd() % 3 != 0 {
+                    if !rnd().is_multiple_of(3) {
                         edges.push(Edge {
                             u,
                             v,
