@@ -291,6 +291,13 @@ struct Matcher<'a, const L: usize> {
     blossombase: Vec<isize>,
     blossomendps: Vec<Vec<usize>>,
     bestedge: Vec<isize>,
+    /// For a top-level S-blossom b: the slack of `bestedge[b]` plus twice `stage_delta`
+    /// when it was chosen. Both ends of that edge stay S for the stage, so its slack falls
+    /// by twice each delta: the current slack is `bestkey[b] − 2·stage_delta`, compared
+    /// without recomputing the slack (the hot comparison of the edge scan).
+    bestkey: Vec<WideN<L>>,
+    /// The sum of the deltas applied in the current stage.
+    stage_delta: WideN<L>,
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
     dualvar: Vec<WideN<L>>,
@@ -351,6 +358,8 @@ impl<'a, const L: usize> Matcher<'a, L> {
             blossombase: (0..n as isize).chain(std::iter::repeat_n(NO, n)).collect(),
             blossomendps: vec![Vec::new(); 2 * n],
             bestedge: vec![NO; 2 * n],
+            bestkey: vec![WideN::<L>::ZERO; 2 * n],
+            stage_delta: WideN::<L>::ZERO,
             blossombestedges: vec![None; 2 * n],
             unusedblossoms: (n..2 * n).collect(),
             dualvar,
@@ -555,6 +564,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
         }
         self.blossombestedges[b] = Some(list);
         self.bestedge[b] = best;
+        self.bestkey[b] = least.plus(self.stage_delta).plus(self.stage_delta);
     }
 
     fn expand_blossom(&mut self, b: usize, endstage: bool) {
@@ -725,6 +735,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
             for e in self.bestedge.iter_mut() {
                 *e = NO;
             }
+            self.stage_delta = WideN::<L>::ZERO;
             for b in n..2 * n {
                 self.blossombestedges[b] = None;
             }
@@ -776,10 +787,10 @@ impl<'a, const L: usize> Matcher<'a, L> {
                             }
                         } else if self.label[self.inblossom[w]] == 1 {
                             let b = self.inblossom[v];
-                            if self.bestedge[b] == NO
-                                || kslack < self.slack(self.bestedge[b] as usize)
-                            {
+                            let key = kslack.plus(self.stage_delta).plus(self.stage_delta);
+                            if self.bestedge[b] == NO || key < self.bestkey[b] {
                                 self.bestedge[b] = k as isize;
+                                self.bestkey[b] = key;
                             }
                         } else if self.label[w] == 0
                             && (self.bestedge[w] == NO
@@ -817,7 +828,15 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 }
                 for b in 0..2 * n {
                     if self.blossomparent[b] == NO && self.label[b] == 1 && self.bestedge[b] != NO {
-                        let d = self.slack(self.bestedge[b] as usize).half();
+                        let slack = self.slack(self.bestedge[b] as usize);
+                        debug_assert_eq!(
+                            self.bestkey[b]
+                                .minus(self.stage_delta)
+                                .minus(self.stage_delta),
+                            slack,
+                            "the cached slack of an S-blossom's best edge"
+                        );
+                        let d = slack.half();
                         if d < delta {
                             delta = d;
                             deltatype = 3;
@@ -846,6 +865,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     self.failed = true;
                     return;
                 }
+                self.stage_delta = self.stage_delta.plus(delta);
                 for v in 0..n {
                     match self.label[self.inblossom[v]] {
                         1 => self.dualvar[v] = self.dualvar[v].minus(delta),
