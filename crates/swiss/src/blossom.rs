@@ -754,6 +754,8 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     if augmented {
                         break;
                     }
+                    // Duals change only between scans (delta steps): v's own is fixed here.
+                    let dv = self.dualvar[v];
                     for pi in self.neighstart[v]..self.neighstart[v + 1] {
                         let p = self.neighbend[pi];
                         let k = p / 2;
@@ -764,7 +766,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                         let mut kslack = WideN::<L>::ZERO;
                         if !self.allowedge[k] {
                             // The ends of edge k are v and w.
-                            kslack = self.dualvar[v].plus(self.dualvar[w]).minus(self.twice[k]);
+                            kslack = dv.plus(self.dualvar[w]).minus(self.twice[k]);
                             if kslack.is_zero() {
                                 self.allowedge[k] = true;
                             }

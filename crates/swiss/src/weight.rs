@@ -81,7 +81,7 @@ impl<const L: usize> WideN<L> {
             let (s1, c1) = self.0[i].overflowing_add(o.0[i]);
             let (s2, c2) = s1.overflowing_add(carry as u64);
             *slot = s2;
-            carry = c1 || c2;
+            carry = c1 | c2;
         }
         WideN(r)
     }
@@ -95,7 +95,7 @@ impl<const L: usize> WideN<L> {
             let (s1, b1) = self.0[i].overflowing_sub(o.0[i]);
             let (s2, b2) = s1.overflowing_sub(borrow as u64);
             *slot = s2;
-            borrow = b1 || b2;
+            borrow = b1 | b2;
         }
         WideN(r)
     }
@@ -131,7 +131,7 @@ impl<const L: usize> WideN<L> {
             let (s1, c1) = self.0[i].overflowing_add(add);
             let (s2, c2) = s1.overflowing_add(u64::from(carry));
             self.0[i] = s2;
-            carry = c1 || c2;
+            carry = c1 | c2;
             add = 0;
             i += 1;
         }
