@@ -754,8 +754,10 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     if augmented {
                         break;
                     }
-                    // Duals change only between scans (delta steps): v's own is fixed here.
+                    // Duals change only between scans (delta steps): v's own and the stage's
+                    // sum of deltas are fixed here.
                     let dv = self.dualvar[v];
+                    let two_d = self.stage_delta.plus(self.stage_delta);
                     for pi in self.neighstart[v]..self.neighstart[v + 1] {
                         let p = self.neighbend[pi];
                         let k = p / 2;
@@ -789,7 +791,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                             }
                         } else if self.label[self.inblossom[w]] == 1 {
                             let b = self.inblossom[v];
-                            let key = kslack.plus(self.stage_delta).plus(self.stage_delta);
+                            let key = kslack.plus(two_d);
                             if self.bestedge[b] == NO || key < self.bestkey[b] {
                                 self.bestedge[b] = k as isize;
                                 self.bestkey[b] = key;
