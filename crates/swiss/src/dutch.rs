@@ -352,6 +352,7 @@ pub(crate) fn pair_round(
     options: &Options,
     path: EnginePath,
     progress: &mut dyn FnMut(&Progress),
+    stop: &dyn Fn() -> bool,
 ) -> Result<RoundPairing, NoValidPairing> {
     let mut seen = std::collections::HashSet::new();
     for p in &state.players {
@@ -457,7 +458,7 @@ pub(crate) fn pair_round(
         ps: ps.into_iter().map(|p| p.0).collect(),
     };
     eng.remaining[n] = eng.has_bye;
-    eng.run(progress)?;
+    eng.run(progress, stop)?;
     Ok(eng.finish())
 }
 
@@ -1031,7 +1032,11 @@ impl Engine {
         });
     }
 
-    fn run(&mut self, progress: &mut dyn FnMut(&Progress)) -> Result<(), NoValidPairing> {
+    fn run(
+        &mut self,
+        progress: &mut dyn FnMut(&Progress),
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(), NoValidPairing> {
         let mut bracket_no = 0;
         let n = self.n;
         let left_out = self.unpairable();
@@ -1045,6 +1050,13 @@ impl Engine {
                     return Err(NoValidPairing::AbsoluteCriteria { players: vec![] });
                 }
                 break;
+            }
+            if stop() {
+                let left = (0..n).filter(|&i| self.remaining[i]).count();
+                return Err(NoValidPairing::Limit(format!(
+                    "stopped by the caller before bracket {} ({left} of {n} players left to pair)",
+                    bracket_no + 1
+                )));
             }
             self.report(&mut bracket_no, progress);
             if self.edition == Edition::Dutch2017 {

@@ -37,7 +37,14 @@ pub fn pair(
     edition: Edition,
     options: &Options,
 ) -> Result<RoundPairing, NoValidPairing> {
-    dutch::pair_round(state, edition, options, EnginePath::Fast, &mut |_| {})
+    dutch::pair_round(
+        state,
+        edition,
+        options,
+        EnginePath::Fast,
+        &mut |_| {},
+        &|| false,
+    )
 }
 
 /// [`pair`] on a chosen [`EnginePath`], reporting each bracket to `progress` before it is
@@ -51,5 +58,20 @@ pub fn pair_with(
     path: EnginePath,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<RoundPairing, NoValidPairing> {
-    dutch::pair_round(state, edition, options, path, progress)
+    dutch::pair_round(state, edition, options, path, progress, &|| false)
+}
+
+/// [`pair_with`] that can be stopped: `stop` is asked before each bracket, and when it
+/// answers `true` the engine returns [`NoValidPairing::Limit`] ("stopped by the caller")
+/// at once, having changed nothing. A service that gives up waiting (its timeout) stops
+/// the computation with it instead of leaving it to run on.
+pub fn pair_stoppable(
+    state: &TournamentState,
+    edition: Edition,
+    options: &Options,
+    path: EnginePath,
+    progress: &mut dyn FnMut(&Progress),
+    stop: &dyn Fn() -> bool,
+) -> Result<RoundPairing, NoValidPairing> {
+    dutch::pair_round(state, edition, options, path, progress, stop)
 }

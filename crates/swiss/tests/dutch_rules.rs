@@ -296,3 +296,45 @@ fn dutch_2017_edition_pairs_round_one_like_2026() {
     let p = pair(&st, Edition::Dutch2017, &Options::default()).unwrap();
     assert_eq!(p.boards, vec![b(1, 4), b(5, 2), b(3, 6)]);
 }
+
+/// A caller that stops the engine (a service whose timeout expired) gets a "stopped"
+/// error before the next bracket, and a caller that never stops gets the same pairing as
+/// `pair`.
+#[test]
+fn a_stopped_pairing_returns_at_the_next_bracket() {
+    use std::cell::Cell;
+    use swiss::{EnginePath, NoValidPairing, pair_stoppable};
+    let mut st = state(8, 5);
+    let r1 = pair(&st, Edition::Dutch2026, &Options { explain: false }).unwrap();
+    play(&mut st, &r1.boards, r1.bye, &[]);
+    let options = Options { explain: false };
+    // Round 2 has two brackets (winners, losers): stop after the first has started.
+    let asked = Cell::new(0);
+    let stopped = pair_stoppable(
+        &st,
+        Edition::Dutch2026,
+        &options,
+        EnginePath::Fast,
+        &mut |_| {},
+        &|| {
+            asked.set(asked.get() + 1);
+            asked.get() > 1
+        },
+    );
+    match stopped {
+        Err(NoValidPairing::Limit(m)) => {
+            assert!(m.contains("stopped by the caller before bracket 2"), "{m}")
+        }
+        other => panic!("expected a stop, got {other:?}"),
+    }
+    let whole = pair_stoppable(
+        &st,
+        Edition::Dutch2026,
+        &options,
+        EnginePath::Fast,
+        &mut |_| {},
+        &|| false,
+    )
+    .unwrap();
+    assert_eq!(whole, pair(&st, Edition::Dutch2026, &options).unwrap());
+}

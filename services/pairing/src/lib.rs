@@ -74,7 +74,8 @@ fn field(e: FieldError) -> Status {
 
 /// How long an engine pairing may take before the request is answered with
 /// DEADLINE_EXCEEDED (env `ARBITER_PAIRING_TIMEOUT_SECS`, default 120 s): an arbiter never
-/// waits minutes without knowing why. Nothing is written for a pairing that timed out.
+/// waits minutes without knowing why. Nothing is written for a pairing that timed out, and
+/// the engine stops before its next bracket (`swiss::pair_stoppable`).
 pub fn pairing_timeout() -> std::time::Duration {
     // Milliseconds, for tests (0: every pairing times out).
     if let Some(ms) = std::env::var("ARBITER_PAIRING_TIMEOUT_MS")
@@ -102,22 +103,30 @@ async fn engine_pairing(
     let players = roster.entries.len();
     let too_long = |limit: std::time::Duration| {
         Status::deadline_exceeded(format!(
-            "round: pairing round {round} of {players} players did not finish within {:.3} s (ARBITER_PAIRING_TIMEOUT_SECS); nothing was written",
+            "round: pairing round {round} of {players} players did not finish within {:.3} s (ARBITER_PAIRING_TIMEOUT_SECS); nothing was written and the engine stops before its next bracket",
             limit.as_secs_f64()
         ))
     };
     if limit.is_zero() {
         return Err(too_long(limit));
     }
+    // Set when the request gives up: the engine then stops before its next bracket
+    // instead of running on in the background.
+    let stopped = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stop = stopped.clone();
     let job = tokio::task::spawn_blocking(move || {
-        round_pairing::pair_round(&t, &roster, round, repair).map(RosterEvent::RoundPaired)
+        let stop = || stop.load(std::sync::atomic::Ordering::Relaxed);
+        round_pairing::pair_round(&t, &roster, round, repair, &stop).map(RosterEvent::RoundPaired)
     });
     match tokio::time::timeout(limit, job).await {
         Ok(Ok(r)) => r.map_err(field),
         Ok(Err(e)) => Err(Status::internal(format!(
             "round: the pairing engine failed: {e}"
         ))),
-        Err(_) => Err(too_long(limit)),
+        Err(_) => {
+            stopped.store(true, std::sync::atomic::Ordering::Relaxed);
+            Err(too_long(limit))
+        }
     }
 }
 

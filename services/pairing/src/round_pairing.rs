@@ -12,7 +12,7 @@ use arbiter_registry::roster::Roster;
 use arbiter_registry::tournament::FieldError;
 use arbiter_registry::trf_export::{self, ExportOptions};
 use sha2::{Digest, Sha256};
-use swiss::{Edition, Options};
+use swiss::{Edition, EnginePath, Options};
 
 fn err(field: &'static str, message: impl Into<String>) -> FieldError {
     FieldError {
@@ -212,19 +212,22 @@ fn id_of(roster: &Roster, tpn: u32) -> Result<String, FieldError> {
         })
 }
 
-/// Pairs `round` with the tournament's system: the `RoundPaired` to append.
+/// Pairs `round` with the tournament's system: the `RoundPaired` to append. A Dutch
+/// pairing asks `stop` before each bracket and gives up when it answers `true` (the
+/// service's timeout); the other systems pair in one step.
 pub fn pair_round(
     t: &Tournament,
     roster: &Roster,
     round: u32,
     repair: bool,
+    stop: &dyn Fn() -> bool,
 ) -> Result<RoundPaired, FieldError> {
     check_round_to_pair(roster, round, repair)?;
     let system = System::of(t)?;
     let (system_name, edition_name) = system.names();
     let input = engine_input(t, roster, round)?;
     let (boards, bye, explanation) = match system {
-        System::Dutch(edition) => dutch(roster, round, edition, &input)?,
+        System::Dutch(edition) => dutch(roster, round, edition, &input, stop)?,
         System::RoundRobin | System::DoubleRoundRobin => round_robin(roster, round, system)?,
         System::Lim | System::ItaloSwiss | System::DraughtsSwiss => {
             other_swiss(roster, round, system, &input)?
@@ -251,7 +254,13 @@ pub fn pair_round(
 
 type Paired = (Vec<PairedBoard>, Option<String>, String);
 
-fn dutch(roster: &Roster, round: u32, edition: Edition, input: &str) -> Result<Paired, FieldError> {
+fn dutch(
+    roster: &Roster,
+    round: u32,
+    edition: Edition,
+    input: &str,
+    stop: &dyn Fn() -> bool,
+) -> Result<Paired, FieldError> {
     let parsed = trf::parse(input.as_bytes())
         .map_err(|e| err("tournament_id", format!("engine input: {e}")))?;
     let state = pairings::trf_input::state_before(&parsed.doc, round as usize, edition)
@@ -266,8 +275,16 @@ fn dutch(roster: &Roster, round: u32, edition: Edition, input: &str) -> Result<P
         pairings::accelerate(&parsed.doc, state, round as usize, Some(method))
             .map_err(|e| err("acceleration", e))?
     };
-    let p = swiss::pair(&state, edition, &Options { explain: true })
-        .map_err(|e| err("round", format!("round {round}: {e}")))?;
+    let options = Options { explain: true };
+    let p = swiss::pair_stoppable(
+        &state,
+        edition,
+        &options,
+        EnginePath::Fast,
+        &mut |_| {},
+        stop,
+    )
+    .map_err(|e| err("round", format!("round {round}: {e}")))?;
     let mut boards = Vec::new();
     for (i, b) in p.boards.iter().enumerate() {
         boards.push(PairedBoard {
