@@ -205,35 +205,46 @@ pub fn max_weight_perfect_matching_warm_priced<const L: usize>(
     if warm.mate.len() != n || warm.dual.len() != n || edges.iter().any(|e| e.u >= n || e.v >= n) {
         return None;
     }
-    let mut keep = vec![false; edges.len()];
-    let mut best: Vec<Vec<(WideN<L>, usize)>> = vec![Vec::with_capacity(least + 1); n];
-    for (k, e) in edges.iter().enumerate() {
+    let mut keep: Vec<bool> = edges.iter().map(|e| warm.mate[e.u] == Some(e.v)).collect();
+    keep_best_per_vertex(n, edges, least, &mut keep, |e| {
         let sum = warm.dual[e.u].plus(warm.dual[e.v]);
         let w = e.w.plus(warm.shift);
         let two_w = w.plus(w);
-        let reduced = if sum >= two_w {
+        if sum >= two_w {
             sum.minus(two_w)
         } else {
             WideN::<L>::ZERO
-        };
-        for x in [e.u, e.v] {
-            let l = &mut best[x];
-            let at = l.partition_point(|&(r, _)| r <= reduced);
-            if at < least {
-                l.insert(at, (reduced, k));
-                l.truncate(least);
-            }
         }
-        if warm.mate[e.u] == Some(e.v) {
-            keep[k] = true;
+    });
+    price(edges, keep, rounds, |part| {
+        max_weight_perfect_matching_warm(n, part, warm)
+    })
+}
+
+/// Marks in `keep` each vertex's `count` edges of least `key` (ties: the earlier edge),
+/// the usual first part of a priced matching.
+pub fn keep_best_per_vertex<const L: usize, K: Ord + Copy>(
+    n: usize,
+    edges: &[Edge<L>],
+    count: usize,
+    keep: &mut [bool],
+    key: impl Fn(&Edge<L>) -> K,
+) {
+    let mut best: Vec<Vec<(K, usize)>> = vec![Vec::with_capacity(count + 1); n];
+    for (k, e) in edges.iter().enumerate() {
+        let x = key(e);
+        for v in [e.u, e.v] {
+            let l = &mut best[v];
+            let at = l.partition_point(|&(y, _)| y <= x);
+            if at < count {
+                l.insert(at, (x, k));
+                l.truncate(count);
+            }
         }
     }
     for (_, k) in best.into_iter().flatten() {
         keep[k] = true;
     }
-    price(edges, keep, rounds, |part| {
-        max_weight_perfect_matching_warm(n, part, warm)
-    })
 }
 
 /// The pricing loop of the priced matchings: `solve` on the kept edges, then keep the edges

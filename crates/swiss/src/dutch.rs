@@ -13,14 +13,30 @@
 //! optimum is still reachable after each decision.
 
 use crate::blossom::{
-    Certificate, Edge, WarmStart, max_weight_matching, max_weight_matching_priced,
-    max_weight_matching_with_duals, max_weight_perfect_matching_warm,
+    Certificate, Edge, WarmStart, keep_best_per_vertex, max_weight_matching,
+    max_weight_matching_priced, max_weight_matching_with_duals, max_weight_perfect_matching_warm,
     max_weight_perfect_matching_warm_priced,
 };
 use crate::colour::ColourState;
 use crate::criteria::{c1_allows, c3_allows, is_topscorer, pab_eligible};
 use crate::model::*;
 use crate::weight::{Layout, Wide};
+
+/// `$f::<M>(args)` in the narrowest number of limbs M (2 to 6) that `$bits` bits fit in,
+/// `$wider` beyond: narrower integers are faster, and the values (so the matching) are
+/// the same.
+macro_rules! in_width {
+    ($bits:expr, $f:ident ( $($arg:expr),* ), $wider:expr) => {
+        match $bits {
+            0..=128 => $f::<2>($($arg),*),
+            129..=192 => $f::<3>($($arg),*),
+            193..=256 => $f::<4>($($arg),*),
+            257..=320 => $f::<5>($($arg),*),
+            321..=384 => $f::<6>($($arg),*),
+            _ => $wider,
+        }
+    };
+}
 
 /// Cold matchings of at least this many vertices are solved on a sparse part of their
 /// edges and priced against the rest ([`Engine::priced_matching`]).
@@ -260,14 +276,11 @@ fn cold_matching(
     edges: &[Edge],
     need: u32,
 ) -> (Vec<Option<usize>>, Option<Certificate<8>>) {
-    match need {
-        0..=128 => matching_in::<2>(n, edges),
-        129..=192 => matching_in::<3>(n, edges),
-        193..=256 => matching_in::<4>(n, edges),
-        257..=320 => matching_in::<5>(n, edges),
-        321..=384 => matching_in::<6>(n, edges),
-        _ => max_weight_matching_with_duals(n, edges),
-    }
+    in_width!(
+        need,
+        matching_in(n, edges),
+        max_weight_matching_with_duals(n, edges)
+    )
 }
 
 /// [`max_weight_matching_priced`] in `M` limbs (the caller guarantees the weights and
@@ -609,18 +622,11 @@ impl Engine {
         let warm = prune
             .filter(|_| self.fast)
             .and_then(|k| self.warm_start(k, verts, &idx, &edges))
-            .and_then(|w| match need + 4 {
-                0..=128 => warm_matching_in::<2>(verts.len(), &edges, &w),
-                129..=192 => warm_matching_in::<3>(verts.len(), &edges, &w),
-                193..=256 => warm_matching_in::<4>(verts.len(), &edges, &w),
-                257..=320 => warm_matching_in::<5>(verts.len(), &edges, &w),
-                321..=384 => warm_matching_in::<6>(verts.len(), &edges, &w),
-                _ => None,
-            });
+            .and_then(|w| in_width!(need + 4, warm_matching_in(verts.len(), &edges, &w), None));
         let (m, local_cert): (Vec<Option<usize>>, Option<Certificate<8>>) = if let Some(w) = warm {
             w
         } else if self.fast {
-            self.priced_matching(fr, verts, &edges)
+            self.priced_matching(fr, verts, &edges, need)
                 .unwrap_or_else(|| cold_matching(verts.len(), &edges, need))
         } else if need <= 4 * 64 {
             matching_in::<4>(verts.len(), &edges)
@@ -666,6 +672,7 @@ impl Engine {
         fr: &Frame,
         verts: &[usize],
         edges: &[Edge],
+        need: u32,
     ) -> Option<(Vec<Option<usize>>, Option<Certificate<8>>)> {
         const WINDOW: usize = 12;
         const HEAVIEST: usize = 6;
@@ -673,7 +680,6 @@ impl Engine {
         if nv < PRICED_FROM || edges.len() < 2 * nv * (2 * WINDOW + HEAVIEST) {
             return None;
         }
-        let need = fr.bits + 2;
         let half = verts.iter().filter(|&&v| v < self.n && fr.in_b[v]).count() / 2;
         let near = |d: usize| d <= WINDOW || d.abs_diff(half) <= WINDOW;
         let mut keep: Vec<bool> = edges
@@ -681,28 +687,8 @@ impl Engine {
             .map(|e| verts[e.v] == self.n || verts[e.u] == self.n || near(e.u.abs_diff(e.v)))
             .collect();
         // Each vertex's heaviest edges.
-        let mut heaviest: Vec<Vec<usize>> = vec![Vec::with_capacity(HEAVIEST + 1); nv];
-        for (k, e) in edges.iter().enumerate() {
-            for x in [e.u, e.v] {
-                let h = &mut heaviest[x];
-                let at = h.partition_point(|&j| edges[j].w >= e.w);
-                if at < HEAVIEST {
-                    h.insert(at, k);
-                    h.truncate(HEAVIEST);
-                }
-            }
-        }
-        for k in heaviest.into_iter().flatten() {
-            keep[k] = true;
-        }
-        match need {
-            0..=128 => priced_matching_in::<2>(nv, edges, keep),
-            129..=192 => priced_matching_in::<3>(nv, edges, keep),
-            193..=256 => priced_matching_in::<4>(nv, edges, keep),
-            257..=320 => priced_matching_in::<5>(nv, edges, keep),
-            321..=384 => priced_matching_in::<6>(nv, edges, keep),
-            _ => None,
-        }
+        keep_best_per_vertex(nv, edges, HEAVIEST, &mut keep, |e| std::cmp::Reverse(e.w));
+        in_width!(need, priced_matching_in(nv, edges, keep), None)
     }
 
     /// A warm start from the known optimum `k` for the matching of `verts` (local indices

@@ -308,33 +308,28 @@ fn a_stopped_pairing_returns_at_the_next_bracket() {
     let r1 = pair(&st, Edition::Dutch2026, &Options { explain: false }).unwrap();
     play(&mut st, &r1.boards, r1.bye, &[]);
     let options = Options { explain: false };
+    let pair_until = |stop: &dyn Fn() -> bool| {
+        pair_stoppable(
+            &st,
+            Edition::Dutch2026,
+            &options,
+            EnginePath::Fast,
+            &mut |_| {},
+            stop,
+        )
+    };
     // Round 2 has two brackets (winners, losers): stop after the first has started.
     let asked = Cell::new(0);
-    let stopped = pair_stoppable(
-        &st,
-        Edition::Dutch2026,
-        &options,
-        EnginePath::Fast,
-        &mut |_| {},
-        &|| {
-            asked.set(asked.get() + 1);
-            asked.get() > 1
-        },
-    );
+    let stopped = pair_until(&|| {
+        asked.set(asked.get() + 1);
+        asked.get() > 1
+    });
     match stopped {
         Err(NoValidPairing::Limit(m)) => {
             assert!(m.contains("stopped by the caller before bracket 2"), "{m}")
         }
         other => panic!("expected a stop, got {other:?}"),
     }
-    let whole = pair_stoppable(
-        &st,
-        Edition::Dutch2026,
-        &options,
-        EnginePath::Fast,
-        &mut |_| {},
-        &|| false,
-    )
-    .unwrap();
+    let whole = pair_until(&|| false).unwrap();
     assert_eq!(whole, pair(&st, Edition::Dutch2026, &options).unwrap());
 }
