@@ -338,3 +338,34 @@ fn checklist_lists_every_player_with_this_rounds_pairing() {
             .any(|s| r.contains(s))
     }));
 }
+
+/// Issue 9: `--reference-path` pairs with the plain path of the engine through the binary,
+/// and gives the same file as the default (fast) path.
+#[test]
+fn reference_path_flag_gives_the_same_pairing() {
+    let text = generate("refpath", "PlayersNumber=40\nRoundsNumber=5\n", 3, &[]);
+    let input = tmp("refpath-in.trf");
+    std::fs::write(&input, text).unwrap();
+    let pair = |name: &str, extra: &[&str]| {
+        let out = tmp(name);
+        let mut args = vec![
+            "--dutch",
+            input.to_str().unwrap(),
+            "-p",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let o = run(&args);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        std::fs::read_to_string(out).unwrap()
+    };
+    let fast = pair("refpath-fast.txt", &[]);
+    let plain = pair("refpath-plain.txt", &["--reference-path"]);
+    assert!(fast.lines().count() > 10, "{fast}");
+    assert_eq!(fast, plain);
+}
