@@ -14,8 +14,10 @@
 //!                                     (with -p; not with XXA/250 records in the file)
 //!   -l [checklist]                    with -p: per-player check-list (file, else stdout)
 //!   --reference-path                  the plain (oracle) algorithm instead of the fast path
+//!   --progress-after SECONDS          progress lines from this time on (default 2; 0: at once)
 //! ```
-//! A pairing that takes more than 2 s prints its progress on stderr (bracket k, players left).
+//! A pairing that takes more than 2 s (or `--progress-after`) prints its progress on stderr
+//! (bracket k, score groups and players left), at most one line a second.
 //! With `-c`, one line `FILE: Round #r` per round that differs (details on stderr).
 //! With `-g`, every round is paired by this engine, results drawn from a ChaCha generator
 //! seeded by `-s` (default 1: same seed, same bytes); config keys in `pairings::generator`; no config
@@ -32,19 +34,23 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use swiss::{Edition, EnginePath, NoValidPairing, Options, RoundPairing, TournamentState};
 
-/// Pairs one round on `path`; once the round has taken 2 s, a progress line on stderr
-/// before each bracket (at most one a second), so a long pairing never looks stuck.
+/// When a pairing starts reporting its progress, unless `--progress-after` says otherwise.
+const DEFAULT_PROGRESS_AFTER: Duration = Duration::from_secs(2);
+
+/// Pairs one round on `path`; once the round has taken `progress_after`, a progress line on
+/// stderr before each bracket (at most one a second), so a long pairing never looks stuck.
 fn pair_round(
     state: &TournamentState,
     edition: Edition,
     options: &Options,
     path: EnginePath,
+    progress_after: Duration,
 ) -> Result<RoundPairing, NoValidPairing> {
     let start = Instant::now();
     let mut shown: Option<Duration> = None;
     swiss::pair_with(state, edition, options, path, &mut |p| {
         let t = start.elapsed();
-        if t >= Duration::from_secs(2) && shown.is_none_or(|s| t - s >= Duration::from_secs(1)) {
+        if t >= progress_after && shown.is_none_or(|s| t - s >= Duration::from_secs(1)) {
             shown = Some(t);
             eprintln!(
                 "pairing: bracket {} ({} score groups left), {} of {} players left, {:.1} s",
@@ -58,7 +64,7 @@ fn pair_round(
     })
 }
 
-const USAGE: &str = "usage: arbiter-pairings --dutch INPUT.trf (-p [OUTPUT] [-l [CHECKLIST]] | -c) [--edition dutch-2017|dutch-2026] [--explain] [--json] [--reference-path] [--acceleration baku|baku-2016|haley|haley-example-2|degressive]\n       arbiter-pairings --dutch -g [CONFIG] [-o OUTPUT.trf] [-s SEED] [--edition dutch-2017|dutch-2026]";
+const USAGE: &str = "usage: arbiter-pairings --dutch INPUT.trf (-p [OUTPUT] [-l [CHECKLIST]] | -c) [--edition dutch-2017|dutch-2026] [--explain] [--json] [--reference-path] [--progress-after SECONDS] [--acceleration baku|baku-2016|haley|haley-example-2|degressive]\n       arbiter-pairings --dutch -g [CONFIG] [-o OUTPUT.trf] [-s SEED] [--edition dutch-2017|dutch-2026]";
 
 /// Seed of `-g` when `-s` is not given.
 const DEFAULT_SEED: u64 = 1;
@@ -76,6 +82,8 @@ struct Args {
     explain: bool,
     json: bool,
     reference_path: bool,
+    /// `--progress-after`: when progress lines start.
+    progress_after: Duration,
     acceleration: Option<swiss::AccelerationMethod>,
     /// `-l [file]`: `Some(None)` for stdout.
     checklist: Option<Option<String>>,
@@ -101,6 +109,7 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
     let mut explain = false;
     let mut json = false;
     let mut reference_path = false;
+    let mut progress_after = DEFAULT_PROGRESS_AFTER;
     let mut dutch = false;
     let mut acceleration = None;
     let mut checklist = None;
@@ -134,6 +143,14 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
             "--explain" => explain = true,
             "--json" => json = true,
             "--reference-path" => reference_path = true,
+            "--progress-after" => {
+                i += 1;
+                progress_after = argv
+                    .get(i)
+                    .and_then(|s| s.parse::<f64>().ok())
+                    .and_then(|s| Duration::try_from_secs_f64(s).ok())
+                    .ok_or("--progress-after needs a number of seconds (0 or more)")?;
+            }
             "--edition" => {
                 i += 1;
                 edition = Some(match argv.get(i).map(String::as_str) {
@@ -181,6 +198,7 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
         explain,
         json,
         reference_path,
+        progress_after,
         acceleration,
         checklist,
         output,
@@ -258,7 +276,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(3);
                 }
             };
-            let pairing = match pair_round(&state, edition, &options, path) {
+            let pairing = match pair_round(&state, edition, &options, path, args.progress_after) {
                 Ok(p) => p,
                 Err(e) => {
                     eprintln!("round {round}: {e}");
@@ -290,7 +308,14 @@ fn main() -> ExitCode {
             eprintln!("--acceleration is for -p only\n{USAGE}");
             ExitCode::from(3)
         }
-        Mode::Check => check(&doc, edition, &options, path, &args.input),
+        Mode::Check => check(
+            &doc,
+            edition,
+            &options,
+            path,
+            args.progress_after,
+            &args.input,
+        ),
         // Handled before reading an input file.
         Mode::Generate(_) => ExitCode::from(2),
     }
@@ -400,6 +425,7 @@ fn check(
     edition: Edition,
     options: &Options,
     path: EnginePath,
+    progress_after: Duration,
     input: &str,
 ) -> ExitCode {
     let stem = std::path::Path::new(input)
@@ -419,7 +445,7 @@ fn check(
                 return ExitCode::from(3);
             }
         };
-        match pair_round(&state, edition, options, path) {
+        match pair_round(&state, edition, options, path, progress_after) {
             Ok(p) => {
                 let got: std::collections::BTreeSet<(u32, u32)> =
                     p.boards.iter().map(|b| (b.white, b.black)).collect();

@@ -110,3 +110,58 @@ fn large_generated_tournaments_fast_equals_reference() {
     generated(300, 10, 11, Edition::Dutch2026);
     generated(500, 6, 12, Edition::Dutch2026);
 }
+
+/// Issue 9's size, 1,000 players: the fast path against pairings the plain path made once
+/// (`arbiter-pairings --reference-path`, 14 to 25 minutes a round here; too slow to run in
+/// every test run, so its outputs are kept in tests/data/scale, see PROVENANCE.md).
+/// The history is issue 9's tool (`gen_swiss_history.py 1000 9 11 1`); the state before
+/// round r is read from it as `-p` reads a file that ends after round r − 1.
+fn thousand_players_before_round(round: usize, plain: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/scale");
+    let bytes = std::fs::read(dir.join("h1000-played9-seed1.trf")).expect("read history");
+    let doc = trf::parse(&bytes).expect("parse").doc;
+    let state = trf_input::state_before(&doc, round, Edition::Dutch2026).expect("state");
+    assert_eq!(state.players.len(), 1000);
+    let fast = pair(&state, Edition::Dutch2026, EnginePath::Fast);
+    let text = std::fs::read_to_string(dir.join(plain)).expect("read plain pairing");
+    let mut lines = text.lines();
+    let count: usize = lines
+        .next()
+        .and_then(|l| l.parse().ok())
+        .expect("count line");
+    let mut boards = Vec::new();
+    let mut bye = None;
+    for l in lines {
+        let (w, b) = l.split_once(' ').expect("two numbers");
+        let (w, b): (u32, u32) = (w.parse().expect("white"), b.parse().expect("black"));
+        if b == 0 {
+            bye = Some(w);
+        } else {
+            boards.push((w, b));
+        }
+    }
+    assert_eq!(count, boards.len() + usize::from(bye.is_some()));
+    let got: Vec<(u32, u32)> = fast.boards.iter().map(|b| (b.white, b.black)).collect();
+    let first = got.iter().zip(&boards).position(|(g, p)| g != p);
+    assert!(
+        got == boards && fast.bye == bye,
+        "1,000 players, round {round}: the fast path differs from the plain path's pairing {plain}: first different board {:?} (fast {:?}, plain {:?}), {} against {} boards, bye {:?} against {:?}",
+        first.map(|i| i + 1),
+        first.map(|i| got[i]),
+        first.map(|i| boards[i]),
+        got.len(),
+        boards.len(),
+        fast.bye,
+        bye
+    );
+}
+
+#[test]
+fn thousand_players_round_2_fast_equals_plain() {
+    thousand_players_before_round(2, "h1000-round2.plain.txt");
+}
+
+#[test]
+fn thousand_players_round_10_fast_equals_plain() {
+    thousand_players_before_round(10, "h1000-round10.plain.txt");
+}

@@ -362,10 +362,59 @@ fn reference_path_flag_gives_the_same_pairing() {
             "{}",
             String::from_utf8_lossy(&o.stderr)
         );
-        std::fs::read_to_string(out).unwrap()
+        let text = std::fs::read_to_string(&out).unwrap();
+        let _ = std::fs::remove_file(&out);
+        text
     };
     let fast = pair("refpath-fast.txt", &[]);
     let plain = pair("refpath-plain.txt", &["--reference-path"]);
+    let _ = std::fs::remove_file(&input);
     assert!(fast.lines().count() > 10, "{fast}");
     assert_eq!(fast, plain);
+}
+
+/// Issue 9: a long pairing reports its progress on stderr. `--progress-after 0` starts the
+/// lines at once (the default waits 2 s), so the first line is the first bracket with every
+/// player still to pair; the pairing itself is unchanged.
+#[test]
+fn progress_lines_name_the_bracket_and_the_players_left() {
+    let text = generate("progress", "PlayersNumber=40\nRoundsNumber=5\n", 4, &[]);
+    let input = tmp("progress-in.trf");
+    std::fs::write(&input, text).unwrap();
+    let pair = |name: &str, extra: &[&str]| {
+        let out = tmp(name);
+        let mut args = vec![
+            "--dutch",
+            input.to_str().unwrap(),
+            "-p",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let o = run(&args);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let text = std::fs::read_to_string(&out).unwrap();
+        let _ = std::fs::remove_file(&out);
+        (text, String::from_utf8_lossy(&o.stderr).into_owned())
+    };
+    let (quiet, no_lines) = pair("progress-quiet.txt", &[]);
+    let (shown, lines) = pair("progress-shown.txt", &["--progress-after", "0"]);
+    let _ = std::fs::remove_file(&input);
+    assert_eq!(quiet, shown);
+    assert!(
+        no_lines.is_empty(),
+        "a short pairing prints nothing: {no_lines}"
+    );
+    let first = lines.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("pairing: bracket 1 (") && first.contains(", 40 of 40 players left, "),
+        "{lines}"
+    );
+    let bad = run(&["--dutch", "x.trf", "-p", "--progress-after", "-1"]);
+    assert_eq!(bad.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--progress-after needs a number"));
 }
