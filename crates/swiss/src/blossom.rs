@@ -57,11 +57,13 @@ impl<const L: usize> Certificate<L> {
 
     /// The doubled dual of vertex `v` with the duals of its blossoms moved onto it, for
     /// weights raised by `shift` (≥ `self.shift`) instead: feasible on every edge, so a warm
-    /// start; the pairs only a blossom made tight no longer are and start free.
+    /// start. A blossom's dual z counts twice on an edge inside it (`z + z`), so each of its
+    /// vertices takes z once: an edge inside keeps its slack (its pair stays matched), an
+    /// edge leaving it gains z (only the pair at the blossom's base starts free).
     pub fn spread_dual(&self, v: usize, shift: WideN<L>) -> WideN<L> {
         self.blossoms[v]
             .iter()
-            .fold(self.vertex[v], |d, &(_, z)| d.plus(z).plus(z))
+            .fold(self.vertex[v], |d, &(_, z)| d.plus(z))
             .plus(shift)
             .minus(self.shift)
     }
@@ -163,6 +165,23 @@ pub fn max_weight_perfect_matching_warm<const L: usize>(
         {
             m.mate[e.u] = (2 * k + 1) as isize;
             m.mate[e.v] = (2 * k) as isize;
+        }
+    }
+    // The search halves the slack of edges between two S-vertices, exact only when the
+    // free vertices (the roots of the search) have duals of the same parity: the others
+    // are raised by one (feasible: duals only grow; they are free, so no matched edge
+    // loses its tightness).
+    let mut one = WideN::<L>::ZERO;
+    one.add_at(0, 1);
+    let mut parity = None;
+    for v in 0..n {
+        if m.mate[v] == NO {
+            let odd = m.dualvar[v].0[0] & 1;
+            match parity {
+                None => parity = Some(odd),
+                Some(p) if p != odd => m.dualvar[v] = m.dualvar[v].plus(one),
+                _ => {}
+            }
         }
     }
     m.solve();
@@ -851,6 +870,10 @@ impl<'a, const L: usize> Matcher<'a, L> {
                             slack,
                             "the cached slack of an S-blossom's best edge"
                         );
+                        debug_assert!(
+                            slack.0[0] & 1 == 0,
+                            "an S-S slack is even (the roots' duals share one parity)"
+                        );
                         let d = slack.half();
                         if d < delta {
                             delta = d;
@@ -975,6 +998,35 @@ mod tests {
             warm_used > 300,
             "warm start used {warm_used} times of 400 ({declined} declined with a perfect matching)"
         );
+    }
+
+    /// Warm duals need not share one parity (a free vertex's dual raised by one is still
+    /// feasible), while the search halves the slack of S–S edges: it must stay exact (the
+    /// solver's debug assertion checks every halved slack is even).
+    #[test]
+    fn warm_start_with_free_duals_of_both_parities_matches_brute_force() {
+        let mut rnd = xorshift(4242);
+        let big = 1000u64;
+        let mut one = Wide::ZERO;
+        one.add_at(0, 1);
+        let mut used = 0;
+        for _ in 0..300 {
+            let (n, restricted, mut warm) = restricted_case(&mut rnd, big, false);
+            let paired = |v: usize, p: usize| {
+                restricted
+                    .iter()
+                    .any(|e| (e.u, e.v) == (v, p) || (e.u, e.v) == (p, v))
+            };
+            let free = (0..n)
+                .find(|&v| warm.mate[v].is_none_or(|p| !paired(v, p)))
+                .expect("the restricted vertex starts free");
+            warm.dual[free] = warm.dual[free].plus(one);
+            if let Some((m, _)) = max_weight_perfect_matching_warm(n, &restricted, &warm) {
+                used += 1;
+                assert_eq!(total(&restricted, &m), brute(n, &restricted));
+            }
+        }
+        assert!(used > 200, "warm start used {used} times of 300");
     }
 
     /// A matching solved on a random part of the edges and priced against the rest is as
