@@ -112,7 +112,7 @@ fn large_generated_tournaments_fast_equals_reference() {
 }
 
 /// Issue 9's size, 1,000 players: the fast path against pairings the plain path made once
-/// (`arbiter-pairings --reference-path`, 14 to 25 minutes a round here; too slow to run in
+/// (`arbiter-pairings --reference-path`, 8 to 25 minutes a round here; too slow to run in
 /// every test run, so its outputs are kept in tests/data/scale, see PROVENANCE.md).
 /// The history is issue 9's tool (`gen_swiss_history.py 1000 9 11 1`); the state before
 /// round r is read from it as `-p` reads a file that ends after round r − 1.
@@ -159,6 +159,11 @@ fn thousand_players_before_round(round: usize, plain: &str) {
 #[test]
 fn thousand_players_round_2_fast_equals_plain() {
     thousand_players_before_round(2, "h1000-round2.plain.txt");
+}
+
+#[test]
+fn thousand_players_round_6_fast_equals_plain() {
+    thousand_players_before_round(6, "h1000-round6.plain.txt");
 }
 
 #[test]
