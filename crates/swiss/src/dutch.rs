@@ -42,6 +42,11 @@ macro_rules! in_width {
 /// edges and priced against the rest ([`Engine::priced_matching`]).
 const PRICED_FROM: usize = 96;
 
+/// The largest field paired: pairing numbers have four digits in the TRF (and in the
+/// pairing files of the FIDE-endorsed programs). Large fields are slow, not refused: the
+/// CLI reports progress and the pairing service stops the engine at its timeout.
+const MAX_PLAYERS: usize = 9999;
+
 mod board_order;
 mod quality_criteria;
 
@@ -414,9 +419,9 @@ pub(crate) fn pair_round(
     }
     ps.sort_by(|a, b| b.0.score.cmp(&a.0.score).then(a.0.tpn.cmp(&b.0.tpn)));
     let n = ps.len();
-    if n > 4000 {
+    if n > MAX_PLAYERS {
         return Err(NoValidPairing::Limit(format!(
-            "{n} players: above 4000 players one round would take tens of minutes (ADR swiss-008)"
+            "{n} players: at most {MAX_PLAYERS} can be paired (FIDE pairing numbers and the TRF have four digits; ADR swiss-009)"
         )));
     }
     // C1 (rematches, forbidden pairs) as sorted lists of engine indices: a player has met

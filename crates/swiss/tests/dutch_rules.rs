@@ -6,7 +6,7 @@ use swiss::{Board, Colour, Edition, Float, Options, Player, TournamentState, pai
 fn player(tpn: u32) -> Player {
     Player {
         tpn,
-        rating: 2500 - tpn * 10,
+        rating: 2500u32.saturating_sub(tpn * 10),
         score: 0,
         acceleration: 0,
         colours: vec![],
@@ -332,4 +332,19 @@ fn a_stopped_pairing_returns_at_the_next_bracket() {
     }
     let whole = pair_until(&|| false).unwrap();
     assert_eq!(whole, pair(&st, Edition::Dutch2026, &options).unwrap());
+}
+
+/// Fields are limited by the four-digit pairing numbers of the TRF, not by time: 9,999
+/// players are accepted (slow, with progress and the service's timeout), 10,000 refused at
+/// once with the reason.
+#[test]
+fn ten_thousand_players_are_refused_with_the_reason() {
+    use swiss::NoValidPairing;
+    let st = state(10_000, 11);
+    match pair(&st, Edition::Dutch2026, &Options { explain: false }) {
+        Err(NoValidPairing::Limit(m)) => {
+            assert!(m.contains("10000 players: at most 9999"), "{m}")
+        }
+        other => panic!("expected the limit, got {other:?}"),
+    }
 }
