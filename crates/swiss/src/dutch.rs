@@ -318,7 +318,11 @@ fn widen<const M: usize>(c: &Certificate<M>) -> Certificate<8> {
         blossoms: c
             .blossoms
             .iter()
-            .map(|ch| ch.iter().map(|&(b, z)| (b, z.narrow::<8>())).collect())
+            .map(|ch| {
+                ch.iter()
+                    .map(|&(b, z, o)| (b, z.narrow::<8>(), o.narrow::<8>()))
+                    .collect()
+            })
             .collect(),
         shift: c.shift.narrow::<8>(),
     }
