@@ -275,28 +275,37 @@ fn matching_in<const M: usize>(
     (m, c.map(|c| widen(&c)))
 }
 
-/// A cold maximum-weight matching with duals in the narrowest width `need` bits fit in.
-fn cold_matching(
-    n: usize,
-    edges: &[Edge],
-    need: u32,
-) -> (Vec<Option<usize>>, Option<Certificate<8>>) {
-    in_width!(
-        need,
-        matching_in(n, edges),
-        max_weight_matching_with_duals(n, edges)
-    )
-}
-
-/// [`max_weight_matching_priced`] in `M` limbs (the caller guarantees the weights and
-/// doubled duals fit), the certificate widened back to [`Wide`].
-fn priced_matching_in<const M: usize>(
-    n: usize,
-    edges: &[Edge],
-    keep: Vec<bool>,
-) -> Option<(Vec<Option<usize>>, Option<Certificate<8>>)> {
-    let (m, c) = max_weight_matching_priced(n, &narrow_edges::<M>(edges), keep, PRICING_ROUNDS)?;
-    Some((m, Some(widen(&c))))
+/// The fast path of [`Engine::solve_verts`], its edges built in `M` limbs: the narrowest
+/// width holding the weights raised by a warm start's shift and doubled, so the least
+/// memory and the fastest arithmetic (the values, so the matching, are the same).
+/// `warm_ok`: a warm start fits in `M` limbs.
+fn solve_verts_in<const M: usize>(
+    eng: &Engine,
+    fr: &Frame,
+    cons: &Cons,
+    base: Wide,
+    verts: &[usize],
+    prune: Option<&Sol>,
+    warm_ok: bool,
+) -> Sol {
+    let idx = eng.local_index(verts);
+    let edges = eng.edges_in::<M>(fr, cons, verts, &idx, prune);
+    // A question about a known optimum starts from it (warm start).
+    let warm = prune
+        .filter(|_| warm_ok)
+        .and_then(|k| {
+            let maxw = edges.iter().map(|e| e.w).max()?;
+            eng.warm_start(k, verts, &idx, maxw.narrow::<8>())
+        })
+        .and_then(|w| warm_matching_in(verts.len(), &edges, &w));
+    let (m, local_cert) = match warm {
+        Some(w) => w,
+        None => eng.priced_matching(fr, verts, &edges).unwrap_or_else(|| {
+            let (m, c) = max_weight_matching_with_duals(verts.len(), &edges);
+            (m, c.map(|c| widen(&c)))
+        }),
+    };
+    eng.solution(base, verts, &edges, m, local_cert)
 }
 
 /// The edges with their weights in `M` limbs (the caller guarantees they fit).
@@ -332,10 +341,9 @@ fn widen<const M: usize>(c: &Certificate<M>) -> Certificate<8> {
 /// weights and doubled duals fit).
 fn warm_matching_in<const M: usize>(
     n: usize,
-    edges: &[Edge],
+    edges: &[Edge<M>],
     warm: &WarmStart<8>,
 ) -> Option<(Vec<Option<usize>>, Option<Certificate<8>>)> {
-    let narrow = narrow_edges::<M>(edges);
     let w = WarmStart {
         mate: warm.mate.clone(),
         dual: warm.dual.iter().map(|d| d.narrow::<M>()).collect(),
@@ -344,11 +352,11 @@ fn warm_matching_in<const M: usize>(
     if n >= PRICED_FROM
         && edges.len() >= 4 * n * WARM_LEAST
         && let Some((m, c)) =
-            max_weight_perfect_matching_warm_priced(n, &narrow, &w, WARM_LEAST, PRICING_ROUNDS)
+            max_weight_perfect_matching_warm_priced(n, edges, &w, WARM_LEAST, PRICING_ROUNDS)
     {
         return Some((m, Some(widen(&c))));
     }
-    let (m, c) = max_weight_perfect_matching_warm(n, &narrow, &w)?;
+    let (m, c) = max_weight_perfect_matching_warm(n, edges, &w)?;
     Some((m, Some(widen(&c))))
 }
 
@@ -604,11 +612,48 @@ impl Engine {
         verts: &[usize],
         prune: Option<&Sol>,
     ) -> Sol {
-        let n = self.n;
-        let mut idx = vec![usize::MAX; n + 1];
+        // Narrower integers are faster; the doubled duals need one spare bit, a warm start's
+        // shifted weights four more. The fast path takes the narrowest width that fits
+        // (same values, so the same matching).
+        let need = fr.bits + 2;
+        if self.fast {
+            return in_width!(
+                need + 4,
+                solve_verts_in(self, fr, cons, base, verts, prune, true),
+                solve_verts_in::<8>(self, fr, cons, base, verts, prune, false)
+            );
+        }
+        let idx = self.local_index(verts);
+        let edges = self.edges_in::<8>(fr, cons, verts, &idx, prune);
+        let (m, local_cert) = if need <= 4 * 64 {
+            matching_in::<4>(verts.len(), &edges)
+        } else {
+            max_weight_matching_with_duals(verts.len(), &edges)
+        };
+        self.solution(base, verts, &edges, m, local_cert)
+    }
+
+    /// The local index of each vertex of `verts` (`usize::MAX` for the others).
+    fn local_index(&self, verts: &[usize]) -> Vec<usize> {
+        let mut idx = vec![usize::MAX; self.n + 1];
         for (i, &v) in verts.iter().enumerate() {
             idx[v] = i;
         }
+        idx
+    }
+
+    /// The edges among `verts` (local indices `idx`) allowed under `cons`, their weights in
+    /// `M` limbs (the caller guarantees they fit); with `prune`, without the bracket's edges
+    /// that no matching of `prune`'s quality can use.
+    fn edges_in<const M: usize>(
+        &self,
+        fr: &Frame,
+        cons: &Cons,
+        verts: &[usize],
+        idx: &[usize],
+        prune: Option<&Sol>,
+    ) -> Vec<Edge<M>> {
+        let n = self.n;
         let mut edges = Vec::new();
         for (i, &u) in verts.iter().enumerate() {
             for &v in &verts[i + 1..] {
@@ -620,28 +665,28 @@ impl Engine {
                         && fr.in_b[v]
                         && prune.is_some_and(|k| k.excludes_weight(fr, u, v, w)))
                 {
-                    edges.push(Edge { u: i, v: idx[v], w });
+                    edges.push(Edge {
+                        u: i,
+                        v: idx[v],
+                        w: w.narrow::<M>(),
+                    });
                 }
             }
         }
-        // Narrower integers are faster; the doubled duals need one spare bit. The fast path
-        // takes the narrowest width the layout fits in (same values, so the same matching).
-        let need = fr.bits + 2;
-        // Fast path: a question about a known optimum starts from it (warm start).
-        let warm = prune
-            .filter(|_| self.fast)
-            .and_then(|k| self.warm_start(k, verts, &idx, &edges))
-            .and_then(|w| in_width!(need + 4, warm_matching_in(verts.len(), &edges, &w), None));
-        let (m, local_cert): (Vec<Option<usize>>, Option<Certificate<8>>) = if let Some(w) = warm {
-            w
-        } else if self.fast {
-            self.priced_matching(fr, verts, &edges, need)
-                .unwrap_or_else(|| cold_matching(verts.len(), &edges, need))
-        } else if need <= 4 * 64 {
-            matching_in::<4>(verts.len(), &edges)
-        } else {
-            max_weight_matching_with_duals(verts.len(), &edges)
-        };
+        edges
+    }
+
+    /// The solution of a matching `m` of `verts` (local indices) with `edges`: its total
+    /// (plus `base`), the partners and the certificate in global indices.
+    fn solution<const M: usize>(
+        &self,
+        base: Wide,
+        verts: &[usize],
+        edges: &[Edge<M>],
+        m: Vec<Option<usize>>,
+        local_cert: Option<Certificate<8>>,
+    ) -> Sol {
+        let n = self.n;
         let cert = local_cert.map(|c| {
             let mut vertex = vec![Wide::ZERO; n + 1];
             let mut blossoms = vec![Vec::new(); n + 1];
@@ -656,9 +701,9 @@ impl Engine {
             }
         });
         let mut total = base;
-        for e in &edges {
+        for e in edges {
             if m[e.u] == Some(e.v) {
-                total = total.plus(e.w);
+                total = total.plus(e.w.narrow::<8>());
             }
         }
         let mut mate = vec![None; n + 1];
@@ -676,12 +721,11 @@ impl Engine {
     /// the part re-solved; when they cover every edge, the matching is optimal for the whole
     /// problem and its certificate is one of the whole problem. `None` (solve everything)
     /// for small problems or when the pricing does not settle in a few rounds.
-    fn priced_matching(
+    fn priced_matching<const M: usize>(
         &self,
         fr: &Frame,
         verts: &[usize],
-        edges: &[Edge],
-        need: u32,
+        edges: &[Edge<M>],
     ) -> Option<(Vec<Option<usize>>, Option<Certificate<8>>)> {
         const WINDOW: usize = 12;
         const HEAVIEST: usize = 6;
@@ -697,21 +741,21 @@ impl Engine {
             .collect();
         // Each vertex's heaviest edges.
         keep_best_per_vertex(nv, edges, HEAVIEST, &mut keep, |e| std::cmp::Reverse(e.w));
-        in_width!(need, priced_matching_in(nv, edges, keep), None)
+        let (m, c) = max_weight_matching_priced(nv, edges, keep, PRICING_ROUNDS)?;
+        Some((m, Some(widen(&c))))
     }
 
     /// A warm start from the known optimum `k` for the matching of `verts` (local indices
-    /// `idx`) with `edges`: its matching and vertex duals, shifted so that they stay
-    /// unsigned (`None` without a certificate).
+    /// `idx`) whose heaviest edge weighs `maxw`: its matching and vertex duals, shifted so
+    /// that they stay unsigned (`None` without a certificate).
     fn warm_start(
         &self,
         k: &Sol,
         verts: &[usize],
         idx: &[usize],
-        edges: &[Edge],
+        maxw: Wide,
     ) -> Option<WarmStart<8>> {
         let cert = k.cert.as_ref()?;
-        let maxw = edges.iter().map(|e| e.w).max()?;
         let shift = maxw.plus(maxw).max(cert.shift);
         let dual = verts.iter().map(|&v| cert.spread_dual(v, shift)).collect();
         let mate = verts
