@@ -315,12 +315,13 @@ fn price<const L: usize>(
 struct Matcher<'a, const L: usize> {
     n: usize,
     edges: &'a [Edge<L>],
-    endpoint: Vec<usize>,
-    /// The endpoints `p` of the edges at vertex v (the other end is `endpoint[p]`), in
-    /// `neighbend[neighstart[v]..neighstart[v + 1]]`: one flat array.
-    neighbend: Vec<usize>,
-    /// `endpoint[p]` for each entry of `neighbend` (read in sequence while scanning).
-    neighbour: Vec<usize>,
+    /// The endpoints `p` of the edges at vertex v (the other end is `endpoint(p)`), in
+    /// `neighbend[neighstart[v]..neighstart[v + 1]]`: one flat array, 32-bit (half the
+    /// memory and cache of the scans; the engine's graphs, at most 9,999 players, have at
+    /// most 50 million edges, far below 2³¹).
+    neighbend: Vec<u32>,
+    /// `endpoint(p)` for each entry of `neighbend` (read in sequence while scanning).
+    neighbour: Vec<u32>,
     neighstart: Vec<usize>,
     /// Twice each edge's weight (the slack is `dual u + dual v − 2w`).
     twice: Vec<WideN<L>>,
@@ -353,12 +354,9 @@ struct Matcher<'a, const L: usize> {
 
 impl<'a, const L: usize> Matcher<'a, L> {
     fn new(n: usize, edges: &'a [Edge<L>]) -> Self {
-        let mut endpoint = Vec::with_capacity(2 * edges.len());
         let mut degree = vec![0usize; n + 1];
         let mut maxw = WideN::<L>::ZERO;
         for e in edges {
-            endpoint.push(e.u);
-            endpoint.push(e.v);
             degree[e.u] += 1;
             degree[e.v] += 1;
             if e.w > maxw {
@@ -370,14 +368,14 @@ impl<'a, const L: usize> Matcher<'a, L> {
             neighstart[v + 1] = neighstart[v] + degree[v];
         }
         let mut fill = neighstart.clone();
-        let mut neighbend = vec![0usize; 2 * edges.len()];
-        let mut neighbour = vec![0usize; 2 * edges.len()];
+        let mut neighbend = vec![0u32; 2 * edges.len()];
+        let mut neighbour = vec![0u32; 2 * edges.len()];
         for (k, e) in edges.iter().enumerate() {
-            neighbend[fill[e.u]] = 2 * k + 1;
-            neighbour[fill[e.u]] = e.v;
+            neighbend[fill[e.u]] = (2 * k + 1) as u32;
+            neighbour[fill[e.u]] = e.v as u32;
             fill[e.u] += 1;
-            neighbend[fill[e.v]] = 2 * k;
-            neighbour[fill[e.v]] = e.u;
+            neighbend[fill[e.v]] = (2 * k) as u32;
+            neighbour[fill[e.v]] = e.u as u32;
             fill[e.v] += 1;
         }
         let twice = edges.iter().map(|e| e.w.plus(e.w)).collect();
@@ -386,7 +384,6 @@ impl<'a, const L: usize> Matcher<'a, L> {
         Matcher {
             n,
             edges,
-            endpoint,
             neighbend,
             neighbour,
             neighstart,
@@ -412,10 +409,17 @@ impl<'a, const L: usize> Matcher<'a, L> {
         }
     }
 
+    /// The vertex at endpoint `p`: edge p / 2, its end u for even p, v for odd p.
+    #[inline]
+    fn endpoint(&self, p: usize) -> usize {
+        let e = &self.edges[p / 2];
+        if p & 1 == 0 { e.u } else { e.v }
+    }
+
     /// The partner of each vertex.
     fn mates(&self) -> Vec<Option<usize>> {
         (0..self.n)
-            .map(|v| (self.mate[v] >= 0).then(|| self.endpoint[self.mate[v] as usize]))
+            .map(|v| (self.mate[v] >= 0).then(|| self.endpoint(self.mate[v] as usize)))
             .collect()
     }
 
@@ -482,7 +486,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
         } else if t == 2 {
             let base = self.blossombase[b] as usize;
             let mb = self.mate[base];
-            let target = self.endpoint[mb as usize];
+            let target = self.endpoint(mb as usize);
             self.assign_label(target, 1, mb ^ 1);
         }
     }
@@ -503,9 +507,9 @@ impl<'a, const L: usize> Matcher<'a, L> {
             if self.labelend[b] == NO {
                 v = NO;
             } else {
-                v = self.endpoint[self.labelend[b] as usize] as isize;
+                v = self.endpoint(self.labelend[b] as usize) as isize;
                 b = self.inblossom[v as usize];
-                v = self.endpoint[self.labelend[b] as usize] as isize;
+                v = self.endpoint(self.labelend[b] as usize) as isize;
             }
             if w != NO {
                 std::mem::swap(&mut v, &mut w);
@@ -532,7 +536,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
             self.blossomparent[bv] = b as isize;
             path.push(bv);
             endps.push(self.labelend[bv] as usize);
-            v = self.endpoint[self.labelend[bv] as usize];
+            v = self.endpoint(self.labelend[bv] as usize);
             bv = self.inblossom[v];
         }
         path.push(bb);
@@ -543,7 +547,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
             self.blossomparent[bw] = b as isize;
             path.push(bw);
             endps.push((self.labelend[bw] ^ 1) as usize);
-            w = self.endpoint[self.labelend[bw] as usize];
+            w = self.endpoint(self.labelend[bw] as usize);
             bw = self.inblossom[w];
         }
         self.label[b] = 1;
@@ -571,7 +575,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     .map(|v| {
                         self.neighbend[self.neighstart[v]..self.neighstart[v + 1]]
                             .iter()
-                            .map(|p| p / 2)
+                            .map(|&p| p as usize / 2)
                             .collect()
                     })
                     .collect(),
@@ -632,7 +636,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
             let len = childs.len() as isize;
             let endps = self.blossomendps[b].clone();
             let idx = |j: isize| -> usize { j.rem_euclid(len) as usize };
-            let entrychild = self.inblossom[self.endpoint[(self.labelend[b] ^ 1) as usize]];
+            let entrychild = self.inblossom[self.endpoint((self.labelend[b] ^ 1) as usize)];
             let mut j = childs.iter().position(|&c| c == entrychild).unwrap_or(0) as isize;
             let (jstep, endptrick): (isize, isize) = if j & 1 != 0 {
                 j -= len;
@@ -642,10 +646,10 @@ impl<'a, const L: usize> Matcher<'a, L> {
             };
             let mut p = self.labelend[b];
             while j != 0 {
-                let a = self.endpoint[(p ^ 1) as usize];
+                let a = self.endpoint((p ^ 1) as usize);
                 self.label[a] = 0;
                 let q = (endps[idx(j - endptrick)] as isize) ^ endptrick ^ 1;
-                let c = self.endpoint[q as usize];
+                let c = self.endpoint(q as usize);
                 self.label[c] = 0;
                 self.assign_label(a, 2, p);
                 self.allowedge[endps[idx(j - endptrick)] / 2] = true;
@@ -655,7 +659,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 j += jstep;
             }
             let bv = childs[idx(j)];
-            let a = self.endpoint[(p ^ 1) as usize];
+            let a = self.endpoint((p ^ 1) as usize);
             self.label[a] = 2;
             self.label[bv] = 2;
             self.labelend[a] = p;
@@ -679,7 +683,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     let v = found as usize;
                     self.label[v] = 0;
                     let mb = self.mate[self.blossombase[bv] as usize];
-                    let e = self.endpoint[mb as usize];
+                    let e = self.endpoint(mb as usize);
                     self.label[e] = 0;
                     let le = self.labelend[v];
                     self.assign_label(v, 2, le);
@@ -722,17 +726,17 @@ impl<'a, const L: usize> Matcher<'a, L> {
             let t = childs[idx(j)];
             let p = (endps[idx(j - endptrick)] as isize) ^ endptrick;
             if t >= self.n {
-                let e = self.endpoint[p as usize];
+                let e = self.endpoint(p as usize);
                 self.augment_blossom(t, e);
             }
             j += jstep;
             let t = childs[idx(j)];
             if t >= self.n {
-                let e = self.endpoint[(p ^ 1) as usize];
+                let e = self.endpoint((p ^ 1) as usize);
                 self.augment_blossom(t, e);
             }
-            let a = self.endpoint[p as usize];
-            let c = self.endpoint[(p ^ 1) as usize];
+            let a = self.endpoint(p as usize);
+            let c = self.endpoint((p ^ 1) as usize);
             self.mate[a] = p ^ 1;
             self.mate[c] = p;
         }
@@ -760,10 +764,10 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 if self.labelend[bs] == NO {
                     break;
                 }
-                let t = self.endpoint[self.labelend[bs] as usize];
+                let t = self.endpoint(self.labelend[bs] as usize);
                 let bt = self.inblossom[t];
-                s = self.endpoint[self.labelend[bt] as usize];
-                let j = self.endpoint[(self.labelend[bt] ^ 1) as usize];
+                s = self.endpoint(self.labelend[bt] as usize);
+                let j = self.endpoint((self.labelend[bt] ^ 1) as usize);
                 if bt >= self.n {
                     self.augment_blossom(bt, j);
                 }
@@ -806,9 +810,9 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     let dv = self.dualvar[v];
                     let two_d = self.stage_delta.plus(self.stage_delta);
                     for pi in self.neighstart[v]..self.neighstart[v + 1] {
-                        let p = self.neighbend[pi];
+                        let p = self.neighbend[pi] as usize;
                         let k = p / 2;
-                        let w = self.neighbour[pi];
+                        let w = self.neighbour[pi] as usize;
                         if self.inblossom[v] == self.inblossom[w] {
                             continue;
                         }
