@@ -339,6 +339,25 @@ fn checklist_lists_every_player_with_this_rounds_pairing() {
     }));
 }
 
+/// `-p` on `input` with `extra` options into a temporary file: (the pairing file, stderr);
+/// the run must succeed.
+fn pair_file(input: &std::path::Path, name: &str, extra: &[&str]) -> (String, String) {
+    let out = tmp(name);
+    let mut args = vec![
+        "--dutch",
+        input.to_str().unwrap(),
+        "-p",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let o = run(&args);
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    (text, stderr)
+}
+
 /// Issue 9: `--reference-path` pairs with the plain path of the engine through the binary,
 /// and gives the same file as the default (fast) path.
 #[test]
@@ -346,28 +365,8 @@ fn reference_path_flag_gives_the_same_pairing() {
     let text = generate("refpath", "PlayersNumber=40\nRoundsNumber=5\n", 3, &[]);
     let input = tmp("refpath-in.trf");
     std::fs::write(&input, text).unwrap();
-    let pair = |name: &str, extra: &[&str]| {
-        let out = tmp(name);
-        let mut args = vec![
-            "--dutch",
-            input.to_str().unwrap(),
-            "-p",
-            out.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        let o = run(&args);
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let text = std::fs::read_to_string(&out).unwrap();
-        let _ = std::fs::remove_file(&out);
-        text
-    };
-    let fast = pair("refpath-fast.txt", &[]);
-    let plain = pair("refpath-plain.txt", &["--reference-path"]);
+    let (fast, _) = pair_file(&input, "refpath-fast.txt", &[]);
+    let (plain, _) = pair_file(&input, "refpath-plain.txt", &["--reference-path"]);
     let _ = std::fs::remove_file(&input);
     assert!(fast.lines().count() > 10, "{fast}");
     assert_eq!(fast, plain);
@@ -381,28 +380,8 @@ fn progress_lines_name_the_bracket_and_the_players_left() {
     let text = generate("progress", "PlayersNumber=40\nRoundsNumber=5\n", 4, &[]);
     let input = tmp("progress-in.trf");
     std::fs::write(&input, text).unwrap();
-    let pair = |name: &str, extra: &[&str]| {
-        let out = tmp(name);
-        let mut args = vec![
-            "--dutch",
-            input.to_str().unwrap(),
-            "-p",
-            out.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        let o = run(&args);
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let text = std::fs::read_to_string(&out).unwrap();
-        let _ = std::fs::remove_file(&out);
-        (text, String::from_utf8_lossy(&o.stderr).into_owned())
-    };
-    let (quiet, no_lines) = pair("progress-quiet.txt", &[]);
-    let (shown, lines) = pair("progress-shown.txt", &["--progress-after", "0"]);
+    let (quiet, no_lines) = pair_file(&input, "progress-quiet.txt", &[]);
+    let (shown, lines) = pair_file(&input, "progress-shown.txt", &["--progress-after", "0"]);
     let _ = std::fs::remove_file(&input);
     assert_eq!(quiet, shown);
     assert!(
