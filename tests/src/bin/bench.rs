@@ -311,7 +311,12 @@ fn tempfile_dir() -> anyhow::Result<PathBuf> {
 
 /// A line of /proc/self/status in KiB (`VmHWM`: peak resident set, `VmRSS`: now).
 fn status_kib(key: &str) -> Option<u64> {
-    std::fs::read_to_string("/proc/self/status")
+    process_status_kib("self", key)
+}
+
+/// A `kB` line of `/proc/<process>/status` (`process`: a pid or `self`).
+fn process_status_kib(process: &str, key: &str) -> Option<u64> {
+    std::fs::read_to_string(format!("/proc/{process}/status"))
         .ok()?
         .lines()
         .find(|l| l.starts_with(key) && l[key.len()..].starts_with(':'))?
@@ -1136,10 +1141,10 @@ fn pairing_scale_section(out: &Path) -> anyhow::Result<()> {
                 anyhow::bail!("{} {n} {} 11 1 failed", tool.display(), round - 1);
             }
             let value = match pairing_child(&exe, &trf, LIMIT)? {
-                Some(output) if output.status.success() => {
+                Ok(output) if output.status.success() => {
                     String::from_utf8_lossy(&output.stdout).trim().to_string()
                 }
-                Some(output) => {
+                Ok(output) => {
                     let err = String::from_utf8_lossy(&output.stderr).to_string();
                     let line = err
                         .lines()
@@ -1148,7 +1153,14 @@ fn pairing_scale_section(out: &Path) -> anyhow::Result<()> {
                         .to_string();
                     format!("not run: {line}")
                 }
-                None => format!("not finished within {} s (stopped)", LIMIT.as_secs()),
+                Err(peak) => format!(
+                    "not finished within {} s (stopped{})",
+                    LIMIT.as_secs(),
+                    peak.map_or(String::new(), |kib| format!(
+                        "; peak memory by then {} MB",
+                        kib / 1024
+                    ))
+                ),
             };
             eprintln!("pairing-scale: {n} players, round {round}: {value}");
             rows.push(Row {
@@ -1170,12 +1182,13 @@ fn pairing_scale_section(out: &Path) -> anyhow::Result<()> {
     )
 }
 
-/// Runs `exe --pairing-one trf` and waits at most `limit` (`None`: stopped at the limit).
+/// Runs `exe --pairing-one trf` and waits at most `limit` (`Err(peak)`: stopped at the
+/// limit, with the peak memory of the child by then in KiB when it could be read).
 fn pairing_child(
     exe: &Path,
     trf: &Path,
     limit: std::time::Duration,
-) -> anyhow::Result<Option<std::process::Output>> {
+) -> anyhow::Result<Result<std::process::Output, Option<u64>>> {
     let mut child = std::process::Command::new(exe)
         .arg("--pairing-one")
         .arg(trf)
@@ -1185,13 +1198,14 @@ fn pairing_child(
     let start = Instant::now();
     while child.try_wait()?.is_none() {
         if start.elapsed() > limit {
+            let peak = process_status_kib(&child.id().to_string(), "VmHWM");
             let _ = child.kill();
             let _ = child.wait();
-            return Ok(None);
+            return Ok(Err(peak));
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
-    Ok(Some(child.wait_with_output()?))
+    Ok(Ok(child.wait_with_output()?))
 }
 
 /// One row of the pairing-scale section (run in a child process): the next round of the
