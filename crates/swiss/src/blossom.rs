@@ -148,30 +148,23 @@ pub fn max_weight_perfect_matching_warm<const L: usize>(
     if n == 0 || edges.is_empty() || warm.mate.len() != n || warm.dual.len() != n {
         return None;
     }
-    let shifted: Vec<Edge<L>> = edges
-        .iter()
-        .map(|e| Edge {
-            u: e.u,
-            v: e.v,
-            w: e.w.plus(warm.shift),
-        })
-        .collect();
-    let mut m = Matcher::new(n, &shifted);
+    // The weights raised by the shift inside the matcher (no shifted copy of the edges).
+    let mut m = Matcher::with_shift(n, edges, warm.shift);
     m.maxcard = true;
     for (v, d) in warm.dual.iter().enumerate() {
         m.dualvar[v] = *d;
     }
-    for (k, e) in shifted.iter().enumerate() {
+    for (k, e) in edges.iter().enumerate() {
         let (du, dv) = (m.dualvar[e.u], m.dualvar[e.v]);
         let sum = du.plus(dv);
-        if sum < du || sum < e.w.plus(e.w) {
+        if sum < du || sum < m.twice[k] {
             return None;
         }
         // A pair of the warm matching that is still a tight edge stays matched; the others
         // start free.
         if warm.mate[e.u] == Some(e.v)
             && warm.mate[e.v] == Some(e.u)
-            && sum == e.w.plus(e.w)
+            && sum == m.twice[k]
             && m.mate[e.u] == NO
             && m.mate[e.v] == NO
         {
@@ -354,6 +347,11 @@ struct Matcher<'a, const L: usize> {
 
 impl<'a, const L: usize> Matcher<'a, L> {
     fn new(n: usize, edges: &'a [Edge<L>]) -> Self {
+        Self::with_shift(n, edges, WideN::<L>::ZERO)
+    }
+
+    /// The matcher of `edges` with every weight raised by `shift`.
+    fn with_shift(n: usize, edges: &'a [Edge<L>], shift: WideN<L>) -> Self {
         let mut degree = vec![0usize; n + 1];
         let mut maxw = WideN::<L>::ZERO;
         for e in edges {
@@ -363,6 +361,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 maxw = e.w;
             }
         }
+        let maxw = maxw.plus(shift);
         let mut neighstart = vec![0usize; n + 1];
         for v in 0..n {
             neighstart[v + 1] = neighstart[v] + degree[v];
@@ -378,7 +377,13 @@ impl<'a, const L: usize> Matcher<'a, L> {
             neighbour[fill[e.v]] = e.u as u32;
             fill[e.v] += 1;
         }
-        let twice = edges.iter().map(|e| e.w.plus(e.w)).collect();
+        let twice = edges
+            .iter()
+            .map(|e| {
+                let w = e.w.plus(shift);
+                w.plus(w)
+            })
+            .collect();
         let mut dualvar = vec![maxw; n];
         dualvar.extend(std::iter::repeat_n(WideN::<L>::ZERO, n));
         Matcher {
