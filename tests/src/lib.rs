@@ -144,3 +144,43 @@ pub fn output_text(o: &std::process::Output) -> String {
         String::from_utf8_lossy(&o.stderr)
     )
 }
+
+/// The `arbiter` CLI against one running arbiterd (`data`: its data directory, where the
+/// admin token is).
+pub struct Arbiter {
+    pub data: PathBuf,
+    pub port: u16,
+}
+
+impl Arbiter {
+    /// Runs the CLI with `args`.
+    pub fn run(&self, args: &[&str]) -> std::process::Output {
+        run_cli(&self.data, self.port, args)
+    }
+
+    /// Runs and expects success; returns stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let o = self.run(args);
+        assert!(o.status.success(), "arbiter {args:?}: {}", output_text(&o));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    }
+
+    /// Runs with `--json` and expects success; returns the parsed output.
+    pub fn json(&self, args: &[&str]) -> serde_json::Value {
+        let mut a = args.to_vec();
+        a.push("--json");
+        serde_json::from_str(&self.ok(&a)).expect("JSON output")
+    }
+
+    /// Runs and expects exit code 1 (the server refused); returns the message.
+    pub fn refused(&self, args: &[&str]) -> String {
+        let o = self.run(args);
+        assert_eq!(
+            o.status.code(),
+            Some(1),
+            "arbiter {args:?}: {}",
+            output_text(&o)
+        );
+        output_text(&o)
+    }
+}

@@ -3,10 +3,10 @@
 //! import`, found by FIDE ID and by name, a player entered with only a FIDE ID (the rest
 //! filled from the list, explicit fields winning), and the list still there after
 //! `arbiterd` is killed with SIGKILL and restarted.
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
-use arbiter_tests::{Proc, binary};
+use arbiter_tests::{Arbiter, Proc, binary};
 use ratinglist::{ListPlayer, RatingKind, TextEncoding, TxtLayout, generate_list, write_txt};
 
 fn start(data: &Path, port: u16) -> Proc {
@@ -20,31 +20,6 @@ fn start(data: &Path, port: u16) -> Proc {
     );
     p.wait_line("listening on", 30);
     p
-}
-
-struct Arbiter {
-    data: PathBuf,
-    port: u16,
-}
-
-impl Arbiter {
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new(binary("arbiter"))
-            .args(args)
-            .env("ARBITER_SERVER", format!("http://127.0.0.1:{}", self.port))
-            .env("ARBITER_DATA_DIR", &self.data)
-            .env_remove("ARBITER_TOKEN")
-            .output()
-            .expect("run arbiter")
-    }
-
-    fn json(&self, args: &[&str]) -> serde_json::Value {
-        let mut a = args.to_vec();
-        a.push("--json");
-        let o = self.run(&a);
-        assert!(o.status.success(), "arbiter {args:?}: {}", text(&o));
-        serde_json::from_slice(&o.stdout).expect("JSON output")
-    }
 }
 
 fn text(o: &Output) -> String {

@@ -7,34 +7,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use arbiter_tests::{Proc, output_text, run_cli, start_arbiterd};
+use arbiter_tests::{Arbiter, Proc, output_text, start_arbiterd};
 
 fn start(data: &Path, port: u16) -> Proc {
     start_arbiterd(data, port, |_| {})
-}
-
-struct Arbiter {
-    data: PathBuf,
-    port: u16,
-}
-
-impl Arbiter {
-    fn run(&self, args: &[&str]) -> Output {
-        run_cli(&self.data, self.port, args)
-    }
-
-    /// Runs and expects success; returns stdout.
-    fn ok(&self, args: &[&str]) -> String {
-        let o = self.run(args);
-        assert!(o.status.success(), "arbiter {args:?}: {}", text(&o));
-        String::from_utf8_lossy(&o.stdout).into_owned()
-    }
-
-    fn json(&self, args: &[&str]) -> serde_json::Value {
-        let mut a = args.to_vec();
-        a.push("--json");
-        serde_json::from_str(&self.ok(&a)).expect("JSON output")
-    }
 }
 
 fn text(o: &Output) -> String {

@@ -4,44 +4,8 @@
 //! corrected after round 5 was paired and published (impact report, audit history, standings
 //! as of before the correction, hash chain), and two arbiters correcting one board at once.
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
-use arbiter_tests::{Proc, binary, output_text, run_cli, start_arbiterd};
-
-struct Arbiter {
-    data: PathBuf,
-    port: u16,
-}
-
-impl Arbiter {
-    fn run(&self, args: &[&str]) -> Output {
-        run_cli(&self.data, self.port, args)
-    }
-
-    fn ok(&self, args: &[&str]) -> String {
-        let o = self.run(args);
-        assert!(o.status.success(), "arbiter {args:?}: {}", output_text(&o));
-        String::from_utf8_lossy(&o.stdout).into_owned()
-    }
-
-    fn json(&self, args: &[&str]) -> serde_json::Value {
-        let mut a = args.to_vec();
-        a.push("--json");
-        serde_json::from_str(&self.ok(&a)).expect("JSON output")
-    }
-
-    /// Runs and expects exit code 1 (the server refused); returns the message.
-    fn refused(&self, args: &[&str]) -> String {
-        let o = self.run(args);
-        assert_eq!(
-            o.status.code(),
-            Some(1),
-            "arbiter {args:?}: {}",
-            output_text(&o)
-        );
-        output_text(&o)
-    }
-}
+use arbiter_tests::{Arbiter, Proc, binary, output_text, start_arbiterd};
 
 fn start(data: &Path, port: u16) -> Proc {
     start_arbiterd(data, port, |_| {})
