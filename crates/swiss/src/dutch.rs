@@ -375,8 +375,12 @@ fn float_at(p: &Player, back: usize) -> Float {
     }
 }
 
-/// Pairs the next round (see [`crate::pair`]).
-pub(crate) fn pair_round(
+/// [`crate::pair_with`] that can be stopped (exported as `swiss::pair_stoppable`): `stop`
+/// is asked before each bracket, and when it answers `true` the engine returns
+/// [`NoValidPairing::Limit`] ("stopped by the caller") at once, having changed nothing. A
+/// service that gives up waiting (its timeout) stops the computation with it instead of
+/// leaving it to run on.
+pub fn pair_round(
     state: &TournamentState,
     edition: Edition,
     options: &Options,

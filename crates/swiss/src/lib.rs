@@ -61,17 +61,4 @@ pub fn pair_with(
     dutch::pair_round(state, edition, options, path, progress, &|| false)
 }
 
-/// [`pair_with`] that can be stopped: `stop` is asked before each bracket, and when it
-/// answers `true` the engine returns [`NoValidPairing::Limit`] ("stopped by the caller")
-/// at once, having changed nothing. A service that gives up waiting (its timeout) stops
-/// the computation with it instead of leaving it to run on.
-pub fn pair_stoppable(
-    state: &TournamentState,
-    edition: Edition,
-    options: &Options,
-    path: EnginePath,
-    progress: &mut dyn FnMut(&Progress),
-    stop: &dyn Fn() -> bool,
-) -> Result<RoundPairing, NoValidPairing> {
-    dutch::pair_round(state, edition, options, path, progress, stop)
-}
+pub use dutch::pair_round as pair_stoppable;
