@@ -785,7 +785,9 @@ impl Engine {
     /// may meet one of `rest` has a dual ≥ c and the bye dummy's dual covers the bye edges
     /// to `rest`. Complementary slackness then holds (all of `rest` is matched by tight
     /// edges), so the combined matching is a maximum-weight matching of the whole field,
-    /// with the same total, and the extended duals remain a certificate for it.
+    /// with the same total, and the extended duals remain a certificate for it. Vertices
+    /// short of c may be made up for by the duals of blossoms around them, extended to
+    /// hold `rest` ([`Engine::rest_extension`], ADR swiss-010).
     fn solve_reduced(
         &self,
         fr: &Frame,
@@ -891,39 +893,193 @@ impl Engine {
         let mut cert = sol.cert?;
         let mut unit = Wide::ZERO;
         unit.add_at(fr.layout.fields[fr.f.complete].shift, 1);
-        // Dual feasibility of the edges between the kept vertices and `rest`.
-        for &u in &kept {
-            if u == n {
-                for &x in &rest {
-                    if let Some(w) = self.w(fr, n, x)
-                        && self.allowed(fr, cons, n, x)
-                        && cert.vertex[n].plus(unit) < w.plus(w).plus(cert.shift)
-                        && !prune.is_some_and(|k| k.excludes_weight(fr, n, x, w))
-                    {
-                        return None;
-                    }
-                }
-            } else if cert.vertex[u] < unit.plus(cert.shift)
-                && rest.iter().any(|&x| {
-                    self.has_edge(fr, u, x)
-                        && self.allowed(fr, cons, u, x)
-                        && !prune.is_some_and(|k| k.excludes(self, fr, u, x))
-                })
-            {
-                return None;
-            }
-        }
+        let outer = self.rest_extension(fr, cons, &cert, &kept, &rest, unit, prune)?;
+        // `rest` inside the outer blossoms taken: their duals count on its pairs, so its
+        // vertex duals are lower by as much.
+        let z = outer.first().map_or(Wide::ZERO, |b| b.2);
         let mut mate = sol.mate;
         for &x in &rest {
             mate[x] = Some(paired[x]);
-            cert.vertex[x] = unit.plus(cert.shift);
-            cert.blossoms[x].clear();
+            cert.vertex[x] = unit.plus(cert.shift).minus(z);
+            cert.blossoms[x].clone_from(&outer);
         }
+        #[cfg(debug_assertions)]
+        self.check_rest_extension(fr, cons, &cert, &kept, &rest, &paired, prune);
         Some(Sol {
             total: sol.total.plus(rest_total),
             mate,
             cert: Some(cert),
         })
+    }
+
+    /// How the optimal duals `cert` of the reduced solve extend to the players of `rest`
+    /// (ADR swiss-007 and swiss-010), or `None` when this proof does not apply.
+    ///
+    /// Each pair of `rest` weighs exactly c and is matched, so its duals must add up to c
+    /// (shifted): each takes c. That covers an edge from a kept vertex u to `rest` when
+    /// u's own dual is at least c (an edge from a player of the margin weighs c; one from
+    /// the bracket or the next scoregroup, floating down, at most c). A vertex short of it
+    /// is often deep inside blossoms whose duals the search raised instead. An odd set
+    /// holding such a blossom B and all of `rest` is full too (B's pairs, `rest`'s pairs
+    /// and only B's base pair leaving), so B's dual may count for it instead: the duals of
+    /// the outermost blossoms common to every vertex short of c are extended to `rest`.
+    /// `rest`'s vertex duals are then c − Z (Z their sum), its pairs stay tight, and an
+    /// edge from u to `rest` gains 2·Z_u − Z (Z_u the part of Z on blossoms holding u):
+    /// +Z for the vertices inside them, while those outside must have the room to spare.
+    /// Returns the blossoms extended (the outermost entries of a chain, their outer sums
+    /// unchanged; empty when c alone covers every edge).
+    #[allow(clippy::too_many_arguments)]
+    fn rest_extension(
+        &self,
+        fr: &Frame,
+        cons: &Cons,
+        cert: &Certificate<8>,
+        kept: &[usize],
+        rest: &[usize],
+        unit: Wide,
+        prune: Option<&Sol>,
+    ) -> Option<Vec<(usize, Wide, Wide)>> {
+        let n = self.n;
+        let full = unit.plus(cert.shift);
+        let meets = |u: usize, x: usize| {
+            self.has_edge(fr, u, x)
+                && self.allowed(fr, cons, u, x)
+                && !prune.is_some_and(|k| k.excludes(self, fr, u, x))
+        };
+        // Twice the heaviest shifted weight of u's edges to `rest` (`None`: no edge). A
+        // player outside the bracket and the next scoregroup meets `rest` at exactly c; the
+        // others at most c, computed only when `exact`.
+        let demand = |u: usize, exact: bool| -> Option<Wide> {
+            if u < n && !(exact && (fr.in_b[u] || fr.in_n[u])) {
+                return rest.iter().any(|&x| meets(u, x)).then(|| full.plus(full));
+            }
+            let w = rest
+                .iter()
+                .filter(|&&x| meets(u, x))
+                .filter_map(|&x| self.w(fr, u, x))
+                .max()?;
+            Some(w.plus(cert.shift).plus(w.plus(cert.shift)))
+        };
+        // What u's edges to `rest` lack when `rest` takes c.
+        let lack = |u: usize, exact: bool| -> Wide {
+            let have = cert.vertex[u].plus(full);
+            match demand(u, exact) {
+                Some(d) if d > have => d.minus(have),
+                _ => Wide::ZERO,
+            }
+        };
+        let mut short: Vec<(usize, Wide)> = kept
+            .iter()
+            .filter(|&&u| u == n || cert.vertex[u] < full)
+            .map(|&u| (u, lack(u, false)))
+            .filter(|(_, l)| !l.is_zero())
+            .collect();
+        if short.is_empty() {
+            return Some(Vec::new());
+        }
+        // The outermost blossoms common to every vertex short of c, as the outer part of
+        // the first one's chain; the fewest whose duals make up the largest lack.
+        let common = |a: &[(usize, Wide, Wide)], b: &[(usize, Wide, Wide)], most: usize| {
+            let mut k = 0;
+            while k < most
+                && k < a.len()
+                && k < b.len()
+                && a[a.len() - 1 - k].0 == b[b.len() - 1 - k].0
+            {
+                k += 1;
+            }
+            k
+        };
+        let choose = |short: &[(usize, Wide)]| -> Option<(usize, usize)> {
+            let first = &cert.blossoms[short[0].0];
+            let depth = short.iter().fold(first.len(), |d, &(u, _)| {
+                common(first, &cert.blossoms[u], d)
+            });
+            let need = short.iter().map(|s| s.1).max()?;
+            (1..=depth)
+                .find(|&j| first[first.len() - j].2 >= need)
+                .filter(|&j| first[first.len() - j].2 <= full)
+                .map(|j| (short[0].0, j))
+        };
+        let (anchor, j) = match choose(&short) {
+            Some(c) => c,
+            None => {
+                // The exact weights of the floaters' edges, then again.
+                for s in &mut short {
+                    if s.0 < n && (fr.in_b[s.0] || fr.in_n[s.0]) {
+                        s.1 = lack(s.0, true);
+                    }
+                }
+                short.retain(|s| !s.1.is_zero());
+                if short.is_empty() {
+                    return Some(Vec::new());
+                }
+                choose(&short)?
+            }
+        };
+        let chain = &cert.blossoms[anchor];
+        let outer = chain[chain.len() - j..].to_vec();
+        let z = outer[0].2;
+        // Every vertex outside some of those blossoms must cover Z − 2·Z_u more.
+        for &u in kept {
+            let cu = &cert.blossoms[u];
+            let l = common(&outer, cu, j);
+            if l == j {
+                continue;
+            }
+            let zu = if l > 0 {
+                cu[cu.len() - l].2
+            } else {
+                Wide::ZERO
+            };
+            let have = cert.vertex[u].plus(full).plus(zu).plus(zu);
+            let covered = |exact: bool| match demand(u, exact) {
+                Some(d) => have >= d.plus(z),
+                None => true,
+            };
+            if !covered(false) && !(u < n && (fr.in_b[u] || fr.in_n[u]) && covered(true)) {
+                return None;
+            }
+        }
+        Some(outer)
+    }
+
+    /// Debug builds: the extended certificate covers the edges from the kept vertices to
+    /// `rest` (up to 16 of each vertex's, by the certificate's own arithmetic) and keeps
+    /// every pair of `rest` tight.
+    #[cfg(debug_assertions)]
+    #[allow(clippy::too_many_arguments)]
+    fn check_rest_extension(
+        &self,
+        fr: &Frame,
+        cons: &Cons,
+        cert: &Certificate<8>,
+        kept: &[usize],
+        rest: &[usize],
+        paired: &[usize],
+        prune: Option<&Sol>,
+    ) {
+        for &x in rest {
+            let w = self.w(fr, x, paired[x]).unwrap_or(Wide::ZERO);
+            debug_assert!(
+                cert.reduced_cost(x, paired[x], w).is_zero(),
+                "rest pair not tight"
+            );
+        }
+        for &u in kept {
+            for &x in rest
+                .iter()
+                .filter(|&&x| {
+                    self.has_edge(fr, u, x)
+                        && self.allowed(fr, cons, u, x)
+                        && !prune.is_some_and(|k| k.excludes(self, fr, u, x))
+                })
+                .take(16)
+            {
+                let w = self.w(fr, u, x).unwrap_or(Wide::ZERO);
+                debug_assert!(cert.covers(u, x, w), "edge {u}-{x} to rest not covered");
+            }
+        }
     }
 
     fn fix_pair(&mut self, a: usize, b: usize) {
