@@ -145,8 +145,43 @@ pub fn max_weight_perfect_matching_warm<const L: usize>(
     edges: &[Edge<L>],
     warm: &WarmStart<L>,
 ) -> Option<(Vec<Option<usize>>, Certificate<L>)> {
+    match warm_search(n, edges, warm) {
+        WarmSearch::Perfect(m, c) => Some((m, c)),
+        _ => None,
+    }
+}
+
+/// What a warm-started search found ([`warm_search`]).
+#[derive(Debug, Clone)]
+pub enum WarmSearch<const L: usize> {
+    /// A perfect matching of maximum weight, with its certificate (`shift` = the warm
+    /// start's).
+    Perfect(Vec<Option<usize>>, Certificate<L>),
+    /// The graph has no perfect matching: `free` vertices stay unmatched. `outer[v]`: the
+    /// outer (S) blossom of the final search forest that holds v, if any. The forest is
+    /// Tutte's barrier: every edge at an outer vertex leads to an inner (T) vertex or stays
+    /// inside its own outer blossom, so once the inner vertices are removed each outer
+    /// blossom is an odd component, and they outnumber the inner vertices by `free`. In a
+    /// larger graph that adds an even, perfectly matchable part joined to k outer
+    /// blossoms (and to anything else but outer vertices), those merge into components
+    /// of which at least k mod 2 are odd: the proof stands while free − k + (k mod 2) > 0.
+    NoPerfect {
+        outer: Vec<Option<usize>>,
+        free: usize,
+    },
+    /// The warm start is not valid, or a dual would fall below zero: no conclusion.
+    Declined,
+}
+
+/// [`max_weight_perfect_matching_warm`], telling a graph without a perfect matching
+/// (with the barrier that proves it) from a warm start that could not be used.
+pub fn warm_search<const L: usize>(
+    n: usize,
+    edges: &[Edge<L>],
+    warm: &WarmStart<L>,
+) -> WarmSearch<L> {
     if n == 0 || edges.is_empty() || warm.mate.len() != n || warm.dual.len() != n {
-        return None;
+        return WarmSearch::Declined;
     }
     // The weights raised by the shift inside the matcher (no shifted copy of the edges).
     let mut m = Matcher::with_shift(n, edges, warm.shift);
@@ -158,7 +193,7 @@ pub fn max_weight_perfect_matching_warm<const L: usize>(
         let (du, dv) = (m.dualvar[e.u], m.dualvar[e.v]);
         let sum = du.plus(dv);
         if sum < du || sum < m.twice[k] {
-            return None;
+            return WarmSearch::Declined;
         }
         // A pair of the warm matching that is still a tight edge stays matched; the others
         // start free.
@@ -190,10 +225,24 @@ pub fn max_weight_perfect_matching_warm<const L: usize>(
         }
     }
     m.solve();
-    if m.failed || (0..n).any(|v| m.mate[v] == NO) {
-        return None;
+    if m.failed {
+        return WarmSearch::Declined;
     }
-    Some((m.mates(), m.certificate(warm.shift)))
+    if (0..n).any(|v| m.mate[v] == NO) {
+        if !m.exhausted {
+            return WarmSearch::Declined;
+        }
+        let outer: Vec<Option<usize>> = (0..n)
+            .map(|v| (m.label[m.inblossom[v]] == 1).then_some(m.inblossom[v]))
+            .collect();
+        let free = (0..n).filter(|&v| m.mate[v] == NO).count();
+        debug_assert!(
+            m.is_barrier(&outer, free),
+            "the final search forest is Tutte's barrier"
+        );
+        return WarmSearch::NoPerfect { outer, free };
+    }
+    WarmSearch::Perfect(m.mates(), m.certificate(warm.shift))
 }
 
 /// [`max_weight_matching_with_duals`] solved on the edges marked `keep` (a sparse part the
@@ -343,6 +392,9 @@ struct Matcher<'a, const L: usize> {
     maxcard: bool,
     /// A dual would have gone below zero (warm start abandoned).
     failed: bool,
+    /// Maximum-cardinality mode: the search stopped with nothing left to grow (no edge
+    /// to make tight, no inner blossom to open), so no augmenting path is left.
+    exhausted: bool,
 }
 
 impl<'a, const L: usize> Matcher<'a, L> {
@@ -411,6 +463,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
             queue: Vec::new(),
             maxcard: false,
             failed: false,
+            exhausted: false,
         }
     }
 
@@ -782,6 +835,29 @@ impl<'a, const L: usize> Matcher<'a, L> {
         }
     }
 
+    /// Whether `outer` (each vertex's outer blossom) with the inner vertices is Tutte's
+    /// barrier: each edge at an outer vertex stays inside its blossom or leads to an inner
+    /// vertex (not a blossom), and the outer blossoms, each of odd size, outnumber the
+    /// inner vertices by `free`.
+    fn is_barrier(&self, outer: &[Option<usize>], free: usize) -> bool {
+        let n = self.n;
+        let inner = |v: usize| self.label[self.inblossom[v]] == 2 && self.inblossom[v] == v;
+        let edges_ok = self.edges.iter().all(|e| {
+            let same = outer[e.u].is_some() && outer[e.u] == outer[e.v];
+            (outer[e.u].is_none() || same || inner(e.v))
+                && (outer[e.v].is_none() || same || inner(e.u))
+        });
+        let mut size = vec![0usize; 2 * n];
+        for b in outer.iter().flatten() {
+            size[*b] += 1;
+        }
+        let tops = size.iter().filter(|&&s| s > 0).count();
+        edges_ok
+            && size.iter().all(|&s| s == 0 || s % 2 == 1)
+            && tops == (0..n).filter(|&v| inner(v)).count() + free
+            && free > 0
+    }
+
     fn solve(&mut self) {
         let n = self.n;
         for _ in 0..n {
@@ -921,6 +997,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 }
                 if deltatype == -1 {
                     // Maximum cardinality reached: no augmenting path is left.
+                    self.exhausted = true;
                     break;
                 }
                 if self.maxcard
@@ -1023,6 +1100,114 @@ mod tests {
         assert!(
             warm_used > 300,
             "warm start used {warm_used} times of 400 ({declined} declined with a perfect matching)"
+        );
+    }
+
+    /// A warm search on a graph without a perfect matching says so, with a barrier that
+    /// still proves it after adding a tight pair joined only to vertices outside the
+    /// barrier's outer set (as the Dutch fast path adds the players it set aside); when it
+    /// finds a perfect matching, it is the heaviest (brute force).
+    #[test]
+    fn warm_search_proves_no_perfect_matching_with_a_barrier() {
+        let mut rnd = xorshift(2718);
+        let big = 1000u64;
+        let (mut proofs, mut perfect, mut joined) = (0, 0, 0);
+        for _ in 0..600 {
+            let n = 2 * (rnd() % 4 + 3) as usize;
+            let mut edges = Vec::new();
+            for u in 0..n {
+                for v in u + 1..n {
+                    if rnd() % 10 < 4 {
+                        edges.push(Edge {
+                            u,
+                            v,
+                            w: w(big + rnd() % 30),
+                        });
+                    }
+                }
+            }
+            let (mate, Some(cert)) = max_weight_matching_with_duals(n, &edges) else {
+                continue;
+            };
+            let Some(old) = mate[0] else {
+                continue;
+            };
+            if mate.iter().any(|m| m.is_none()) {
+                continue;
+            }
+            // Vertex 0 loses its partner and keeps at most two other edges.
+            let mut kept_at_0 = 0;
+            let restricted: Vec<Edge> = edges
+                .iter()
+                .copied()
+                .filter(|e| {
+                    let at_0 = e.u == 0 || e.v == 0;
+                    if at_0 && (e.u == old || e.v == old) {
+                        return false;
+                    }
+                    !at_0 || {
+                        kept_at_0 += 1;
+                        kept_at_0 <= 2
+                    }
+                })
+                .collect();
+            let Some(maxw) = restricted.iter().map(|e| e.w).max() else {
+                continue;
+            };
+            let shift = maxw.plus(maxw);
+            let warm = WarmStart {
+                dual: (0..n).map(|v| cert.spread_dual(v, shift)).collect(),
+                mate,
+                shift,
+            };
+            let best = brute(n, &restricted);
+            match warm_search(n, &restricted, &warm) {
+                WarmSearch::Perfect(m, _) => {
+                    perfect += 1;
+                    assert_eq!(total(&restricted, &m), best);
+                }
+                WarmSearch::NoPerfect { outer, free } => {
+                    proofs += 1;
+                    assert!(best < big * n as u64 / 2, "a perfect matching exists");
+                    // Two more vertices, paired, joined to every vertex not outer and to
+                    // the vertices of k outer blossoms: the proof must stand while
+                    // free - k + (k mod 2) > 0.
+                    let mut tops: Vec<usize> = outer.iter().flatten().copied().collect();
+                    tops.sort_unstable();
+                    tops.dedup();
+                    for k in 0..=tops.len().min(3) {
+                        let touching = &tops[..k];
+                        let mut bigger = restricted.clone();
+                        bigger.push(Edge {
+                            u: n,
+                            v: n + 1,
+                            w: w(big),
+                        });
+                        for v in (0..n).filter(|&v| outer[v].is_none_or(|b| touching.contains(&b)))
+                        {
+                            for x in [n, n + 1] {
+                                bigger.push(Edge {
+                                    u: v,
+                                    v: x,
+                                    w: w(big),
+                                });
+                            }
+                        }
+                        if free + k % 2 > k {
+                            joined += usize::from(k > 0);
+                            assert!(
+                                brute(n + 2, &bigger) < big * (n as u64 + 2) / 2,
+                                "the barrier no longer proves it ({k} outer blossoms joined)"
+                            );
+                        }
+                    }
+                }
+                WarmSearch::Declined => {}
+            }
+        }
+        assert!(
+            proofs > 50 && perfect > 50 && joined > 50,
+            "{proofs} proofs ({joined} with outer blossoms joined), {perfect} perfect"
         );
     }
 

@@ -13,9 +13,9 @@
 //! optimum is still reachable after each decision.
 
 use crate::blossom::{
-    Certificate, Edge, WarmStart, keep_best_per_vertex, max_weight_matching,
-    max_weight_matching_priced, max_weight_matching_with_duals, max_weight_perfect_matching_warm,
-    max_weight_perfect_matching_warm_priced,
+    Certificate, Edge, WarmSearch, WarmStart, keep_best_per_vertex, max_weight_matching,
+    max_weight_matching_priced, max_weight_matching_with_duals,
+    max_weight_perfect_matching_warm_priced, warm_search,
 };
 use crate::colour::ColourState;
 use crate::criteria::{c1_allows, c3_allows, is_topscorer, pab_eligible};
@@ -278,7 +278,9 @@ fn matching_in<const M: usize>(
 /// The fast path of [`Engine::solve_verts`], its edges built in `M` limbs: the narrowest
 /// width holding the weights raised by a warm start's shift and doubled, so the least
 /// memory and the fastest arithmetic (the values, so the matching, are the same).
-/// `warm_ok`: a warm start fits in `M` limbs.
+/// `warm_ok`: a warm start fits in `M` limbs. `None` when the warm search proved that
+/// `verts` cannot all be paired and `proves_no` accepts the proof ([`Engine::solve_verts`]).
+#[allow(clippy::too_many_arguments)]
 fn solve_verts_in<const M: usize>(
     eng: &Engine,
     fr: &Frame,
@@ -287,7 +289,8 @@ fn solve_verts_in<const M: usize>(
     verts: &[usize],
     prune: Option<&Sol>,
     warm_ok: bool,
-) -> Sol {
+    proves_no: &ProvesNo<'_>,
+) -> Option<Sol> {
     let idx = eng.local_index(verts);
     let edges = eng.edges_in::<M>(fr, cons, verts, &idx, prune);
     // A question about a known optimum starts from it (warm start).
@@ -297,15 +300,27 @@ fn solve_verts_in<const M: usize>(
             let maxw = edges.iter().map(|e| e.w).max()?;
             eng.warm_start(k, verts, &idx, maxw.narrow::<8>())
         })
-        .and_then(|w| warm_matching_in(verts.len(), &edges, &w));
+        .map(|w| warm_matching_in(verts.len(), &edges, &w));
     let (m, local_cert) = match warm {
-        Some(w) => w,
-        None => eng.priced_matching(fr, verts, &edges).unwrap_or_else(|| {
+        Some(Warm::Solved(m, c)) => (m, c),
+        Some(Warm::NoPerfect { outer, free })
+            if proves_no(
+                &verts
+                    .iter()
+                    .zip(&outer)
+                    .filter_map(|(&v, b)| b.map(|b| (v, b)))
+                    .collect::<Vec<(usize, usize)>>(),
+                free,
+            ) =>
+        {
+            return None;
+        }
+        _ => eng.priced_matching(fr, verts, &edges).unwrap_or_else(|| {
             let (m, c) = max_weight_matching_with_duals(verts.len(), &edges);
             (m, c.map(|c| widen(&c)))
         }),
     };
-    eng.solution(base, verts, &edges, m, local_cert)
+    Some(eng.solution(base, verts, &edges, m, local_cert))
 }
 
 /// The edges with their weights in `M` limbs (the caller guarantees they fit).
@@ -339,11 +354,7 @@ fn widen<const M: usize>(c: &Certificate<M>) -> Certificate<8> {
 
 /// [`max_weight_perfect_matching_warm`] in `M` limbs (the caller guarantees the shifted
 /// weights and doubled duals fit).
-fn warm_matching_in<const M: usize>(
-    n: usize,
-    edges: &[Edge<M>],
-    warm: &WarmStart<8>,
-) -> Option<(Vec<Option<usize>>, Option<Certificate<8>>)> {
+fn warm_matching_in<const M: usize>(n: usize, edges: &[Edge<M>], warm: &WarmStart<8>) -> Warm {
     let w = WarmStart {
         mate: warm.mate.clone(),
         dual: warm.dual.iter().map(|d| d.narrow::<M>()).collect(),
@@ -354,10 +365,34 @@ fn warm_matching_in<const M: usize>(
         && let Some((m, c)) =
             max_weight_perfect_matching_warm_priced(n, edges, &w, WARM_LEAST, PRICING_ROUNDS)
     {
-        return Some((m, Some(widen(&c))));
+        return Warm::Solved(m, Some(widen(&c)));
     }
-    let (m, c) = max_weight_perfect_matching_warm(n, edges, &w)?;
-    Some((m, Some(widen(&c))))
+    // On every edge: a search that ends short of a perfect matching proves there is none.
+    match warm_search(n, edges, &w) {
+        WarmSearch::Perfect(m, c) => Warm::Solved(m, Some(widen(&c))),
+        WarmSearch::NoPerfect { outer, free } => Warm::NoPerfect { outer, free },
+        WarmSearch::Declined => Warm::Declined,
+    }
+}
+
+/// Whether the barrier of a warm search that could not pair everybody (its outer vertices
+/// in global indices with their outer blossoms, and the number of vertices left free)
+/// answers the question being asked ([`Engine::solve_verts`]).
+type ProvesNo<'a> = dyn Fn(&[(usize, usize)], usize) -> bool + 'a;
+
+/// What a warm start gave the fast path.
+enum Warm {
+    /// A perfect matching of maximum weight and its certificate.
+    Solved(Vec<Option<usize>>, Option<Certificate<8>>),
+    /// No perfect matching: `outer[v]` (local index) is the outer blossom holding v in the
+    /// barrier that proves it, `free` the vertices left unmatched
+    /// ([`WarmSearch::NoPerfect`]).
+    NoPerfect {
+        outer: Vec<Option<usize>>,
+        free: usize,
+    },
+    /// No conclusion: solve cold.
+    Declined,
 }
 
 /// Edges of least reduced cost kept per vertex by a priced warm start.
@@ -583,18 +618,26 @@ impl Engine {
         let verts: Vec<usize> = (0..=n)
             .filter(|&v| self.remaining[v] && !excluded[v] && fr.active[v])
             .collect();
-        let sol = if self.fast
-            && !fr.isolated
-            && let Some(sol) = self.solve_reduced(fr, cons, base, &verts, prune)
-        {
-            sol
+        // When `prune`'s quality pairs every player, a warm search that proves `verts`
+        // cannot all be paired answers the question: fewer pairs (C4), so not that quality.
+        let pairs_all = !fr.isolated
+            && prune.is_some_and(|k| (0..=n).all(|v| !self.remaining[v] || k.mate[v].is_some()));
+        let reduced = if self.fast && !fr.isolated {
+            self.solve_reduced(fr, cons, base, &verts, prune, pairs_all)
         } else {
-            // Small problems start from the known optimum (warm, pruned); large ones solve
-            // cold on a priced part, which measured faster than a warm start there. Not in
-            // a 2017 isolated bracket: its best matching need not pair everybody, and the
-            // pruning and a warm start's certificate hold for perfect matchings only.
-            let warm = prune.filter(|_| verts.len() < PRICED_FROM && !fr.isolated);
-            self.solve_verts(fr, cons, base, &verts, warm)
+            None
+        };
+        let sol = match reduced {
+            Some(answer) => answer?,
+            None => {
+                // Small problems start from the known optimum (warm, pruned); large ones
+                // solve cold on a priced part, which measured faster than a warm start
+                // there. Not in a 2017 isolated bracket: its best matching need not pair
+                // everybody, and the pruning and a warm start's certificate hold for
+                // perfect matchings only.
+                let warm = prune.filter(|_| verts.len() < PRICED_FROM && !fr.isolated);
+                self.solve_verts(fr, cons, base, &verts, warm, &|_, _| pairs_all)?
+            }
         };
         // A player required inside the bracket must be paired (without the completion
         // field of the 2017 isolated brackets nothing else forces it).
@@ -607,7 +650,9 @@ impl Engine {
     }
 
     /// Maximum-weight matching on the vertices `verts` (global indices, ascending), `base`
-    /// being the weight of the pairs already forced.
+    /// being the weight of the pairs already forced. `None` when a warm search (from
+    /// `prune`) proved that `verts` cannot all be paired and `proves_no`, given the barrier
+    /// that proves it, accepts that as the answer.
     fn solve_verts(
         &self,
         fr: &Frame,
@@ -615,7 +660,8 @@ impl Engine {
         base: Wide,
         verts: &[usize],
         prune: Option<&Sol>,
-    ) -> Sol {
+        proves_no: &ProvesNo<'_>,
+    ) -> Option<Sol> {
         // Narrower integers are faster; the doubled duals need one spare bit, a warm start's
         // shifted weights four more. The fast path takes the narrowest width that fits
         // (same values, so the same matching).
@@ -623,8 +669,8 @@ impl Engine {
         if self.fast {
             return in_width!(
                 need + 4,
-                solve_verts_in(self, fr, cons, base, verts, prune, true),
-                solve_verts_in::<8>(self, fr, cons, base, verts, prune, false)
+                solve_verts_in(self, fr, cons, base, verts, prune, true, proves_no),
+                solve_verts_in::<8>(self, fr, cons, base, verts, prune, false, proves_no)
             );
         }
         let idx = self.local_index(verts);
@@ -634,7 +680,7 @@ impl Engine {
         } else {
             max_weight_matching_with_duals(verts.len(), &edges)
         };
-        self.solution(base, verts, &edges, m, local_cert)
+        Some(self.solution(base, verts, &edges, m, local_cert))
     }
 
     /// The local index of each vertex of `verts` (`usize::MAX` for the others).
@@ -795,7 +841,8 @@ impl Engine {
         base: Wide,
         verts: &[usize],
         prune: Option<&Sol>,
-    ) -> Option<Sol> {
+        pairs_all: bool,
+    ) -> Option<Option<Sol>> {
         let n = self.n;
         let in_b = verts.iter().filter(|&&v| v < n && fr.in_b[v]).count();
         let low: Vec<usize> = verts
@@ -814,7 +861,7 @@ impl Engine {
         let try_warm = prune.is_some() && record.skip == 0;
         record.skip = record.skip.saturating_sub(1);
         let warm = if try_warm {
-            let r = self.solve_reduced_with(fr, cons, base, verts, &low, narrow, prune);
+            let r = self.solve_reduced_with(fr, cons, base, verts, &low, narrow, prune, pairs_all);
             if r.is_some() {
                 record.misses = 0;
             } else {
@@ -826,11 +873,15 @@ impl Engine {
             None
         };
         self.warm_record.set(record);
-        warm.or_else(|| self.solve_reduced_with(fr, cons, base, verts, &low, narrow, None))
-            .or_else(|| self.solve_reduced_with(fr, cons, base, verts, &low, narrow + in_b, None))
+        warm.or_else(|| self.solve_reduced_with(fr, cons, base, verts, &low, narrow, None, false))
+            .or_else(|| {
+                self.solve_reduced_with(fr, cons, base, verts, &low, narrow + in_b, None, false)
+            })
     }
 
-    /// [`Engine::solve_reduced`] keeping the `margin` highest players of `low`.
+    /// [`Engine::solve_reduced`] keeping the `margin` highest players of `low`: `None`
+    /// when abandoned, `Some(None)` when proved that `prune`'s quality (which pairs every
+    /// player when `pairs_all`) cannot be reached.
     #[allow(clippy::too_many_arguments)]
     fn solve_reduced_with(
         &self,
@@ -841,7 +892,8 @@ impl Engine {
         low: &[usize],
         margin: usize,
         prune: Option<&Sol>,
-    ) -> Option<Sol> {
+        pairs_all: bool,
+    ) -> Option<Option<Sol>> {
         let n = self.n;
         if low.len() < margin + 32 {
             return None;
@@ -889,7 +941,33 @@ impl Engine {
             rest_total = rest_total.plus(self.w(fr, u, v)?);
         }
         let kept: Vec<usize> = verts.iter().copied().filter(|&v| !in_rest[v]).collect();
-        let sol = self.solve_verts(fr, cons, base, &kept, prune);
+        // A barrier proving that the kept players cannot all be paired proves it for the
+        // whole field too when none of its outer vertices may meet a player of `rest`.
+        let meets_rest = |u: usize| {
+            rest.iter().any(|&x| {
+                self.has_edge(fr, u, x)
+                    && self.allowed(fr, cons, u, x)
+                    && !prune.is_some_and(|k| k.excludes(self, fr, u, x))
+            })
+        };
+        // Joining `rest` to k outer blossoms leaves free − k + (k mod 2) more odd
+        // components than inner vertices ([`WarmSearch::NoPerfect`]).
+        let proves_no = |outer: &[(usize, usize)], free: usize| {
+            let mut touching: Vec<usize> = Vec::new();
+            // The lowest players first: the likeliest to meet `rest`.
+            for &(u, b) in outer.iter().rev() {
+                if !pairs_all || free + touching.len() % 2 <= touching.len() {
+                    return false;
+                }
+                if !touching.contains(&b) && meets_rest(u) {
+                    touching.push(b);
+                }
+            }
+            pairs_all && free + touching.len() % 2 > touching.len()
+        };
+        let Some(sol) = self.solve_verts(fr, cons, base, &kept, prune, &proves_no) else {
+            return Some(None);
+        };
         let mut cert = sol.cert?;
         let mut unit = Wide::ZERO;
         unit.add_at(fr.layout.fields[fr.f.complete].shift, 1);
@@ -905,11 +983,11 @@ impl Engine {
         }
         #[cfg(debug_assertions)]
         self.check_rest_extension(fr, cons, &cert, &kept, &rest, &paired, prune);
-        Some(Sol {
+        Some(Some(Sol {
             total: sol.total.plus(rest_total),
             mate,
             cert: Some(cert),
-        })
+        }))
     }
 
     /// How the optimal duals `cert` of the reduced solve extend to the players of `rest`
