@@ -630,12 +630,12 @@ impl Engine {
         let sol = match reduced {
             Some(answer) => answer?,
             None => {
-                // Small problems start from the known optimum (warm, pruned); large ones
-                // solve cold on a priced part, which measured faster than a warm start
-                // there. Not in a 2017 isolated bracket: its best matching need not pair
-                // everybody, and the pruning and a warm start's certificate hold for
-                // perfect matchings only.
-                let warm = prune.filter(|_| verts.len() < PRICED_FROM && !fr.isolated);
+                // The whole field starts from the known optimum (warm, pruned); a warm
+                // search that cannot pair everybody answers at once (ADR swiss-010). Not in
+                // a 2017 isolated bracket: its best matching need not pair everybody, and
+                // the pruning and a warm start's certificate hold for perfect matchings
+                // only.
+                let warm = prune.filter(|_| !fr.isolated);
                 self.solve_verts(fr, cons, base, &verts, warm, &|_, _| pairs_all)?
             }
         };
