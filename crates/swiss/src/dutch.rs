@@ -1172,17 +1172,14 @@ impl Engine {
         }
     }
 
-    /// Solution after fixing the pair (a, b) taken from `sol`.
-    fn without(&self, sol: &Sol, fr: &Frame, a: usize, b: usize) -> Sol {
+    /// Solution after fixing the pair (a, b) taken from `sol` (consumed: its certificate,
+    /// one chain of blossoms per vertex, is far too large to copy at every decision).
+    fn without(&self, mut sol: Sol, fr: &Frame, a: usize, b: usize) -> Sol {
         let w = self.w(fr, a, b).unwrap_or(Wide::ZERO);
-        let mut mate = sol.mate.clone();
-        mate[a] = None;
-        mate[b] = None;
-        Sol {
-            total: sol.total.minus(w),
-            mate,
-            cert: sol.cert.clone(),
-        }
+        sol.mate[a] = None;
+        sol.mate[b] = None;
+        sol.total = sol.total.minus(w);
+        sol
     }
 
     /// Completion check (C4 / 2017 A.9): every remaining player can still be paired under
@@ -1503,7 +1500,7 @@ impl Engine {
                 s.total = s.total.minus(w);
                 s
             }
-            None => self.without(&cur, fr, who, pick),
+            None => self.without(cur, fr, who, pick),
         };
         self.fix_pair(who, pick);
         Ok(next)
@@ -1569,7 +1566,7 @@ impl Engine {
                         Some(p) => {
                             // `open` is in generation order: keep what comes before `p`.
                             open.truncate(open.iter().position(|&c| c == p).unwrap_or(0));
-                            best = Some((p, self.without(&s, fr, who, p)));
+                            best = Some((p, self.without(s, fr, who, p)));
                         }
                         None => {
                             // `who` left unpaired at the same quality: no conclusion about
@@ -1599,7 +1596,7 @@ impl Engine {
         }
         let (pick, next) = match best {
             Some(found) => found,
-            None => (target, self.without(&cur, fr, who, target)),
+            None => (target, self.without(cur, fr, who, target)),
         };
         self.fix_pair(who, pick);
         Ok(next)
