@@ -740,9 +740,9 @@ impl Engine {
         let cert = local_cert.map(|c| {
             let mut vertex = vec![Wide::ZERO; n + 1];
             let mut blossoms = vec![Vec::new(); n + 1];
-            for (i, &v) in verts.iter().enumerate() {
-                vertex[v] = c.vertex[i];
-                blossoms[v] = c.blossoms[i].clone();
+            for ((&v, &x), chain) in verts.iter().zip(&c.vertex).zip(c.blossoms) {
+                vertex[v] = x;
+                blossoms[v] = chain;
             }
             Certificate {
                 vertex,
