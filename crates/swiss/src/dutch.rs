@@ -943,13 +943,7 @@ impl Engine {
         let kept: Vec<usize> = verts.iter().copied().filter(|&v| !in_rest[v]).collect();
         // A barrier proving that the kept players cannot all be paired proves it for the
         // whole field too when none of its outer vertices may meet a player of `rest`.
-        let meets_rest = |u: usize| {
-            rest.iter().any(|&x| {
-                self.has_edge(fr, u, x)
-                    && self.allowed(fr, cons, u, x)
-                    && !prune.is_some_and(|k| k.excludes(self, fr, u, x))
-            })
-        };
+        let meets_rest = |u: usize| rest.iter().any(|&x| self.may_meet(fr, cons, prune, u, x));
         // Joining `rest` to k outer blossoms leaves free − k + (k mod 2) more odd
         // components than inner vertices ([`WarmSearch::NoPerfect`]).
         let proves_no = |outer: &[(usize, usize)], free: usize| {
@@ -990,6 +984,14 @@ impl Engine {
         }))
     }
 
+    /// Whether u and x may be paired in a matching of the question (`cons`) that reaches
+    /// `prune`'s quality: an edge, allowed, and not excluded by `prune`'s certificate.
+    fn may_meet(&self, fr: &Frame, cons: &Cons, prune: Option<&Sol>, u: usize, x: usize) -> bool {
+        self.has_edge(fr, u, x)
+            && self.allowed(fr, cons, u, x)
+            && !prune.is_some_and(|k| k.excludes(self, fr, u, x))
+    }
+
     /// How the optimal duals `cert` of the reduced solve extend to the players of `rest`
     /// (ADR swiss-007 and swiss-010), or `None` when this proof does not apply.
     ///
@@ -1019,11 +1021,7 @@ impl Engine {
     ) -> Option<Vec<(usize, Wide, Wide)>> {
         let n = self.n;
         let full = unit.plus(cert.shift);
-        let meets = |u: usize, x: usize| {
-            self.has_edge(fr, u, x)
-                && self.allowed(fr, cons, u, x)
-                && !prune.is_some_and(|k| k.excludes(self, fr, u, x))
-        };
+        let meets = |u: usize, x: usize| self.may_meet(fr, cons, prune, u, x);
         // Twice the heaviest shifted weight of u's edges to `rest` (`None`: no edge). A
         // player outside the bracket and the next scoregroup meets `rest` at exactly c; the
         // others at most c, computed only when `exact`.
@@ -1147,11 +1145,7 @@ impl Engine {
         for &u in kept {
             for &x in rest
                 .iter()
-                .filter(|&&x| {
-                    self.has_edge(fr, u, x)
-                        && self.allowed(fr, cons, u, x)
-                        && !prune.is_some_and(|k| k.excludes(self, fr, u, x))
-                })
+                .filter(|&&x| self.may_meet(fr, cons, prune, u, x))
                 .take(16)
             {
                 let w = self.w(fr, u, x).unwrap_or(Wide::ZERO);
