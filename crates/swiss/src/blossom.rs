@@ -87,25 +87,35 @@ impl<const L: usize> Certificate<L> {
         let w = w.plus(self.shift);
         let mut sum = self.vertex[u].plus(self.vertex[v]);
         // Blossoms are nested: those holding both ends are the common outer end of the
-        // two chains (innermost first). If the k-th blossoms from the outer end are the
-        // same, so are all those outside them: the common length is found by halving.
+        // two chains (innermost first).
         let (cu, cv) = (&self.blossoms[u], &self.blossoms[v]);
-        let same = |k: usize| cu[cu.len() - k].0 == cv[cv.len() - k].0;
-        let (mut lo, mut hi) = (0, cu.len().min(cv.len()));
-        while lo < hi {
-            let mid = (lo + hi).div_ceil(2);
-            if same(mid) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
+        let lo = common_outer(cu, cv);
         if lo > 0 {
             let outer = cu[cu.len() - lo].2;
             sum = sum.plus(outer).plus(outer);
         }
         (sum, w.plus(w))
     }
+}
+
+/// How many blossoms two chains of one certificate (innermost first) share, counted from
+/// the outer end. Blossoms are nested: if the k-th blossoms from the outer end are the same,
+/// so are all those outside them, so the common length is found by halving.
+pub fn common_outer<const L: usize>(
+    a: &[(usize, WideN<L>, WideN<L>)],
+    b: &[(usize, WideN<L>, WideN<L>)],
+) -> usize {
+    let same = |k: usize| a[a.len() - k].0 == b[b.len() - k].0;
+    let (mut lo, mut hi) = (0, a.len().min(b.len()));
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if same(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
 }
 
 /// [`max_weight_matching`] with the optimal duals.

@@ -13,8 +13,8 @@
 //! optimum is still reachable after each decision.
 
 use crate::blossom::{
-    Certificate, Edge, WarmSearch, WarmStart, keep_best_per_vertex, max_weight_matching,
-    max_weight_matching_priced, max_weight_matching_with_duals,
+    Certificate, Edge, WarmSearch, WarmStart, common_outer, keep_best_per_vertex,
+    max_weight_matching, max_weight_matching_priced, max_weight_matching_with_duals,
     max_weight_perfect_matching_warm_priced, warm_search,
 };
 use crate::colour::ColourState;
@@ -947,18 +947,20 @@ impl Engine {
         // Joining `rest` to k outer blossoms leaves free − k + (k mod 2) more odd
         // components than inner vertices ([`WarmSearch::NoPerfect`]).
         let proves_no = |outer: &[(usize, usize)], free: usize| {
+            let stands = |k: usize| free + k % 2 > k;
             let mut touching: Vec<usize> = Vec::new();
             // The lowest players first: the likeliest to meet `rest`.
             for &(u, b) in outer.iter().rev() {
-                if !pairs_all || free + touching.len() % 2 <= touching.len() {
-                    return false;
-                }
                 if !touching.contains(&b) && meets_rest(u) {
                     touching.push(b);
+                    if !stands(touching.len()) {
+                        return false;
+                    }
                 }
             }
-            pairs_all && free + touching.len() % 2 > touching.len()
+            true
         };
+        let proves_no = |outer: &[(usize, usize)], free: usize| pairs_all && proves_no(outer, free);
         let Some(sol) = self.solve_verts(fr, cons, base, &kept, prune, &proves_no) else {
             return Some(None);
         };
@@ -1022,11 +1024,13 @@ impl Engine {
         let n = self.n;
         let full = unit.plus(cert.shift);
         let meets = |u: usize, x: usize| self.may_meet(fr, cons, prune, u, x);
+        // A player of the bracket or the next scoregroup: its edges to `rest` float down.
+        let floater = |u: usize| u < n && (fr.in_b[u] || fr.in_n[u]);
         // Twice the heaviest shifted weight of u's edges to `rest` (`None`: no edge). A
         // player outside the bracket and the next scoregroup meets `rest` at exactly c; the
         // others at most c, computed only when `exact`.
         let demand = |u: usize, exact: bool| -> Option<Wide> {
-            if u < n && !(exact && (fr.in_b[u] || fr.in_n[u])) {
+            if u < n && !(exact && floater(u)) {
                 return rest.iter().any(|&x| meets(u, x)).then(|| full.plus(full));
             }
             let w = rest
@@ -1055,21 +1059,10 @@ impl Engine {
         }
         // The outermost blossoms common to every vertex short of c, as the outer part of
         // the first one's chain; the fewest whose duals make up the largest lack.
-        let common = |a: &[(usize, Wide, Wide)], b: &[(usize, Wide, Wide)], most: usize| {
-            let mut k = 0;
-            while k < most
-                && k < a.len()
-                && k < b.len()
-                && a[a.len() - 1 - k].0 == b[b.len() - 1 - k].0
-            {
-                k += 1;
-            }
-            k
-        };
         let choose = |short: &[(usize, Wide)]| -> Option<(usize, usize)> {
             let first = &cert.blossoms[short[0].0];
             let depth = short.iter().fold(first.len(), |d, &(u, _)| {
-                common(first, &cert.blossoms[u], d)
+                d.min(common_outer(first, &cert.blossoms[u]))
             });
             let need = short.iter().map(|s| s.1).max()?;
             (1..=depth)
@@ -1082,7 +1075,7 @@ impl Engine {
             None => {
                 // The exact weights of the floaters' edges, then again.
                 for s in &mut short {
-                    if s.0 < n && (fr.in_b[s.0] || fr.in_n[s.0]) {
+                    if floater(s.0) {
                         s.1 = lack(s.0, true);
                     }
                 }
@@ -1099,7 +1092,7 @@ impl Engine {
         // Every vertex outside some of those blossoms must cover Z − 2·Z_u more.
         for &u in kept {
             let cu = &cert.blossoms[u];
-            let l = common(&outer, cu, j);
+            let l = common_outer(&outer, cu);
             if l == j {
                 continue;
             }
@@ -1113,7 +1106,8 @@ impl Engine {
                 Some(d) => have >= d.plus(z),
                 None => true,
             };
-            if !covered(false) && !(u < n && (fr.in_b[u] || fr.in_n[u]) && covered(true)) {
+            let ok = covered(false) || (floater(u) && covered(true));
+            if !ok {
                 return None;
             }
         }
