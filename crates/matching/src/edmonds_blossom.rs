@@ -12,22 +12,24 @@
 
 use std::collections::VecDeque;
 
-/// "No vertex" in the internal arrays.
-const NONE: usize = usize::MAX;
+use crate::graph::Graph;
 
-/// Neighbour lists, ascending, of the graph on `0..n` whose edges are the pairs `{a, b}`,
-/// `a != b`, with `adj(a, b) && adj(b, a)`. `adj` is called at most once per ordered pair.
-pub(crate) fn adjacency_lists(n: usize, adj: &dyn Fn(usize, usize) -> bool) -> Vec<Vec<usize>> {
-    let mut edges = vec![Vec::new(); n];
+/// "No vertex" in the internal arrays.
+pub(crate) const NONE: usize = usize::MAX;
+
+/// The graph on `0..n` whose edges are the pairs `{a, b}`, `a != b`, with
+/// `adj(a, b) && adj(b, a)` (neighbours ascending). `adj` is called at most once per ordered
+/// pair.
+pub(crate) fn adjacency_lists(n: usize, adj: &dyn Fn(usize, usize) -> bool) -> Graph {
+    let mut pairs = Vec::new();
     for a in 0..n {
         for b in a + 1..n {
             if adj(a, b) && adj(b, a) {
-                edges[a].push(b);
-                edges[b].push(a);
+                pairs.push((a, b));
             }
         }
     }
-    edges
+    Graph::from_edges(n, pairs)
 }
 
 /// A maximum matching of the graph `edges` (`mate[v]`, `None` when `v` is unpaired).
@@ -35,16 +37,13 @@ pub(crate) fn adjacency_lists(n: usize, adj: &dyn Fn(usize, usize) -> bool) -> V
 /// With `stop_at_first_unmatchable`, returns as soon as some vertex is known to be unpaired in
 /// every maximum matching (the result then has that vertex unpaired and is not necessarily
 /// maximum): enough to answer "is there a perfect matching?" early.
-pub(crate) fn grow_matching(
-    edges: &[Vec<usize>],
-    stop_at_first_unmatchable: bool,
-) -> Vec<Option<usize>> {
-    let n = edges.len();
+pub(crate) fn grow_matching(edges: &Graph, stop_at_first_unmatchable: bool) -> Vec<Option<usize>> {
+    let n = edges.vertex_count();
     let mut mate = vec![NONE; n];
     // Greedy start: pair each vertex with its first unpaired neighbour.
     for v in 0..n {
         if mate[v] == NONE
-            && let Some(&u) = edges[v].iter().find(|&&u| mate[u] == NONE)
+            && let Some(u) = edges.neighbours(v).find(|&u| mate[u] == NONE)
         {
             mate[v] = u;
             mate[u] = v;
@@ -54,7 +53,7 @@ pub(crate) fn grow_matching(
         if mate[root] != NONE {
             continue;
         }
-        match find_augmenting_path(root, edges, &mate) {
+        match find_augmenting_path(root, edges, &mate, &|_, _| true) {
             Some((end, parent)) => augment(end, &parent, &mut mate),
             None if stop_at_first_unmatchable => break,
             None => {}
@@ -65,7 +64,7 @@ pub(crate) fn grow_matching(
 
 /// Flips the augmenting path that ends at the unpaired vertex `end` and leads back to the root
 /// through `parent` (from an odd vertex) and `mate` (from an even one): one more pair.
-fn augment(end: usize, parent: &[usize], mate: &mut [usize]) {
+pub(crate) fn augment(end: usize, parent: &[usize], mate: &mut [usize]) {
     let mut v = end;
     while v != NONE {
         let pv = parent[v];
@@ -76,26 +75,28 @@ fn augment(end: usize, parent: &[usize], mate: &mut [usize]) {
     }
 }
 
-/// Breadth-first search for an augmenting path from the unpaired vertex `root`; returns its other
-/// end and the parent array to walk it back ([`augment`]).
+/// Breadth-first search for an augmenting path from the unpaired vertex `root`, on the edges
+/// of `edges` that `edge_ok` accepts; returns its other end and the parent array to walk it
+/// back ([`augment`]).
 ///
 /// Even vertices are the root and the mates of odd vertices; `parent[v]` is the tree edge into
 /// an odd vertex `v` (and, once a blossom is shrunk, into its even vertices across the closing
 /// edge). `base[v]` is the base of the shrunk blossom containing `v` (`v` itself if none).
-fn find_augmenting_path(
+pub(crate) fn find_augmenting_path(
     root: usize,
-    edges: &[Vec<usize>],
+    edges: &Graph,
     mate: &[usize],
+    edge_ok: &impl Fn(usize, usize) -> bool,
 ) -> Option<(usize, Vec<usize>)> {
-    let n = edges.len();
+    let n = edges.vertex_count();
     let mut in_tree = vec![false; n];
     let mut parent = vec![NONE; n];
     let mut base: Vec<usize> = (0..n).collect();
     in_tree[root] = true;
     let mut queue = VecDeque::from([root]);
     while let Some(v) = queue.pop_front() {
-        for &to in &edges[v] {
-            if base[v] == base[to] || mate[v] == to {
+        for to in edges.neighbours(v) {
+            if base[v] == base[to] || mate[v] == to || !edge_ok(v, to) {
                 continue;
             }
             let to_is_even = to == root || (mate[to] != NONE && parent[mate[to]] != NONE);

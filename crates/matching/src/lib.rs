@@ -8,13 +8,17 @@
 //! (players are vertices, "may meet" is an edge). That look-ahead changes no result — the search
 //! still returns the first complete pairing in the rules' order — it only cuts off branches that
 //! cannot succeed, so the search never needs exponential backtracking.
-//! [`maximum_matching_size`] tells how many pairs a score group can make at best.
+//! [`maximum_matching_size`] tells how many pairs a score group can make at best. The Dutch
+//! engine's fast path (`arbiter-swiss`) asks [`perfect_or_barrier_in`] whether the players left
+//! can still all be paired on the edges its optimal duals allow, starting from the pairs it
+//! already knows, and takes a "no" with its proof (Tutte's barrier).
 //!
 //! | what | where |
 //! |---|---|
 //! | the result type: who is paired with whom | [`Matching`] |
 //! | a maximum matching, its size, whether a list of players can all be paired | [`maximum_matching`], [`maximum_matching_size`], [`perfectly_matchable`] |
 //! | the augmenting-path search with blossom shrinking | `edmonds_blossom` (private) |
+//! | a perfect matching grown from a given one, or Tutte's barrier proving there is none (the Dutch fast path, ADR swiss-011) | [`perfect_or_barrier`], [`perfect_or_barrier_in`], [`is_barrier_in`], [`Graph`] |
 //!
 //! The graph is given as a vertex count `n` (vertices `0..n`) and a predicate `adj(a, b)`.
 //! An edge `{a, b}` exists only when `a != b` and `adj(a, b) && adj(b, a)`: a one-sided "yes" is
@@ -41,6 +45,11 @@
 //! ```
 
 mod edmonds_blossom;
+mod graph;
+mod tutte_barrier;
+
+pub use graph::Graph;
+pub use tutte_barrier::{Completion, is_barrier_in, perfect_or_barrier, perfect_or_barrier_in};
 
 /// A matching of the vertices `0..n`: a set of disjoint pairs, each of them an edge.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -1,6 +1,9 @@
 //! Properties of the blossom matcher, checked against an exhaustive matcher on small graphs.
 
-use matching::{Matching, maximum_matching, maximum_matching_size, perfectly_matchable};
+use matching::{
+    Completion, Matching, is_barrier_in, maximum_matching, maximum_matching_size,
+    perfect_or_barrier, perfect_or_barrier_in, perfectly_matchable,
+};
 use proptest::prelude::*;
 
 /// A graph on `0..n` given by an upper-triangular bit set: bit `index(a, b)` says whether
@@ -110,8 +113,156 @@ fn assert_is_a_matching_of(m: &Matching, g: &Graph) -> Result<(), TestCaseError>
     Ok(())
 }
 
+/// The edges of `g` as pairs (a < b).
+fn edge_list(g: &Graph) -> Vec<(usize, usize)> {
+    let mut pairs = Vec::new();
+    for b in 0..g.n {
+        for a in 0..b {
+            if g.has_edge(a, b) {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs
+}
+
+/// A start for [`perfect_or_barrier`] from a seed: some pairs of a maximum matching, some
+/// random pairs that need not be edges, some one-sided entries (all of which it must cope with).
+fn start_from(g: &Graph, seed: u64) -> Vec<Option<usize>> {
+    let m = maximum_matching(g.n, &|a, b| g.has_edge(a, b));
+    let mut s = seed;
+    let mut next = move || {
+        s = s
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (s >> 33) as usize
+    };
+    let mut start = vec![None; g.n];
+    for (a, b) in m.pairs() {
+        if next() % 4 != 0 {
+            start[a] = Some(b);
+            start[b] = Some(a);
+        }
+    }
+    if g.n >= 2 && next() % 3 == 0 {
+        let (a, b) = (next() % g.n, next() % g.n);
+        start[a] = Some(b);
+    }
+    start
+}
+
+/// Checks Tutte's condition for the barrier `outer`: every edge at an even vertex leads inside
+/// its blossom or to a vertex of S (the non-even vertices reached that way), each blossom is odd,
+/// and the blossoms outnumber S by `free`, which is what a maximum matching leaves unpaired.
+fn assert_is_a_barrier(
+    g: &Graph,
+    outer: &[Option<usize>],
+    free: usize,
+    expected_free: usize,
+) -> Result<(), TestCaseError> {
+    prop_assert_eq!(free, expected_free);
+    prop_assert!(free > 0);
+    let mut s = vec![false; g.n];
+    for (a, b) in edge_list(g) {
+        for (x, y) in [(a, b), (b, a)] {
+            if outer[x].is_some() && outer[x] != outer[y] {
+                prop_assert!(outer[y].is_none(), "{}-{} joins two blossoms", x, y);
+                s[y] = true;
+            }
+        }
+    }
+    let mut size = vec![0usize; g.n];
+    for b in outer.iter().flatten() {
+        size[*b] += 1;
+    }
+    prop_assert!(
+        size.iter().all(|&k| k == 0 || k % 2 == 1),
+        "an even blossom"
+    );
+    let blossoms = size.iter().filter(|&&k| k > 0).count();
+    let removed = s.iter().filter(|&&x| x).count();
+    prop_assert!(
+        blossoms >= removed + free,
+        "{} blossoms, {} removed",
+        blossoms,
+        removed
+    );
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// `perfect_or_barrier` from any start: a valid perfect matching exactly when the brute
+    /// force says there is one, otherwise a valid Tutte barrier.
+    #[test]
+    fn perfect_or_barrier_agrees_with_brute_force(
+        g in prop_oneof![graphs(12), blossom_graphs(14)],
+        seed in any::<u64>(),
+    ) {
+        let graph = matching::Graph::from_edges(g.n, edge_list(&g));
+        let maximum = brute_force_size(&g);
+        match perfect_or_barrier(&graph, &start_from(&g, seed)) {
+            Completion::Perfect(mate) => {
+                prop_assert_eq!(2 * maximum, g.n);
+                for (v, &u) in mate.iter().enumerate() {
+                    prop_assert!(g.has_edge(v, u), "{}-{} is not an edge", v, u);
+                    prop_assert_eq!(mate[u], v);
+                }
+            }
+            Completion::Barrier { outer, free } => {
+                assert_is_a_barrier(&g, &outer, free, g.n - 2 * maximum)?;
+                prop_assert!(is_barrier_in(&graph, &vec![true; g.n], |_, _| true, &outer, free));
+            }
+            Completion::Undecided => prop_assert!(false, "undecided"),
+        }
+    }
+
+    /// `perfect_or_barrier_in` on some vertices and some edges of a graph answers as
+    /// `perfect_or_barrier` would on that subgraph.
+    #[test]
+    fn perfect_or_barrier_in_answers_for_the_subgraph(
+        g in prop_oneof![graphs(12), blossom_graphs(14)],
+        seed in any::<u64>(),
+        absent_percent in 0u64..40,
+        cut_percent in 0u64..40,
+    ) {
+        let hash = |a: u64, b: u64| {
+            (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F) ^ seed)
+                .wrapping_mul(0x2545_F491_4F6C_DD1D)
+                >> 40
+        };
+        let present: Vec<bool> = (0..g.n).map(|v| hash(v as u64, 1 << 20) % 100 >= absent_percent).collect();
+        let kept = |a: usize, b: usize| {
+            present[a] && present[b] && hash(a.min(b) as u64, a.max(b) as u64) % 100 >= cut_percent
+        };
+        let mut sub = Graph { n: g.n, bits: vec![false; g.bits.len()] };
+        for (a, b) in edge_list(&g) {
+            if kept(a, b) {
+                sub.add_edge(a, b);
+            }
+        }
+        let graph = matching::Graph::from_edges(g.n, edge_list(&g));
+        let count = present.iter().filter(|&&p| p).count();
+        let maximum = brute_force_size(&sub);
+        match perfect_or_barrier_in(&graph, &present, &start_from(&g, seed), kept) {
+            Completion::Perfect(mate) => {
+                prop_assert_eq!(2 * maximum, count);
+                for v in (0..g.n).filter(|&v| present[v]) {
+                    prop_assert!(sub.has_edge(v, mate[v]), "{}-{} is not an edge", v, mate[v]);
+                    prop_assert_eq!(mate[mate[v]], v);
+                }
+            }
+            Completion::Barrier { outer, free } => {
+                for v in (0..g.n).filter(|&v| !present[v]) {
+                    prop_assert_eq!(outer[v], None);
+                }
+                assert_is_a_barrier(&sub, &outer, free, count - 2 * maximum)?;
+                prop_assert!(is_barrier_in(&graph, &present, kept, &outer, free));
+            }
+            Completion::Undecided => prop_assert!(false, "undecided"),
+        }
+    }
 
     /// The blossom matcher returns a valid matching of exactly the brute-force maximum size.
     #[test]

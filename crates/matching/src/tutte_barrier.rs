@@ -1,0 +1,259 @@
+//! A perfect matching grown from a near-perfect one, or Tutte's barrier proving there is none.
+//!
+//! The Dutch engine's fast path (`arbiter-swiss`, ADR swiss-011) asks, at each decision of a
+//! large bracket, whether the players left can still all be paired on the edges its optimal
+//! duals allow. Its known optimum, less the pair the question forbids, leaves two or a few
+//! players unpaired. From that matching each unpaired vertex (a root) searches for an
+//! augmenting path (`edmonds_blossom`): one breadth-first search per root, O(m) plus O(n) per
+//! blossom shrunk, instead of a matching from scratch. If every root gets paired, the matching
+//! is perfect. Otherwise it is maximum (Berge; a root whose search fails stays unpaired for
+//! good, Edmonds' lemma), and one last search grown from all the unpaired vertices at once
+//! labels the Gallai–Edmonds forest. Its even vertices, grouped by the blossom holding them,
+//! are the odd components left once its odd vertices are removed, and they outnumber the odd
+//! vertices by the number of unpaired vertices: Tutte's barrier, the certificate that no
+//! perfect matching exists.
+
+use std::collections::VecDeque;
+
+use crate::edmonds_blossom::{NONE, augment, find_augmenting_path};
+use crate::graph::Graph;
+
+/// What [`perfect_or_barrier`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Completion {
+    /// A perfect matching: `mate[v]` for every vertex (present: see
+    /// [`perfect_or_barrier_in`]; `usize::MAX` for the others).
+    Perfect(Vec<usize>),
+    /// No perfect matching exists. `outer[v]`: for an even vertex of the final search
+    /// forest, the blossom holding it (named by its base vertex); `None` for the odd and the
+    /// unlabeled vertices. Every edge at an even vertex leads to an odd vertex or stays in its
+    /// blossom, each blossom has an odd number of vertices, and the blossoms outnumber the odd
+    /// vertices by `free` (> 0), the vertices a maximum matching leaves unpaired.
+    Barrier {
+        outer: Vec<Option<usize>>,
+        free: usize,
+    },
+    /// Not reached for any graph (the forest of a maximum matching never joins two trees);
+    /// answered instead of a claim that could be false, should it ever be.
+    Undecided,
+}
+
+/// A perfect matching of `g` grown from `start` (its pairs that are symmetric and edges of
+/// `g`; the others are dropped), or Tutte's barrier proving that `g` has none. Deterministic;
+/// never panics (a `start` of the wrong length is read as far as it goes).
+#[must_use]
+pub fn perfect_or_barrier(g: &Graph, start: &[Option<usize>]) -> Completion {
+    let everybody = vec![true; g.vertex_count()];
+    perfect_or_barrier_in(g, &everybody, start, |_, _| true)
+}
+
+/// [`perfect_or_barrier`] on a subgraph of `g`: the vertices marked `present` and the edges
+/// between them that `edge_ok` accepts (asked either way round; it must answer the same).
+/// The vertices not present are ignored: unpaired in [`Completion::Perfect`] and unlabeled in
+/// the barrier. One graph then serves a run of questions on shrinking sets of vertices.
+#[must_use]
+pub fn perfect_or_barrier_in(
+    g: &Graph,
+    present: &[bool],
+    start: &[Option<usize>],
+    edge_ok: impl Fn(usize, usize) -> bool,
+) -> Completion {
+    let n = g.vertex_count();
+    let is = |v: usize| present.get(v).copied().unwrap_or(false);
+    let ok = |u: usize, v: usize| is(u) && is(v) && edge_ok(u, v);
+    let mut mate = vec![NONE; n];
+    for (v, m) in start.iter().enumerate().take(n) {
+        if let Some(u) = *m
+            && u < n
+            && u != v
+            && start.get(u) == Some(&Some(v))
+            && mate[v] == NONE
+            && mate[u] == NONE
+            && g.has_edge(v, u)
+            && ok(v, u)
+        {
+            mate[v] = u;
+            mate[u] = v;
+        }
+    }
+    for root in 0..n {
+        if is(root)
+            && mate[root] == NONE
+            && let Some((end, parent)) = find_augmenting_path(root, g, &mate, &ok)
+        {
+            augment(end, &parent, &mut mate);
+        }
+    }
+    let roots: Vec<usize> = (0..n).filter(|&v| is(v) && mate[v] == NONE).collect();
+    if roots.is_empty() {
+        return Completion::Perfect(mate);
+    }
+    // The matching is maximum, so the forest grown from all unpaired vertices at once never
+    // joins two trees.
+    let Some(base) = gallai_edmonds_forest(g, &mate, &roots, &ok) else {
+        return Completion::Undecided;
+    };
+    let outer = (0..n).map(|v| base[v].filter(|&b| b != NONE)).collect();
+    Completion::Barrier {
+        outer,
+        free: roots.len(),
+    }
+}
+
+/// The forest grown from `roots` (all the vertices the maximum matching `mate` leaves
+/// unpaired): for each even vertex, `Some(base of its blossom)`; `Some(NONE)` for odd vertices,
+/// `None` for unlabeled ones. `None` if two trees meet (`mate` was not maximum).
+fn gallai_edmonds_forest(
+    g: &Graph,
+    mate: &[usize],
+    roots: &[usize],
+    edge_ok: &impl Fn(usize, usize) -> bool,
+) -> Option<Vec<Option<usize>>> {
+    let n = g.vertex_count();
+    let mut even = vec![false; n];
+    let mut odd = vec![false; n];
+    let mut parent = vec![NONE; n];
+    let mut base: Vec<usize> = (0..n).collect();
+    let mut mark = vec![false; n];
+    let mut root = vec![NONE; n];
+    let mut queue: VecDeque<usize> = roots.iter().copied().collect();
+    for &r in roots {
+        even[r] = true;
+        root[r] = r;
+    }
+    while let Some(v) = queue.pop_front() {
+        for to in g.neighbours(v) {
+            if base[v] == base[to] || mate[v] == to || odd[to] || !edge_ok(v, to) {
+                continue;
+            }
+            if !even[to] {
+                // Unlabeled, so paired (the unpaired vertices are the roots).
+                odd[to] = true;
+                parent[to] = v;
+                root[to] = root[v];
+                let next = mate[to];
+                even[next] = true;
+                root[next] = root[v];
+                queue.push_back(next);
+                continue;
+            }
+            // Two even vertices of one tree (the matching is maximum): an odd cycle to shrink.
+            if root[v] != root[to] {
+                return None;
+            }
+            let b = common_base(v, to, &base, mate, &parent, &mut mark);
+            for from in [v, to] {
+                // Up the tree from blossom base to blossom base (a base's mate is the odd
+                // vertex through which its blossom was reached).
+                let mut x = base[from];
+                while x != b {
+                    mark[x] = true;
+                    mark[base[mate[x]]] = true;
+                    x = base[parent[mate[x]]];
+                }
+            }
+            for i in 0..n {
+                if mark[base[i]] && !even[i] {
+                    even[i] = true;
+                    odd[i] = false;
+                    root[i] = root[v];
+                    queue.push_back(i);
+                }
+            }
+            for i in 0..n {
+                if mark[base[i]] {
+                    base[i] = b;
+                }
+            }
+            mark.fill(false);
+        }
+    }
+    let labels = (0..n)
+        .map(|v| {
+            if even[v] {
+                Some(base[v])
+            } else if odd[v] {
+                Some(NONE)
+            } else {
+                None
+            }
+        })
+        .collect();
+    Some(labels)
+}
+
+/// The base of the blossom closed by an edge between the even vertices a and b of one tree:
+/// the first base on b's path to the root that is also on a's (`mark` is left clear).
+fn common_base(
+    a: usize,
+    b: usize,
+    base: &[usize],
+    mate: &[usize],
+    parent: &[usize],
+    mark: &mut [bool],
+) -> usize {
+    let mut on_a = Vec::new();
+    let mut x = a;
+    loop {
+        x = base[x];
+        mark[x] = true;
+        on_a.push(x);
+        if mate[x] == NONE {
+            break;
+        }
+        x = parent[mate[x]];
+    }
+    let mut y = b;
+    let found = loop {
+        y = base[y];
+        if mark[y] || mate[y] == NONE {
+            break y;
+        }
+        y = parent[mate[y]];
+    };
+    for x in on_a {
+        mark[x] = false;
+    }
+    found
+}
+
+/// Whether `outer` and `free` (from [`Completion::Barrier`]) satisfy Tutte's condition on the
+/// subgraph of [`perfect_or_barrier_in`]: every edge at an even vertex stays in its blossom or
+/// leads to a vertex that is not even, each blossom is odd, and the blossoms outnumber the
+/// vertices reached that way by at least `free` > 0. For checks in debug builds and tests.
+#[must_use]
+pub fn is_barrier_in(
+    g: &Graph,
+    present: &[bool],
+    edge_ok: impl Fn(usize, usize) -> bool,
+    outer: &[Option<usize>],
+    free: usize,
+) -> bool {
+    let n = g.vertex_count();
+    if outer.len() != n || free == 0 {
+        return false;
+    }
+    let is = |v: usize| present.get(v).copied().unwrap_or(false);
+    let mut removed = vec![false; n];
+    let mut size = vec![0usize; n];
+    for u in 0..n {
+        let Some(b) = outer[u] else {
+            continue;
+        };
+        if !is(u) || b >= n {
+            return false;
+        }
+        size[b] += 1;
+        for v in g.neighbours(u) {
+            if is(v) && edge_ok(u, v) && outer[v] != Some(b) {
+                if outer[v].is_some() {
+                    return false;
+                }
+                removed[v] = true;
+            }
+        }
+    }
+    let blossoms = size.iter().filter(|&&k| k > 0).count();
+    size.iter().all(|&k| k % 2 == 1 || k == 0)
+        && blossoms >= removed.iter().filter(|&&r| r).count() + free
+}
