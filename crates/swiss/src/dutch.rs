@@ -20,7 +20,7 @@ use crate::blossom::{
 use crate::colour::ColourState;
 use crate::criteria::{c1_allows, c3_allows, is_topscorer, pab_eligible};
 use crate::model::*;
-use crate::weight::{Layout, Wide};
+use crate::weight::{Layout, Wide, WideN};
 
 /// `$f::<M>(args)` in the narrowest number of limbs M (2 to 6) that `$bits` bits fit in,
 /// `$wider` beyond: narrower integers are faster, and the values (so the matching) are
@@ -150,6 +150,8 @@ struct Exch {
 
 /// The weights for one bracket (and phase).
 struct Frame {
+    /// Distinct for every frame the engine builds (keys the [`EdgeCache`]).
+    id: u64,
     in_b: Vec<bool>,
     mdp: Vec<bool>,
     in_n: Vec<bool>,
@@ -190,6 +192,8 @@ struct Sol {
     /// Optimal duals (global vertex indices): an edge with a positive reduced cost is in
     /// no optimal matching, which saves re-solving to find out.
     cert: Option<Certificate<8>>,
+    /// Distinct for every certificate the engine computes (keys the [`EdgeCache`]).
+    cert_id: u64,
 }
 
 impl Sol {
@@ -255,7 +259,41 @@ pub(crate) struct Engine {
     rounds_played: usize,
     /// Fast path: the warm-started reduced solve's recent record ([`Engine::solve_reduced`]).
     warm_record: std::cell::Cell<WarmRecord>,
+    /// The last number handed out by [`Engine::next_id`].
+    serial: std::cell::Cell<u64>,
+    /// Fast path: the edges of the last large question ([`Engine::edges_in`]).
+    edge_cache: std::cell::RefCell<Option<EdgeCache>>,
 }
+
+/// The edges of a large question kept for the next ones (fast path): the decisions of a
+/// bracket ask one question after another on the same frame and the same known optimum,
+/// each on the players of the one before less a pair or two, under constraints that differ
+/// only in who may meet whom. Computing every pair's weight and reduced cost again was half
+/// the time of a 2,000-player round 2 (ADR swiss-011).
+struct EdgeCache {
+    /// The frame, the pruning certificate (`None`: no pruning) and the width in limbs.
+    frame: u64,
+    cert: Option<u64>,
+    limbs: usize,
+    /// The vertices whose pairs are listed.
+    covered: Vec<bool>,
+    /// Every pair of covered vertices (global indices, in the order [`Engine::edges_in`]
+    /// lists them) that has a weight and is not pruned, whatever the constraints.
+    pairs: Vec<(u32, u32)>,
+    /// Their weights, `limbs` limbs each.
+    weights: Vec<u64>,
+    /// `pairs` as a graph on the engine's vertices, made at its first use, with the pairs
+    /// allowed under the constraints `graph_for` (whoever `only` names aside: see
+    /// [`Engine::cached_barrier`]).
+    graph: Option<matching::Graph>,
+    graph_for: Option<Cons>,
+}
+
+/// Questions on fewer vertices are cheap enough to compute afresh.
+const EDGE_CACHE_FROM: usize = 256;
+
+/// At most this many edges are kept (about 40 MB in four limbs).
+const EDGE_CACHE_MAX: usize = 1 << 20;
 
 /// How often the warm-started reduced solve failed lately: after `misses` failures in a
 /// row the next `misses` attempts (at most 16) go straight to the cold solve.
@@ -289,10 +327,32 @@ fn solve_verts_in<const M: usize>(
     verts: &[usize],
     prune: Option<&Sol>,
     warm_ok: bool,
-    proves_no: &ProvesNo<'_>,
+    proves_no: Option<&ProvesNo<'_>>,
 ) -> Option<Sol> {
     let idx = eng.local_index(verts);
+    // A question about a known optimum that pairs everybody: first whether the edges left
+    // can pair everybody at all (ADR swiss-011), on the cached graph of the questions before
+    // when it covers this one (then without building the edges).
+    let question = prune.zip(proves_no);
+    let mut asked = false;
+    if let Some((k, proves_no)) = question
+        && let Some(found) = eng.cached_barrier(fr, cons, verts, &idx, k)
+    {
+        asked = true;
+        if found.is_some_and(|(outer, free)| proves_no(&outer, free)) {
+            return None;
+        }
+    }
     let edges = eng.edges_in::<M>(fr, cons, verts, &idx, prune);
+    if let Some((k, proves_no)) = question
+        && !asked
+        && eng
+            .cached_barrier(fr, cons, verts, &idx, k)
+            .unwrap_or_else(|| no_perfect_matching(verts, &idx, &edges, k))
+            .is_some_and(|(outer, free)| proves_no(&outer, free))
+    {
+        return None;
+    }
     // A question about a known optimum starts from it (warm start).
     let warm = prune
         .filter(|_| warm_ok)
@@ -304,14 +364,16 @@ fn solve_verts_in<const M: usize>(
     let (m, local_cert) = match warm {
         Some(Warm::Solved(m, c)) => (m, c),
         Some(Warm::NoPerfect { outer, free })
-            if proves_no(
-                &verts
-                    .iter()
-                    .zip(&outer)
-                    .filter_map(|(&v, b)| b.map(|b| (v, b)))
-                    .collect::<Vec<(usize, usize)>>(),
-                free,
-            ) =>
+            if proves_no.is_some_and(|proves_no| {
+                proves_no(
+                    &verts
+                        .iter()
+                        .zip(&outer)
+                        .filter_map(|(&v, b)| b.map(|b| (v, b)))
+                        .collect::<Vec<(usize, usize)>>(),
+                    free,
+                )
+            }) =>
         {
             return None;
         }
@@ -321,6 +383,47 @@ fn solve_verts_in<const M: usize>(
         }),
     };
     Some(eng.solution(base, verts, &edges, m, local_cert))
+}
+
+/// Tutte's barrier when the graph of `edges` on `verts` (local indices `idx`) has no perfect
+/// matching, grown from the known solution `k`'s pairs ([`matching::perfect_or_barrier`]):
+/// the even vertices of the barrier (global indices) with their blossoms (local base
+/// indices), and the number of vertices a maximum matching leaves unpaired. `None` when
+/// there is a perfect matching.
+fn no_perfect_matching<const M: usize>(
+    verts: &[usize],
+    idx: &[usize],
+    edges: &[Edge<M>],
+    k: &Sol,
+) -> Option<(Vec<(usize, usize)>, usize)> {
+    let g = matching::Graph::from_edges(verts.len(), edges.iter().map(|e| (e.u, e.v)));
+    let start: Vec<Option<usize>> = verts
+        .iter()
+        .map(|&v| k.mate[v].map(|u| idx[u]).filter(|&u| u != usize::MAX))
+        .collect();
+    match matching::perfect_or_barrier(&g, &start) {
+        matching::Completion::Barrier { outer, free } => Some((
+            {
+                debug_assert!(
+                    matching::is_barrier_in(
+                        &g,
+                        &vec![true; verts.len()],
+                        |_, _| true,
+                        &outer,
+                        free
+                    ),
+                    "Tutte's barrier"
+                );
+                verts
+                    .iter()
+                    .zip(&outer)
+                    .filter_map(|(&v, b)| b.map(|b| (v, b)))
+                    .collect()
+            },
+            free,
+        )),
+        _ => None,
+    }
 }
 
 /// The edges with their weights in `M` limbs (the caller guarantees they fit).
@@ -524,6 +627,8 @@ pub fn pair_round(
         fast: path == EnginePath::Fast,
         rounds_played: state.rounds_played as usize,
         warm_record: Default::default(),
+        serial: Default::default(),
+        edge_cache: Default::default(),
         ps: ps.into_iter().map(|p| p.0).collect(),
     };
     eng.remaining[n] = eng.has_bye;
@@ -636,7 +741,14 @@ impl Engine {
                 // the pruning and a warm start's certificate hold for perfect matchings
                 // only.
                 let warm = prune.filter(|_| !fr.isolated);
-                self.solve_verts(fr, cons, base, &verts, warm, &|_, _| pairs_all)?
+                self.solve_verts(
+                    fr,
+                    cons,
+                    base,
+                    &verts,
+                    warm,
+                    pairs_all.then_some(&|_, _| true),
+                )?
             }
         };
         // A player required inside the bracket must be paired (without the completion
@@ -660,7 +772,7 @@ impl Engine {
         base: Wide,
         verts: &[usize],
         prune: Option<&Sol>,
-        proves_no: &ProvesNo<'_>,
+        proves_no: Option<&ProvesNo<'_>>,
     ) -> Option<Sol> {
         // Narrower integers are faster; the doubled duals need one spare bit, a warm start's
         // shifted weights four more. The fast path takes the narrowest width that fits
@@ -692,9 +804,17 @@ impl Engine {
         idx
     }
 
+    /// A number not handed out before (frames and certificates, for the [`EdgeCache`]).
+    fn next_id(&self) -> u64 {
+        let id = self.serial.get() + 1;
+        self.serial.set(id);
+        id
+    }
+
     /// The edges among `verts` (local indices `idx`) allowed under `cons`, their weights in
     /// `M` limbs (the caller guarantees they fit); with `prune`, without the bracket's edges
-    /// that no matching of `prune`'s quality can use.
+    /// that no matching of `prune`'s quality can use. The fast path takes large questions'
+    /// edges from the [`EdgeCache`] when it covers them, and fills it otherwise.
     fn edges_in<const M: usize>(
         &self,
         fr: &Frame,
@@ -704,26 +824,133 @@ impl Engine {
         prune: Option<&Sol>,
     ) -> Vec<Edge<M>> {
         let n = self.n;
-        let mut edges = Vec::new();
-        for (i, &u) in verts.iter().enumerate() {
-            for &v in &verts[i + 1..] {
-                if let Some(w) = self.w(fr, u, v)
-                    && self.allowed(fr, cons, u, v)
-                    && !(u < n
-                        && v < n
-                        && fr.in_b[u]
-                        && fr.in_b[v]
-                        && prune.is_some_and(|k| k.excludes_weight(fr, u, v, w)))
-                {
+        let large = self.fast && prune.is_some() && verts.len() >= EDGE_CACHE_FROM;
+        let key = (fr.id, prune.map(|k| k.cert_id), M);
+        if large
+            && let Some(c) = &*self.edge_cache.borrow()
+            && (c.frame, c.cert, c.limbs) == key
+            && verts.iter().all(|&v| c.covered[v])
+        {
+            let mut edges = Vec::new();
+            for (&(u, v), w) in c.pairs.iter().zip(c.weights.chunks_exact(M)) {
+                let (u, v) = (u as usize, v as usize);
+                if idx[u] != usize::MAX && idx[v] != usize::MAX && self.allowed(fr, cons, u, v) {
+                    let mut limbs = [0u64; M];
+                    limbs.copy_from_slice(w);
                     edges.push(Edge {
-                        u: i,
+                        u: idx[u],
                         v: idx[v],
-                        w: w.narrow::<M>(),
+                        w: WideN(limbs),
                     });
                 }
             }
+            return edges;
+        }
+        let mut fill = large.then(|| EdgeCache {
+            frame: key.0,
+            cert: key.1,
+            limbs: M,
+            covered: (0..=n).map(|v| idx[v] != usize::MAX).collect(),
+            pairs: Vec::new(),
+            weights: Vec::new(),
+            graph: None,
+            graph_for: None,
+        });
+        let mut edges = Vec::new();
+        for (i, &u) in verts.iter().enumerate() {
+            for &v in &verts[i + 1..] {
+                let Some(w) = self.w(fr, u, v) else {
+                    continue;
+                };
+                if u < n
+                    && v < n
+                    && fr.in_b[u]
+                    && fr.in_b[v]
+                    && prune.is_some_and(|k| k.excludes_weight(fr, u, v, w))
+                {
+                    continue;
+                }
+                let w = w.narrow::<M>();
+                if let Some(c) = &mut fill {
+                    if c.pairs.len() < EDGE_CACHE_MAX {
+                        c.pairs.push((u as u32, v as u32));
+                        c.weights.extend_from_slice(&w.0);
+                    } else {
+                        fill = None;
+                    }
+                }
+                if self.allowed(fr, cons, u, v) {
+                    edges.push(Edge { u: i, v: idx[v], w });
+                }
+            }
+        }
+        if fill.is_some() {
+            *self.edge_cache.borrow_mut() = fill;
         }
         edges
+    }
+
+    /// [`no_perfect_matching`] on the [`EdgeCache`]'s graph (global indices) when it holds
+    /// this question's edges (same frame, certificate `k`, and every vertex of `verts`,
+    /// whose local indices are `idx`); `None` when it does not.
+    #[allow(clippy::type_complexity)]
+    fn cached_barrier(
+        &self,
+        fr: &Frame,
+        cons: &Cons,
+        verts: &[usize],
+        idx: &[usize],
+        k: &Sol,
+    ) -> Option<Option<(Vec<(usize, usize)>, usize)>> {
+        let mut cache = self.edge_cache.borrow_mut();
+        let c = cache.as_mut()?;
+        if (c.frame, c.cert) != (fr.id, Some(k.cert_id)) || !verts.iter().all(|&v| c.covered[v]) {
+            return None;
+        }
+        let n = self.n;
+        // The graph of the pairs allowed under `cons` but its `only`, which is asked of each
+        // edge at `who` (the others' constraints stay the same from question to question).
+        let general = Cons {
+            only: None,
+            ..cons.clone()
+        };
+        if c.graph_for
+            .as_ref()
+            .is_none_or(|f| f.req != general.req || f.tops != general.tops)
+        {
+            let allowed = c
+                .pairs
+                .iter()
+                .map(|&(u, v)| (u as usize, v as usize))
+                .filter(|&(u, v)| self.allowed(fr, &general, u, v));
+            c.graph = Some(matching::Graph::from_edges(n + 1, allowed));
+            c.graph_for = Some(general);
+        }
+        let g = c.graph.as_ref()?;
+        let present: Vec<bool> = idx.iter().map(|&i| i != usize::MAX).collect();
+        let start: Vec<Option<usize>> = (0..=n)
+            .map(|v| k.mate[v].filter(|&u| present[v] && present[u]))
+            .collect();
+        let edge_ok = |u: usize, v: usize| match &cons.only {
+            Some((who, ok)) if u == *who => ok[v],
+            Some((who, ok)) if v == *who => ok[u],
+            _ => true,
+        };
+        Some(
+            match matching::perfect_or_barrier_in(g, &present, &start, edge_ok) {
+                matching::Completion::Barrier { outer, free } => Some((
+                    {
+                        debug_assert!(
+                            matching::is_barrier_in(g, &present, edge_ok, &outer, free),
+                            "Tutte's barrier"
+                        );
+                        (0..=n).filter_map(|v| outer[v].map(|b| (v, b))).collect()
+                    },
+                    free,
+                )),
+                _ => None,
+            },
+        )
     }
 
     /// The solution of a matching `m` of `verts` (local indices) with `edges`: its total
@@ -760,7 +987,12 @@ impl Engine {
         for (i, &v) in verts.iter().enumerate() {
             mate[v] = m[i].map(|j| verts[j]);
         }
-        Sol { total, mate, cert }
+        Sol {
+            total,
+            mate,
+            cert,
+            cert_id: self.next_id(),
+        }
     }
 
     /// The fast path's cold matching of a large problem on a sparse part of its edges,
@@ -960,8 +1192,8 @@ impl Engine {
             }
             true
         };
-        let proves_no = |outer: &[(usize, usize)], free: usize| pairs_all && proves_no(outer, free);
-        let Some(sol) = self.solve_verts(fr, cons, base, &kept, prune, &proves_no) else {
+        let proves_no = pairs_all.then_some(&proves_no as &ProvesNo<'_>);
+        let Some(sol) = self.solve_verts(fr, cons, base, &kept, prune, proves_no) else {
             return Some(None);
         };
         let mut cert = sol.cert?;
@@ -983,6 +1215,7 @@ impl Engine {
             total: sol.total.plus(rest_total),
             mate,
             cert: Some(cert),
+            cert_id: self.next_id(),
         }))
     }
 
@@ -1405,6 +1638,7 @@ impl Engine {
             total,
             mate: s.mate,
             cert: s.cert,
+            cert_id: s.cert_id,
         };
         true
     }

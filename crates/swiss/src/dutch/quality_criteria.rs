@@ -156,6 +156,7 @@ impl Engine {
             sd_levels.truncate(sd_levels.len() / 2);
         }
         let fr = Frame {
+            id: self.next_id(),
             in_b,
             mdp,
             in_n,
