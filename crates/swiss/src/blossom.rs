@@ -46,6 +46,29 @@ pub struct Certificate<const L: usize> {
 }
 
 impl<const L: usize> Certificate<L> {
+    /// Twice the dual objective: the vertex duals (doubled already) and each blossom's dual
+    /// times its size less one. Every perfect matching of the graph the duals cover weighs at
+    /// most half of it (weights raised by `shift`); in 8 limbs, which hold the sum of any
+    /// narrower certificate.
+    pub fn doubled_objective(&self) -> WideN<8> {
+        let mut sum = self
+            .vertex
+            .iter()
+            .fold(WideN::<8>::ZERO, |s, d| s.plus(d.narrow::<8>()));
+        let mut size: std::collections::HashMap<usize, (usize, WideN<L>)> = Default::default();
+        for chain in &self.blossoms {
+            for &(b, z, _) in chain {
+                size.entry(b).or_insert((0, z)).0 += 1;
+            }
+        }
+        for (count, z) in size.into_values() {
+            for _ in 1..count {
+                sum = sum.plus(z.narrow::<8>());
+            }
+        }
+        sum
+    }
+
     /// 2 × reduced cost of edge (u, v) of weight `w`: 0 when the edge is tight.
     pub fn reduced_cost(&self, u: usize, v: usize, w: WideN<L>) -> WideN<L> {
         let (sum, two_w) = self.dual_sum_and_twice(u, v, w);
@@ -155,7 +178,7 @@ pub fn max_weight_perfect_matching_warm<const L: usize>(
     edges: &[Edge<L>],
     warm: &WarmStart<L>,
 ) -> Option<(Vec<Option<usize>>, Certificate<L>)> {
-    match warm_search(n, edges, warm) {
+    match warm_search(n, edges, warm, None) {
         WarmSearch::Perfect(m, c) => Some((m, c)),
         _ => None,
     }
@@ -181,6 +204,10 @@ pub enum WarmSearch<const L: usize> {
     },
     /// The warm start is not valid, or a dual would fall below zero: no conclusion.
     Declined,
+    /// The search was given a floor, and the dual objective of its (feasible) duals fell
+    /// below it: no perfect matching of the graph weighs as much as the floor asks. The
+    /// certificate holds those duals.
+    Below(Certificate<L>),
 }
 
 /// [`max_weight_perfect_matching_warm`], telling a graph without a perfect matching
@@ -189,6 +216,7 @@ pub fn warm_search<const L: usize>(
     n: usize,
     edges: &[Edge<L>],
     warm: &WarmStart<L>,
+    floor: Option<WideN<8>>,
 ) -> WarmSearch<L> {
     if n == 0 || edges.is_empty() || warm.mate.len() != n || warm.dual.len() != n {
         return WarmSearch::Declined;
@@ -234,9 +262,24 @@ pub fn warm_search<const L: usize>(
             }
         }
     }
+    if floor.is_some() {
+        m.floor = floor;
+        m.objective = m.dualvar[..n]
+            .iter()
+            .fold(WideN::<8>::ZERO, |sum, d| sum.plus(d.narrow::<8>()));
+    }
     m.solve();
     if m.failed {
         return WarmSearch::Declined;
+    }
+    if m.below {
+        let cert = m.certificate(warm.shift);
+        debug_assert!(
+            cert.doubled_objective() < floor.unwrap_or(WideN::<8>::ZERO)
+                && edges.iter().all(|e| cert.covers(e.u, e.v, e.w)),
+            "a feasible dual below the floor"
+        );
+        return WarmSearch::Below(cert);
     }
     if (0..n).any(|v| m.mate[v] == NO) {
         if !m.exhausted {
@@ -270,8 +313,9 @@ pub fn max_weight_matching_priced<const L: usize>(
 ) -> Option<(Vec<Option<usize>>, Certificate<L>)> {
     price(edges, keep, rounds, |part| {
         let (m, c) = max_weight_matching_with_duals(n, part);
-        Some((m, c?))
-    })
+        Some(Ok((m, c?)))
+    })?
+    .ok()
 }
 
 /// [`max_weight_perfect_matching_warm`] priced as [`max_weight_matching_priced`]; the part
@@ -284,7 +328,8 @@ pub fn max_weight_perfect_matching_warm_priced<const L: usize>(
     warm: &WarmStart<L>,
     least: usize,
     rounds: usize,
-) -> Option<(Vec<Option<usize>>, Certificate<L>)> {
+    floor: Option<WideN<8>>,
+) -> Option<Priced<L>> {
     if warm.mate.len() != n || warm.dual.len() != n || edges.iter().any(|e| e.u >= n || e.v >= n) {
         return None;
     }
@@ -300,7 +345,11 @@ pub fn max_weight_perfect_matching_warm_priced<const L: usize>(
         }
     });
     price(edges, keep, rounds, |part| {
-        max_weight_perfect_matching_warm(n, part, warm)
+        match warm_search(n, part, warm, floor) {
+            WarmSearch::Perfect(m, c) => Some(Ok((m, c))),
+            WarmSearch::Below(c) => Some(Err(c)),
+            _ => None,
+        }
     })
 }
 
@@ -330,14 +379,20 @@ pub fn keep_best_per_vertex<const L: usize, K: Ord + Copy>(
     }
 }
 
+/// What a priced search found: a matching with its certificate, or (`Err`) duals below a
+/// floor ([`WarmSearch::Below`]).
+pub type Priced<const L: usize> = Result<(Vec<Option<usize>>, Certificate<L>), Certificate<L>>;
+
 /// The pricing loop of the priced matchings: `solve` on the kept edges, then keep the edges
-/// its duals do not cover, until there are none.
+/// its duals do not cover, until there are none. `solve` answers a matching with its
+/// certificate, or (`Err`) duals below a floor ([`WarmSearch::Below`]), which hold for the
+/// whole graph too once they cover every edge.
 fn price<const L: usize>(
     edges: &[Edge<L>],
     mut keep: Vec<bool>,
     rounds: usize,
-    mut solve: impl FnMut(&[Edge<L>]) -> Option<(Vec<Option<usize>>, Certificate<L>)>,
-) -> Option<(Vec<Option<usize>>, Certificate<L>)> {
+    mut solve: impl FnMut(&[Edge<L>]) -> Option<Priced<L>>,
+) -> Option<Priced<L>> {
     if keep.len() != edges.len() {
         return None;
     }
@@ -348,7 +403,10 @@ fn price<const L: usize>(
             .filter(|(_, k)| **k)
             .map(|(e, _)| *e)
             .collect();
-        let (m, cert) = solve(&part)?;
+        let found = solve(&part)?;
+        let cert = match &found {
+            Ok((_, c)) | Err(c) => c,
+        };
         let mut uncovered = 0;
         for (k, e) in edges.iter().enumerate() {
             // A sum that wraps reads as uncovered: the edge is only kept needlessly.
@@ -358,7 +416,7 @@ fn price<const L: usize>(
             }
         }
         if uncovered == 0 {
-            return Some((m, cert));
+            return Some(found);
         }
     }
     None
@@ -405,6 +463,12 @@ struct Matcher<'a, const L: usize> {
     /// Maximum-cardinality mode: the search stopped with nothing left to grow (no edge
     /// to make tight, no inner blossom to open), so no augmenting path is left.
     exhausted: bool,
+    /// Maximum-cardinality mode with a floor: stop once the dual objective (`objective`,
+    /// doubled, of the shifted weights) falls below `floor` (then `below`). Every perfect
+    /// matching weighs at most the dual objective, so none reaches the floor.
+    floor: Option<WideN<8>>,
+    objective: WideN<8>,
+    below: bool,
 }
 
 impl<'a, const L: usize> Matcher<'a, L> {
@@ -474,6 +538,9 @@ impl<'a, const L: usize> Matcher<'a, L> {
             maxcard: false,
             failed: false,
             exhausted: false,
+            floor: None,
+            objective: WideN::<8>::ZERO,
+            below: false,
         }
     }
 
@@ -885,9 +952,13 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 *a = false;
             }
             self.queue.clear();
+            // The roots of the search: each delta lowers the doubled dual objective by delta
+            // per tree (its outer tops outnumber its inner tops by one).
+            let mut roots = 0u64;
             for v in 0..n {
                 if self.mate[v] == NO && self.label[self.inblossom[v]] == 0 {
                     self.assign_label(v, 1, NO);
+                    roots += 1;
                 }
             }
             let mut augmented = false;
@@ -1033,6 +1104,18 @@ impl<'a, const L: usize> Matcher<'a, L> {
                         }
                     }
                 }
+                if let Some(floor) = self.floor {
+                    let mut fall = WideN::<8>::ZERO;
+                    for _ in 0..roots {
+                        fall = fall.plus(delta.narrow::<8>());
+                    }
+                    // The duals are feasible again after this step: stop here if below.
+                    if self.objective < fall.plus(floor) {
+                        self.below = true;
+                        return;
+                    }
+                    self.objective = self.objective.minus(fall);
+                }
                 match deltatype {
                     1 => break,
                     2 => {
@@ -1171,7 +1254,7 @@ mod tests {
                 shift,
             };
             let best = brute(n, &restricted);
-            match warm_search(n, &restricted, &warm) {
+            match warm_search(n, &restricted, &warm, None) {
                 WarmSearch::Perfect(m, _) => {
                     perfect += 1;
                     assert_eq!(total(&restricted, &m), best);
@@ -1213,6 +1296,7 @@ mod tests {
                     }
                 }
                 WarmSearch::Declined => {}
+                WarmSearch::Below(_) => panic!("stopped without a floor"),
             }
         }
         assert!(
@@ -1355,8 +1439,8 @@ mod tests {
         let mut used = 0;
         for _ in 0..300 {
             let (n, restricted, warm) = restricted_case(&mut rnd, big, false);
-            if let Some((m, c)) =
-                max_weight_perfect_matching_warm_priced(n, &restricted, &warm, 2, n * n)
+            if let Some(Ok((m, c))) =
+                max_weight_perfect_matching_warm_priced(n, &restricted, &warm, 2, n * n, None)
             {
                 used += 1;
                 assert!(m.iter().all(|x| x.is_some()));
@@ -1365,6 +1449,69 @@ mod tests {
             }
         }
         assert!(used > 200, "priced warm start used {used} times of 300");
+    }
+
+    /// A warm search with a floor: never stops below a floor the best perfect matching
+    /// reaches; above it, either finds that matching or stops with feasible duals whose
+    /// objective is below the floor (also through the priced search).
+    #[test]
+    fn warm_search_stops_below_a_floor_only_when_no_perfect_matching_reaches_it() {
+        let mut rnd = xorshift(1618);
+        let big = 1000u64;
+        let (mut below, mut cases) = (0, 0);
+        for _ in 0..400 {
+            let (n, restricted, warm) = restricted_case(&mut rnd, big, false);
+            let WarmSearch::Perfect(_, _) = warm_search(n, &restricted, &warm, None) else {
+                continue;
+            };
+            cases += 1;
+            let best = brute(n, &restricted);
+            // Twice the best perfect matching's weight with every edge raised by the shift.
+            let mut reached = w(best).plus(w(best)).narrow::<8>();
+            for _ in 0..n {
+                reached = reached.plus(warm.shift.narrow::<8>());
+            }
+            let mut one = WideN::<8>::ZERO;
+            one.add_at(0, 1);
+            let higher = [reached.plus(one), reached.plus(w(rnd() % big + 1))];
+            match warm_search(n, &restricted, &warm, Some(reached)) {
+                WarmSearch::Perfect(m, _) => assert_eq!(total(&restricted, &m), best),
+                other => panic!("stopped at a floor the best matching reaches: {other:?}"),
+            }
+            for floor in higher {
+                let searches = [
+                    warm_search(n, &restricted, &warm, Some(floor)),
+                    match max_weight_perfect_matching_warm_priced(
+                        n,
+                        &restricted,
+                        &warm,
+                        2,
+                        n * n,
+                        Some(floor),
+                    ) {
+                        Some(Ok((m, c))) => WarmSearch::Perfect(m, c),
+                        Some(Err(c)) => WarmSearch::Below(c),
+                        None => WarmSearch::Declined,
+                    },
+                ];
+                for found in searches {
+                    match found {
+                        WarmSearch::Perfect(m, _) => assert_eq!(total(&restricted, &m), best),
+                        WarmSearch::Below(c) => {
+                            below += 1;
+                            assert!(c.doubled_objective() < floor);
+                            assert!(restricted.iter().all(|e| c.covers(e.u, e.v, e.w)));
+                        }
+                        WarmSearch::Declined => {}
+                        WarmSearch::NoPerfect { .. } => panic!("a perfect matching exists"),
+                    }
+                }
+            }
+        }
+        assert!(
+            cases > 200 && below > cases,
+            "{below} stops in {cases} cases"
+        );
     }
 
     /// A xorshift generator for the random tests.

@@ -228,6 +228,15 @@ impl Frame {
         }
     }
 
+    /// The least total of the quality of `total` (by every criterion): `total` with the
+    /// generation-order tie-break cleared.
+    fn quality_floor(&self, total: &Wide) -> Wide {
+        match self.criteria_shift() {
+            None => *total,
+            Some(shift) => total.truncate_below(shift),
+        }
+    }
+
     /// The lowest bit of the criteria when the generation-order tie-break sits below them.
     fn criteria_shift(&self) -> Option<u32> {
         self.f
@@ -316,8 +325,8 @@ fn matching_in<const M: usize>(
 /// The fast path of [`Engine::solve_verts`], its edges built in `M` limbs: the narrowest
 /// width holding the weights raised by a warm start's shift and doubled, so the least
 /// memory and the fastest arithmetic (the values, so the matching, are the same).
-/// `warm_ok`: a warm start fits in `M` limbs. `None` when the warm search proved that
-/// `verts` cannot all be paired and `proves_no` accepts the proof ([`Engine::solve_verts`]).
+/// `warm_ok`: a warm start fits in `M` limbs. `floor`: the total (of `verts`' pairs) a
+/// warm search may stop below ([`Answer::Below`]).
 #[allow(clippy::too_many_arguments)]
 fn solve_verts_in<const M: usize>(
     eng: &Engine,
@@ -328,7 +337,8 @@ fn solve_verts_in<const M: usize>(
     prune: Option<&Sol>,
     warm_ok: bool,
     proves_no: Option<&ProvesNo<'_>>,
-) -> Option<Sol> {
+    floor: Option<Wide>,
+) -> Answer {
     let idx = eng.local_index(verts);
     // A question about a known optimum that pairs everybody: first whether the edges left
     // can pair everybody at all (ADR swiss-011), on the cached graph of the questions before
@@ -340,7 +350,7 @@ fn solve_verts_in<const M: usize>(
     {
         asked = true;
         if found.is_some_and(|(outer, free)| proves_no(&outer, free)) {
-            return None;
+            return Answer::No;
         }
     }
     let edges = eng.edges_in::<M>(fr, cons, verts, &idx, prune);
@@ -351,7 +361,7 @@ fn solve_verts_in<const M: usize>(
             .unwrap_or_else(|| no_perfect_matching(verts, &idx, &edges, k))
             .is_some_and(|(outer, free)| proves_no(&outer, free))
     {
-        return None;
+        return Answer::No;
     }
     // A question about a known optimum starts from it (warm start).
     let warm = prune
@@ -360,7 +370,17 @@ fn solve_verts_in<const M: usize>(
             let maxw = edges.iter().map(|e| e.w).max()?;
             eng.warm_start(k, verts, &idx, maxw.narrow::<8>())
         })
-        .map(|w| warm_matching_in(verts.len(), &edges, &w));
+        .map(|w| {
+            // Twice the floor, each weight raised by the shift (the matcher's units).
+            let floor = floor.map(|f| {
+                let mut x = f.plus(f);
+                for _ in verts {
+                    x = x.plus(w.shift);
+                }
+                x
+            });
+            warm_matching_in(verts.len(), &edges, &w, floor)
+        });
     let (m, local_cert) = match warm {
         Some(Warm::Solved(m, c)) => (m, c),
         Some(Warm::NoPerfect { outer, free })
@@ -375,14 +395,28 @@ fn solve_verts_in<const M: usize>(
                 )
             }) =>
         {
-            return None;
+            return Answer::No;
+        }
+        Some(Warm::Below(c)) => {
+            return Answer::Below(eng.globalize(verts, c));
         }
         _ => eng.priced_matching(fr, verts, &edges).unwrap_or_else(|| {
             let (m, c) = max_weight_matching_with_duals(verts.len(), &edges);
             (m, c.map(|c| widen(&c)))
         }),
     };
-    Some(eng.solution(base, verts, &edges, m, local_cert))
+    Answer::Solved(eng.solution(base, verts, &edges, m, local_cert))
+}
+
+/// What [`Engine::solve_verts`] found.
+enum Answer {
+    /// The best matching.
+    Solved(Sol),
+    /// Proved that `verts` cannot all be paired, and the caller's `proves_no` accepted it.
+    No,
+    /// Proved that no perfect matching of `verts` reaches the floor: feasible duals (global
+    /// indices) whose objective is below it.
+    Below(Certificate<8>),
 }
 
 /// Tutte's barrier when the graph of `edges` on `verts` (local indices `idx`) has no perfect
@@ -457,7 +491,12 @@ fn widen<const M: usize>(c: &Certificate<M>) -> Certificate<8> {
 
 /// [`max_weight_perfect_matching_warm`] in `M` limbs (the caller guarantees the shifted
 /// weights and doubled duals fit).
-fn warm_matching_in<const M: usize>(n: usize, edges: &[Edge<M>], warm: &WarmStart<8>) -> Warm {
+fn warm_matching_in<const M: usize>(
+    n: usize,
+    edges: &[Edge<M>],
+    warm: &WarmStart<8>,
+    floor: Option<Wide>,
+) -> Warm {
     let w = WarmStart {
         mate: warm.mate.clone(),
         dual: warm.dual.iter().map(|d| d.narrow::<M>()).collect(),
@@ -465,16 +504,20 @@ fn warm_matching_in<const M: usize>(n: usize, edges: &[Edge<M>], warm: &WarmStar
     };
     if n >= PRICED_FROM
         && edges.len() >= 4 * n * WARM_LEAST
-        && let Some((m, c)) =
-            max_weight_perfect_matching_warm_priced(n, edges, &w, WARM_LEAST, PRICING_ROUNDS)
+        && let Some(found) =
+            max_weight_perfect_matching_warm_priced(n, edges, &w, WARM_LEAST, PRICING_ROUNDS, floor)
     {
-        return Warm::Solved(m, Some(widen(&c)));
+        return match found {
+            Ok((m, c)) => Warm::Solved(m, Some(widen(&c))),
+            Err(c) => Warm::Below(widen(&c)),
+        };
     }
     // On every edge: a search that ends short of a perfect matching proves there is none.
-    match warm_search(n, edges, &w) {
+    match warm_search(n, edges, &w, floor) {
         WarmSearch::Perfect(m, c) => Warm::Solved(m, Some(widen(&c))),
         WarmSearch::NoPerfect { outer, free } => Warm::NoPerfect { outer, free },
         WarmSearch::Declined => Warm::Declined,
+        WarmSearch::Below(c) => Warm::Below(widen(&c)),
     }
 }
 
@@ -496,6 +539,8 @@ enum Warm {
     },
     /// No conclusion: solve cold.
     Declined,
+    /// The duals fell below the floor ([`WarmSearch::Below`]; local indices).
+    Below(Certificate<8>),
 }
 
 /// Edges of least reduced cost kept per vertex by a priced warm start.
@@ -727,8 +772,14 @@ impl Engine {
         // cannot all be paired answers the question: fewer pairs (C4), so not that quality.
         let pairs_all = !fr.isolated
             && prune.is_some_and(|k| (0..=n).all(|v| !self.remaining[v] || k.mate[v].is_some()));
+        // A matching of `prune`'s quality has at least its total with the tie-break bits
+        // cleared; when `prune` pairs everybody it is perfect, so a warm search may stop
+        // once its duals prove that no perfect matching reaches that total (ADR swiss-011).
+        let floor = prune
+            .filter(|_| pairs_all)
+            .map(|k| fr.quality_floor(&k.total));
         let reduced = if self.fast && !fr.isolated {
-            self.solve_reduced(fr, cons, base, &verts, prune, pairs_all)
+            self.solve_reduced(fr, cons, base, &verts, prune, pairs_all, floor)
         } else {
             None
         };
@@ -741,14 +792,18 @@ impl Engine {
                 // the pruning and a warm start's certificate hold for perfect matchings
                 // only.
                 let warm = prune.filter(|_| !fr.isolated);
-                self.solve_verts(
+                match self.solve_verts(
                     fr,
                     cons,
                     base,
                     &verts,
                     warm,
                     pairs_all.then_some(&|_, _| true),
-                )?
+                    floor.and_then(|f| f.checked_minus(base)),
+                ) {
+                    Answer::Solved(sol) => sol,
+                    Answer::No | Answer::Below(_) => return None,
+                }
             }
         };
         // A player required inside the bracket must be paired (without the completion
@@ -765,6 +820,7 @@ impl Engine {
     /// being the weight of the pairs already forced. `None` when a warm search (from
     /// `prune`) proved that `verts` cannot all be paired and `proves_no`, given the barrier
     /// that proves it, accepts that as the answer.
+    #[allow(clippy::too_many_arguments)]
     fn solve_verts(
         &self,
         fr: &Frame,
@@ -773,7 +829,8 @@ impl Engine {
         verts: &[usize],
         prune: Option<&Sol>,
         proves_no: Option<&ProvesNo<'_>>,
-    ) -> Option<Sol> {
+        floor: Option<Wide>,
+    ) -> Answer {
         // Narrower integers are faster; the doubled duals need one spare bit, a warm start's
         // shifted weights four more. The fast path takes the narrowest width that fits
         // (same values, so the same matching).
@@ -781,8 +838,8 @@ impl Engine {
         if self.fast {
             return in_width!(
                 need + 4,
-                solve_verts_in(self, fr, cons, base, verts, prune, true, proves_no),
-                solve_verts_in::<8>(self, fr, cons, base, verts, prune, false, proves_no)
+                solve_verts_in(self, fr, cons, base, verts, prune, true, proves_no, floor),
+                solve_verts_in::<8>(self, fr, cons, base, verts, prune, false, proves_no, floor)
             );
         }
         let idx = self.local_index(verts);
@@ -792,7 +849,7 @@ impl Engine {
         } else {
             max_weight_matching_with_duals(verts.len(), &edges)
         };
-        Some(self.solution(base, verts, &edges, m, local_cert))
+        Answer::Solved(self.solution(base, verts, &edges, m, local_cert))
     }
 
     /// The local index of each vertex of `verts` (`usize::MAX` for the others).
@@ -964,19 +1021,7 @@ impl Engine {
         local_cert: Option<Certificate<8>>,
     ) -> Sol {
         let n = self.n;
-        let cert = local_cert.map(|c| {
-            let mut vertex = vec![Wide::ZERO; n + 1];
-            let mut blossoms = vec![Vec::new(); n + 1];
-            for ((&v, &x), chain) in verts.iter().zip(&c.vertex).zip(c.blossoms) {
-                vertex[v] = x;
-                blossoms[v] = chain;
-            }
-            Certificate {
-                vertex,
-                blossoms,
-                shift: c.shift,
-            }
-        });
+        let cert = local_cert.map(|c| self.globalize(verts, c));
         let mut total = base;
         for e in edges {
             if m[e.u] == Some(e.v) {
@@ -992,6 +1037,22 @@ impl Engine {
             mate,
             cert,
             cert_id: self.next_id(),
+        }
+    }
+
+    /// A certificate of a matching of `verts` (local indices) in global indices.
+    fn globalize(&self, verts: &[usize], c: Certificate<8>) -> Certificate<8> {
+        let n = self.n;
+        let mut vertex = vec![Wide::ZERO; n + 1];
+        let mut blossoms = vec![Vec::new(); n + 1];
+        for ((&v, &x), chain) in verts.iter().zip(&c.vertex).zip(c.blossoms) {
+            vertex[v] = x;
+            blossoms[v] = chain;
+        }
+        Certificate {
+            vertex,
+            blossoms,
+            shift: c.shift,
         }
     }
 
@@ -1066,6 +1127,7 @@ impl Engine {
     /// with the same total, and the extended duals remain a certificate for it. Vertices
     /// short of c may be made up for by the duals of blossoms around them, extended to
     /// hold `rest` ([`Engine::rest_extension`], ADR swiss-010).
+    #[allow(clippy::too_many_arguments)]
     fn solve_reduced(
         &self,
         fr: &Frame,
@@ -1074,6 +1136,7 @@ impl Engine {
         verts: &[usize],
         prune: Option<&Sol>,
         pairs_all: bool,
+        floor: Option<Wide>,
     ) -> Option<Option<Sol>> {
         let n = self.n;
         let in_b = verts.iter().filter(|&&v| v < n && fr.in_b[v]).count();
@@ -1093,7 +1156,8 @@ impl Engine {
         let try_warm = prune.is_some() && record.skip == 0;
         record.skip = record.skip.saturating_sub(1);
         let warm = if try_warm {
-            let r = self.solve_reduced_with(fr, cons, base, verts, &low, narrow, prune, pairs_all);
+            let r = self
+                .solve_reduced_with(fr, cons, base, verts, &low, narrow, prune, pairs_all, floor);
             if r.is_some() {
                 record.misses = 0;
             } else {
@@ -1105,10 +1169,22 @@ impl Engine {
             None
         };
         self.warm_record.set(record);
-        warm.or_else(|| self.solve_reduced_with(fr, cons, base, verts, &low, narrow, None, false))
-            .or_else(|| {
-                self.solve_reduced_with(fr, cons, base, verts, &low, narrow + in_b, None, false)
-            })
+        warm.or_else(|| {
+            self.solve_reduced_with(fr, cons, base, verts, &low, narrow, None, false, None)
+        })
+        .or_else(|| {
+            self.solve_reduced_with(
+                fr,
+                cons,
+                base,
+                verts,
+                &low,
+                narrow + in_b,
+                None,
+                false,
+                None,
+            )
+        })
     }
 
     /// [`Engine::solve_reduced`] keeping the `margin` highest players of `low`: `None`
@@ -1125,6 +1201,7 @@ impl Engine {
         margin: usize,
         prune: Option<&Sol>,
         pairs_all: bool,
+        floor: Option<Wide>,
     ) -> Option<Option<Sol>> {
         let n = self.n;
         if low.len() < margin + 32 {
@@ -1193,21 +1270,43 @@ impl Engine {
             true
         };
         let proves_no = pairs_all.then_some(&proves_no as &ProvesNo<'_>);
-        let Some(sol) = self.solve_verts(fr, cons, base, &kept, prune, proves_no) else {
-            return Some(None);
-        };
-        let mut cert = sol.cert?;
         let mut unit = Wide::ZERO;
         unit.add_at(fr.layout.fields[fr.f.complete].shift, 1);
+        // The kept players' floor: `rest`'s pairs weigh `rest_total`.
+        let kept_floor = floor
+            .and_then(|f| f.checked_minus(base))
+            .and_then(|f| f.checked_minus(rest_total));
+        let sol = match self.solve_verts(fr, cons, base, &kept, prune, proves_no, kept_floor) {
+            Answer::Solved(sol) => sol,
+            Answer::No => return Some(None),
+            Answer::Below(cert) => {
+                // Duals of the kept players below their floor. Extended to `rest` they are
+                // feasible for the whole field, with an objective higher by exactly
+                // `rest`'s pairs: no matching of the whole field reaches the floor then.
+                if let Some(outer) = self.rest_extension(fr, cons, &cert, &kept, &rest, unit, prune)
+                {
+                    #[cfg(debug_assertions)]
+                    {
+                        let whole = self.extend_to_rest(cert, &rest, unit, outer);
+                        self.check_rest_extension(fr, cons, &whole, &kept, &rest, &paired, prune);
+                    }
+                    #[cfg(not(debug_assertions))]
+                    let _ = outer;
+                    return Some(None);
+                }
+                match self.solve_verts(fr, cons, base, &kept, prune, proves_no, None) {
+                    Answer::Solved(sol) => sol,
+                    Answer::No => return Some(None),
+                    Answer::Below(_) => return None,
+                }
+            }
+        };
+        let cert = sol.cert?;
         let outer = self.rest_extension(fr, cons, &cert, &kept, &rest, unit, prune)?;
-        // `rest` inside the outer blossoms taken: their duals count on its pairs, so its
-        // vertex duals are lower by as much.
-        let z = outer.first().map_or(Wide::ZERO, |b| b.2);
+        let cert = self.extend_to_rest(cert, &rest, unit, outer);
         let mut mate = sol.mate;
         for &x in &rest {
             mate[x] = Some(paired[x]);
-            cert.vertex[x] = unit.plus(cert.shift).minus(z);
-            cert.blossoms[x].clone_from(&outer);
         }
         #[cfg(debug_assertions)]
         self.check_rest_extension(fr, cons, &cert, &kept, &rest, &paired, prune);
@@ -1217,6 +1316,24 @@ impl Engine {
             cert: Some(cert),
             cert_id: self.next_id(),
         }))
+    }
+
+    /// The certificate `cert` of the kept players extended to `rest` through the blossoms
+    /// `outer` ([`Engine::rest_extension`]): `rest` inside the outer blossoms taken, whose
+    /// duals count on its pairs, so its vertex duals are lower by as much.
+    fn extend_to_rest(
+        &self,
+        mut cert: Certificate<8>,
+        rest: &[usize],
+        unit: Wide,
+        outer: Vec<(usize, Wide, Wide)>,
+    ) -> Certificate<8> {
+        let z = outer.first().map_or(Wide::ZERO, |b| b.2);
+        for &x in rest {
+            cert.vertex[x] = unit.plus(cert.shift).minus(z);
+            cert.blossoms[x].clone_from(&outer);
+        }
+        cert
     }
 
     /// Whether u and x may be paired in a matching of the question (`cons`) that reaches

@@ -100,6 +100,11 @@ impl<const L: usize> WideN<L> {
         WideN(r)
     }
 
+    /// `self − o`, or `None` when `o` is larger.
+    pub fn checked_minus(self, o: WideN<L>) -> Option<WideN<L>> {
+        (self >= o).then(|| self.minus(o))
+    }
+
     /// Division by two.
     #[inline]
     pub fn half(self) -> WideN<L> {
