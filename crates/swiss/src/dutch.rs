@@ -272,6 +272,85 @@ pub(crate) struct Engine {
     serial: std::cell::Cell<u64>,
     /// Fast path: the edges of the last large question ([`Engine::edges_in`]).
     edge_cache: std::cell::RefCell<Option<EdgeCache>>,
+    /// Fast path: which players may meet the players a reduced solve set aside
+    /// ([`Engine::rest_extension`]).
+    rest_meets: std::cell::RefCell<Option<RestMeets>>,
+}
+
+/// Which kept players may meet one of `rest` in a matching of the known optimum's quality,
+/// for one frame, known optimum, constraints (but `only`) and `rest`: successive questions
+/// of a bracket ask it of the same players (ADR swiss-011).
+struct RestMeets {
+    frame: u64,
+    cert: Option<u64>,
+    req: Vec<Option<bool>>,
+    tops: Vec<bool>,
+    rest: Vec<usize>,
+    meets: Vec<Option<bool>>,
+    /// The heaviest edge from each kept player to `rest` (outer `None`: not known yet).
+    heaviest: Vec<Option<Option<Wide>>>,
+    /// Distinct for every memo ([`Engine::next_id`]).
+    id: u64,
+}
+
+/// A reduced solve's questions about the players it set aside (`rest`), answered from the
+/// [`RestMeets`] memo `memo` (`None`: not remembered) but for the player `only` restricts.
+struct RestQuery<'a> {
+    eng: &'a Engine,
+    fr: &'a Frame,
+    cons: &'a Cons,
+    prune: Option<&'a Sol>,
+    rest: &'a [usize],
+    memo: Option<u64>,
+}
+
+impl RestQuery<'_> {
+    /// The memo, when it may answer for u.
+    fn memo(&self, u: usize) -> Option<std::cell::RefMut<'_, RestMeets>> {
+        if self.cons.only.as_ref().is_some_and(|(who, _)| *who == u) {
+            return None;
+        }
+        let memo = self.memo?;
+        std::cell::RefMut::filter_map(self.eng.rest_meets.borrow_mut(), |m| {
+            m.as_mut().filter(|m| m.id == memo)
+        })
+        .ok()
+    }
+
+    /// Whether u may meet one of `rest` in a matching of the question that reaches
+    /// `prune`'s quality ([`Engine::may_meet`]).
+    fn meets(&self, u: usize) -> bool {
+        if let Some(b) = self.memo(u).and_then(|m| m.meets[u]) {
+            return b;
+        }
+        // A player required inside the bracket cannot (`rest` is below the next scoregroup).
+        let b = self.cons.req.get(u) != Some(&Some(true))
+            && self
+                .rest
+                .iter()
+                .any(|&x| self.eng.may_meet(self.fr, self.cons, self.prune, u, x));
+        if let Some(mut m) = self.memo(u) {
+            m.meets[u] = Some(b);
+        }
+        b
+    }
+
+    /// The heaviest weight of u's edges to `rest` that [`RestQuery::meets`] counts.
+    fn heaviest(&self, u: usize) -> Option<Wide> {
+        if let Some(w) = self.memo(u).and_then(|m| m.heaviest[u]) {
+            return w;
+        }
+        let w = self
+            .rest
+            .iter()
+            .filter(|&&x| self.eng.may_meet(self.fr, self.cons, self.prune, u, x))
+            .filter_map(|&x| self.eng.w(self.fr, u, x))
+            .max();
+        if let Some(mut m) = self.memo(u) {
+            m.heaviest[u] = Some(w);
+        }
+        w
+    }
 }
 
 /// The edges of a large question kept for the next ones (fast path): the decisions of a
@@ -674,6 +753,7 @@ pub fn pair_round(
         warm_record: Default::default(),
         serial: Default::default(),
         edge_cache: Default::default(),
+        rest_meets: Default::default(),
         ps: ps.into_iter().map(|p| p.0).collect(),
     };
     eng.remaining[n] = eng.has_bye;
@@ -1252,7 +1332,8 @@ impl Engine {
         let kept: Vec<usize> = verts.iter().copied().filter(|&v| !in_rest[v]).collect();
         // A barrier proving that the kept players cannot all be paired proves it for the
         // whole field too when none of its outer vertices may meet a player of `rest`.
-        let meets_rest = |u: usize| rest.iter().any(|&x| self.may_meet(fr, cons, prune, u, x));
+        let query = self.rest_query(fr, cons, prune, &rest, &in_rest);
+        let meets_rest = |u: usize| query.meets(u);
         // Joining `rest` to k outer blossoms leaves free − k + (k mod 2) more odd
         // components than inner vertices ([`WarmSearch::NoPerfect`]).
         let proves_no = |outer: &[(usize, usize)], free: usize| {
@@ -1283,8 +1364,7 @@ impl Engine {
                 // Duals of the kept players below their floor. Extended to `rest` they are
                 // feasible for the whole field, with an objective higher by exactly
                 // `rest`'s pairs: no matching of the whole field reaches the floor then.
-                if let Some(outer) = self.rest_extension(fr, cons, &cert, &kept, &rest, unit, prune)
-                {
+                if let Some(outer) = self.rest_extension(&cert, &kept, &query, unit) {
                     #[cfg(debug_assertions)]
                     {
                         let whole = self.extend_to_rest(cert, &rest, unit, outer);
@@ -1302,7 +1382,7 @@ impl Engine {
             }
         };
         let cert = sol.cert?;
-        let outer = self.rest_extension(fr, cons, &cert, &kept, &rest, unit, prune)?;
+        let outer = self.rest_extension(&cert, &kept, &query, unit)?;
         let cert = self.extend_to_rest(cert, &rest, unit, outer);
         let mut mate = sol.mate;
         for &x in &rest {
@@ -1344,6 +1424,51 @@ impl Engine {
             && !prune.is_some_and(|k| k.excludes(self, fr, u, x))
     }
 
+    /// The [`RestQuery`] of a reduced solve's question, its memo kept when the frame, the
+    /// known optimum, the constraints but `only` and `rest` are those of the question
+    /// before (a bracket's successive decisions), emptied otherwise.
+    fn rest_query<'a>(
+        &'a self,
+        fr: &'a Frame,
+        cons: &'a Cons,
+        prune: Option<&'a Sol>,
+        rest: &'a [usize],
+        in_rest: &[bool],
+    ) -> RestQuery<'a> {
+        let mut memo = self.rest_meets.borrow_mut();
+        let cert = prune.map(|k| k.cert_id);
+        let same = memo.as_ref().is_some_and(|m| {
+            (m.frame, m.cert) == (fr.id, cert)
+                && m.req == cons.req
+                && m.tops == cons.tops
+                && m.rest == rest
+        });
+        if !same {
+            *memo = Some(RestMeets {
+                frame: fr.id,
+                cert,
+                req: cons.req.clone(),
+                tops: cons.tops.clone(),
+                rest: rest.to_vec(),
+                meets: vec![None; self.n + 1],
+                heaviest: vec![None; self.n + 1],
+                id: self.next_id(),
+            });
+        }
+        RestQuery {
+            eng: self,
+            fr,
+            cons,
+            prune,
+            rest,
+            // Not when `only` restricts a player of `rest` (its edges differ by question).
+            memo: memo
+                .as_ref()
+                .filter(|_| !cons.only.as_ref().is_some_and(|(who, _)| in_rest[*who]))
+                .map(|m| m.id),
+        }
+    }
+
     /// How the optimal duals `cert` of the reduced solve extend to the players of `rest`
     /// (ADR swiss-007 and swiss-010), or `None` when this proof does not apply.
     ///
@@ -1363,17 +1488,14 @@ impl Engine {
     #[allow(clippy::too_many_arguments)]
     fn rest_extension(
         &self,
-        fr: &Frame,
-        cons: &Cons,
         cert: &Certificate<8>,
         kept: &[usize],
-        rest: &[usize],
+        rest: &RestQuery<'_>,
         unit: Wide,
-        prune: Option<&Sol>,
     ) -> Option<Vec<(usize, Wide, Wide)>> {
         let n = self.n;
+        let fr = rest.fr;
         let full = unit.plus(cert.shift);
-        let meets = |u: usize, x: usize| self.may_meet(fr, cons, prune, u, x);
         // A player of the bracket or the next scoregroup: its edges to `rest` float down.
         let floater = |u: usize| u < n && (fr.in_b[u] || fr.in_n[u]);
         // Twice the heaviest shifted weight of u's edges to `rest` (`None`: no edge). A
@@ -1381,13 +1503,9 @@ impl Engine {
         // others at most c, computed only when `exact`.
         let demand = |u: usize, exact: bool| -> Option<Wide> {
             if u < n && !(exact && floater(u)) {
-                return rest.iter().any(|&x| meets(u, x)).then(|| full.plus(full));
+                return rest.meets(u).then(|| full.plus(full));
             }
-            let w = rest
-                .iter()
-                .filter(|&&x| meets(u, x))
-                .filter_map(|&x| self.w(fr, u, x))
-                .max()?;
+            let w = rest.heaviest(u)?;
             Some(w.plus(cert.shift).plus(w.plus(cert.shift)))
         };
         // What u's edges to `rest` lack when `rest` takes c.
