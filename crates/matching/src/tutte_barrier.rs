@@ -8,7 +8,8 @@
 //! blossom shrunk, instead of a matching from scratch. If every root gets paired, the matching
 //! is perfect. Otherwise it is maximum (Berge; a root whose search fails stays unpaired for
 //! good, Edmonds' lemma), and one last search grown from all the unpaired vertices at once
-//! labels the Gallai–Edmonds forest. Its even vertices, grouped by the blossom holding them,
+//! labels the Gallai–Edmonds forest. That forest is tried first: when no two of its trees
+//! meet, there is no augmenting path at all, and the per-root searches are skipped. Its even vertices, grouped by the blossom holding them,
 //! are the odd components left once its odd vertices are removed, and they outnumber the odd
 //! vertices by the number of unpaired vertices: Tutte's barrier, the certificate that no
 //! perfect matching exists.
@@ -76,6 +77,18 @@ pub fn perfect_or_barrier_in(
             mate[u] = v;
         }
     }
+    // First the forest from all unpaired vertices at once: if no two of its trees meet, no
+    // augmenting path exists, the start is already maximum and the forest is the barrier
+    // (one search instead of one per unpaired vertex and then the forest).
+    let unpaired =
+        |mate: &[usize]| -> Vec<usize> { (0..n).filter(|&v| is(v) && mate[v] == NONE).collect() };
+    let roots = unpaired(&mate);
+    if roots.is_empty() {
+        return Completion::Perfect(mate);
+    }
+    if let Some(base) = gallai_edmonds_forest(g, &mate, &roots, &ok) {
+        return barrier(&base, roots.len());
+    }
     for root in 0..n {
         if is(root)
             && mate[root] == NONE
@@ -84,25 +97,30 @@ pub fn perfect_or_barrier_in(
             augment(end, &parent, &mut mate);
         }
     }
-    let roots: Vec<usize> = (0..n).filter(|&v| is(v) && mate[v] == NONE).collect();
+    let roots = unpaired(&mate);
     if roots.is_empty() {
         return Completion::Perfect(mate);
     }
     // The matching is maximum, so the forest grown from all unpaired vertices at once never
     // joins two trees.
-    let Some(base) = gallai_edmonds_forest(g, &mate, &roots, &ok) else {
-        return Completion::Undecided;
-    };
-    let outer = (0..n).map(|v| base[v].filter(|&b| b != NONE)).collect();
-    Completion::Barrier {
-        outer,
-        free: roots.len(),
+    match gallai_edmonds_forest(g, &mate, &roots, &ok) {
+        Some(base) => barrier(&base, roots.len()),
+        None => Completion::Undecided,
     }
 }
 
-/// The forest grown from `roots` (all the vertices the maximum matching `mate` leaves
-/// unpaired): for each even vertex, `Some(base of its blossom)`; `Some(NONE)` for odd vertices,
-/// `None` for unlabeled ones. `None` if two trees meet (`mate` was not maximum).
+/// The barrier of a complete forest ([`gallai_edmonds_forest`]) grown from `free` roots.
+fn barrier(base: &[Option<usize>], free: usize) -> Completion {
+    Completion::Barrier {
+        outer: base.iter().map(|b| b.filter(|&b| b != NONE)).collect(),
+        free,
+    }
+}
+
+/// The forest grown from `roots` (all the vertices `mate` leaves unpaired): for each even
+/// vertex, `Some(base of its blossom)`; `Some(NONE)` for odd vertices, `None` for unlabeled
+/// ones. `None` if two trees meet: an augmenting path, so `mate` is not maximum. A forest
+/// that completes without that proves `mate` maximum (Edmonds).
 fn gallai_edmonds_forest(
     g: &Graph,
     mate: &[usize],
