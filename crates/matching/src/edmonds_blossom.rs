@@ -147,7 +147,7 @@ pub(crate) fn find_augmenting_path(
 
 /// The base of the blossom closed by the edge `a`–`b` between two even vertices: the first
 /// blossom base on `b`'s path back to the root that also lies on `a`'s.
-fn lowest_common_ancestor(
+pub(crate) fn lowest_common_ancestor(
     mut a: usize,
     mut b: usize,
     base: &[usize],

@@ -16,7 +16,7 @@
 
 use std::collections::VecDeque;
 
-use crate::edmonds_blossom::{NONE, augment, find_augmenting_path};
+use crate::edmonds_blossom::{NONE, augment, find_augmenting_path, lowest_common_ancestor};
 use crate::graph::Graph;
 
 /// What [`perfect_or_barrier`] found.
@@ -159,7 +159,7 @@ fn gallai_edmonds_forest(
             if root[v] != root[to] {
                 return None;
             }
-            let b = common_base(v, to, &base, mate, &parent, &mut mark);
+            let b = lowest_common_ancestor(v, to, &base, mate, &parent);
             for from in [v, to] {
                 // Up the tree from blossom base to blossom base (a base's mate is the odd
                 // vertex through which its blossom was reached).
@@ -198,41 +198,6 @@ fn gallai_edmonds_forest(
         })
         .collect();
     Some(labels)
-}
-
-/// The base of the blossom closed by an edge between the even vertices a and b of one tree:
-/// the first base on b's path to the root that is also on a's (`mark` is left clear).
-fn common_base(
-    a: usize,
-    b: usize,
-    base: &[usize],
-    mate: &[usize],
-    parent: &[usize],
-    mark: &mut [bool],
-) -> usize {
-    let mut on_a = Vec::new();
-    let mut x = a;
-    loop {
-        x = base[x];
-        mark[x] = true;
-        on_a.push(x);
-        if mate[x] == NONE {
-            break;
-        }
-        x = parent[mate[x]];
-    }
-    let mut y = b;
-    let found = loop {
-        y = base[y];
-        if mark[y] || mate[y] == NONE {
-            break y;
-        }
-        y = parent[mate[y]];
-    };
-    for x in on_a {
-        mark[x] = false;
-    }
-    found
 }
 
 /// Whether `outer` and `free` (from [`Completion::Barrier`]) satisfy Tutte's condition on the
