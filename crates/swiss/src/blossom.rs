@@ -55,16 +55,14 @@ impl<const L: usize> Certificate<L> {
             .vertex
             .iter()
             .fold(WideN::<8>::ZERO, |s, d| s.plus(d.narrow::<8>()));
-        let mut size: std::collections::HashMap<usize, (usize, WideN<L>)> = Default::default();
+        let mut size: std::collections::HashMap<usize, (u64, WideN<L>)> = Default::default();
         for chain in &self.blossoms {
             for &(b, z, _) in chain {
                 size.entry(b).or_insert((0, z)).0 += 1;
             }
         }
         for (count, z) in size.into_values() {
-            for _ in 1..count {
-                sum = sum.plus(z.narrow::<8>());
-            }
+            sum = sum.plus(z.narrow::<8>().times(count - 1));
         }
         sum
     }
@@ -1105,10 +1103,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     }
                 }
                 if let Some(floor) = self.floor {
-                    let mut fall = WideN::<8>::ZERO;
-                    for _ in 0..roots {
-                        fall = fall.plus(delta.narrow::<8>());
-                    }
+                    let fall = delta.narrow::<8>().times(roots);
                     // The duals are feasible again after this step: stop here if below.
                     if self.objective < fall.plus(floor) {
                         self.below = true;
@@ -1467,10 +1462,10 @@ mod tests {
             cases += 1;
             let best = brute(n, &restricted);
             // Twice the best perfect matching's weight with every edge raised by the shift.
-            let mut reached = w(best).plus(w(best)).narrow::<8>();
-            for _ in 0..n {
-                reached = reached.plus(warm.shift.narrow::<8>());
-            }
+            let reached = w(best)
+                .times(2)
+                .plus(warm.shift.times(n as u64))
+                .narrow::<8>();
             let mut one = WideN::<8>::ZERO;
             one.add_at(0, 1);
             let higher = [reached.plus(one), reached.plus(w(rnd() % big + 1))];

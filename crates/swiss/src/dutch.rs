@@ -185,6 +185,23 @@ struct Cons {
     only: Option<(usize, Vec<bool>)>,
 }
 
+impl Cons {
+    /// These constraints without `only`: what stays the same across the questions of a
+    /// bracket's partner search, which restrict one player at a time.
+    fn apart_from_only(&self) -> Cons {
+        Cons {
+            req: self.req.clone(),
+            tops: self.tops.clone(),
+            only: None,
+        }
+    }
+
+    /// The same constraints, `only` aside.
+    fn same_apart_from_only(&self, other: &Cons) -> bool {
+        self.req == other.req && self.tops == other.tops
+    }
+}
+
 #[derive(Clone)]
 struct Sol {
     total: Wide,
@@ -222,10 +239,7 @@ impl Sol {
 impl Frame {
     /// Equal by every criterion (the generation-order tie-break ignored).
     fn same_quality(&self, a: &Wide, b: &Wide) -> bool {
-        match self.criteria_shift() {
-            None => a == b,
-            Some(shift) => a.truncate_below(shift) == b.truncate_below(shift),
-        }
+        self.quality_floor(a) == self.quality_floor(b)
     }
 
     /// The least total of the quality of `total` (by every criterion): `total` with the
@@ -283,8 +297,8 @@ pub(crate) struct Engine {
 struct RestMeets {
     frame: u64,
     cert: Option<u64>,
-    req: Vec<Option<bool>>,
-    tops: Vec<bool>,
+    /// The constraints, `only` aside.
+    cons: Cons,
     rest: Vec<usize>,
     meets: Vec<Option<bool>>,
     /// The heaviest edge from each kept player to `rest` (outer `None`: not known yet).
@@ -451,28 +465,13 @@ fn solve_verts_in<const M: usize>(
         })
         .map(|w| {
             // Twice the floor, each weight raised by the shift (the matcher's units).
-            let floor = floor.map(|f| {
-                let mut x = f.plus(f);
-                for _ in verts {
-                    x = x.plus(w.shift);
-                }
-                x
-            });
+            let floor = floor.map(|f| f.times(2).plus(w.shift.times(verts.len() as u64)));
             warm_matching_in(verts.len(), &edges, &w, floor)
         });
     let (m, local_cert) = match warm {
         Some(Warm::Solved(m, c)) => (m, c),
         Some(Warm::NoPerfect { outer, free })
-            if proves_no.is_some_and(|proves_no| {
-                proves_no(
-                    &verts
-                        .iter()
-                        .zip(&outer)
-                        .filter_map(|(&v, b)| b.map(|b| (v, b)))
-                        .collect::<Vec<(usize, usize)>>(),
-                    free,
-                )
-            }) =>
+            if proves_no.is_some_and(|proves_no| proves_no(&outer_of(verts, &outer), free)) =>
         {
             return Answer::No;
         }
@@ -496,6 +495,16 @@ enum Answer {
     /// Proved that no perfect matching of `verts` reaches the floor: feasible duals (global
     /// indices) whose objective is below it.
     Below(Certificate<8>),
+}
+
+/// The outer vertices of a barrier on `verts` (`outer` by local index) in global indices,
+/// with their outer blossoms: what a [`ProvesNo`] test reads.
+fn outer_of(verts: &[usize], outer: &[Option<usize>]) -> Vec<(usize, usize)> {
+    verts
+        .iter()
+        .zip(outer)
+        .filter_map(|(&v, b)| b.map(|b| (v, b)))
+        .collect()
 }
 
 /// Tutte's barrier when the graph of `edges` on `verts` (local indices `idx`) has no perfect
@@ -527,11 +536,7 @@ fn no_perfect_matching<const M: usize>(
                     ),
                     "Tutte's barrier"
                 );
-                verts
-                    .iter()
-                    .zip(&outer)
-                    .filter_map(|(&v, b)| b.map(|b| (v, b)))
-                    .collect()
+                outer_of(verts, &outer)
             },
             free,
         )),
@@ -1047,20 +1052,18 @@ impl Engine {
         let n = self.n;
         // The graph of the pairs allowed under `cons` but its `only`, which is asked of each
         // edge at `who` (the others' constraints stay the same from question to question).
-        let general = Cons {
-            only: None,
-            ..cons.clone()
-        };
         if c.graph_for
             .as_ref()
-            .is_none_or(|f| f.req != general.req || f.tops != general.tops)
+            .is_none_or(|f| !f.same_apart_from_only(cons))
         {
-            let allowed = c
+            let general = cons.apart_from_only();
+            let allowed: Vec<(usize, usize)> = c
                 .pairs
                 .iter()
                 .map(|&(u, v)| (u as usize, v as usize))
-                .filter(|&(u, v)| self.allowed(fr, &general, u, v));
-            c.graph = Some(matching::Graph::from_edges(n + 1, allowed));
+                .filter(|&(u, v)| self.allowed(fr, &general, u, v))
+                .collect();
+            c.graph = Some(matching::Graph::from_edges(n + 1, allowed.iter().copied()));
             c.graph_for = Some(general);
         }
         let g = c.graph.as_ref()?;
@@ -1364,14 +1367,12 @@ impl Engine {
                 // Duals of the kept players below their floor. Extended to `rest` they are
                 // feasible for the whole field, with an objective higher by exactly
                 // `rest`'s pairs: no matching of the whole field reaches the floor then.
-                if let Some(outer) = self.rest_extension(&cert, &kept, &query, unit) {
+                if let Some(_outer) = self.rest_extension(&cert, &kept, &query, unit) {
                     #[cfg(debug_assertions)]
                     {
-                        let whole = self.extend_to_rest(cert, &rest, unit, outer);
+                        let whole = self.extend_to_rest(cert, &rest, unit, _outer);
                         self.check_rest_extension(fr, cons, &whole, &kept, &rest, &paired, prune);
                     }
-                    #[cfg(not(debug_assertions))]
-                    let _ = outer;
                     return Some(None);
                 }
                 match self.solve_verts(fr, cons, base, &kept, prune, proves_no, None) {
@@ -1439,16 +1440,14 @@ impl Engine {
         let cert = prune.map(|k| k.cert_id);
         let same = memo.as_ref().is_some_and(|m| {
             (m.frame, m.cert) == (fr.id, cert)
-                && m.req == cons.req
-                && m.tops == cons.tops
+                && m.cons.same_apart_from_only(cons)
                 && m.rest == rest
         });
         if !same {
             *memo = Some(RestMeets {
                 frame: fr.id,
                 cert,
-                req: cons.req.clone(),
-                tops: cons.tops.clone(),
+                cons: cons.apart_from_only(),
                 rest: rest.to_vec(),
                 meets: vec![None; self.n + 1],
                 heaviest: vec![None; self.n + 1],

@@ -105,6 +105,18 @@ impl<const L: usize> WideN<L> {
         (self >= o).then(|| self.minus(o))
     }
 
+    /// Wrapping multiplication by a small factor.
+    pub fn times(self, k: u64) -> WideN<L> {
+        let mut r = [0u64; L];
+        let mut carry = 0u128;
+        for (i, slot) in r.iter_mut().enumerate() {
+            let x = u128::from(self.0[i]) * u128::from(k) + carry;
+            *slot = x as u64;
+            carry = x >> 64;
+        }
+        WideN(r)
+    }
+
     /// Division by two.
     #[inline]
     pub fn half(self) -> WideN<L> {
@@ -239,6 +251,20 @@ impl Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `times(k)` equals adding the value k times, carries across limbs included.
+    #[test]
+    fn times_equals_repeated_addition() {
+        let mut x = WideN::<3>([u64::MAX - 5, u64::MAX, 7]);
+        x.add_at(70, 3);
+        for k in [0u64, 1, 2, 3, 17, 1000] {
+            let mut sum = WideN::<3>::ZERO;
+            for _ in 0..k {
+                sum = sum.plus(x);
+            }
+            assert_eq!(x.times(k), sum, "k = {k}");
+        }
+    }
 
     /// `add_at` equals adding the shifted value as a whole number (carries included).
     #[test]
