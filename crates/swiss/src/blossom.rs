@@ -303,17 +303,73 @@ pub fn warm_search<const L: usize>(
 /// slackness still holds, so the part's matching is a maximum-weight matching of the whole
 /// graph and its certificate one of the whole graph (LP duality). `None` when `rounds`
 /// solves do not settle it (or without edges).
+///
+/// Each round after the first continues from the one before (its matching, duals and
+/// blossoms, [`Matcher::carry`]) instead of solving from nothing: the few edges added are
+/// covered by raising duals, which frees only the pairs that lose their tightness, and the
+/// search goes on from there.
 pub fn max_weight_matching_priced<const L: usize>(
     n: usize,
     edges: &[Edge<L>],
-    keep: Vec<bool>,
+    mut keep: Vec<bool>,
     rounds: usize,
 ) -> Option<(Vec<Option<usize>>, Certificate<L>)> {
-    price(edges, keep, rounds, |part| {
-        let (m, c) = max_weight_matching_with_duals(n, part);
-        Some(Ok((m, c?)))
-    })?
-    .ok()
+    if keep.len() != edges.len() || n == 0 {
+        return None;
+    }
+    // The part in the order its edges were added: the matcher's edge numbers stay valid.
+    let mut part: Vec<Edge<L>> = edges
+        .iter()
+        .zip(&keep)
+        .filter(|(_, k)| **k)
+        .map(|(e, _)| *e)
+        .collect();
+    if part.is_empty() {
+        return None;
+    }
+    let mut carried: Option<Carried<L>> = None;
+    for round in 0..rounds {
+        let mut m = Matcher::new(n, &part);
+        if let Some(state) = carried.take() {
+            let old = state.edges;
+            m.carry(state);
+            for k in old..part.len() {
+                m.cover(k);
+            }
+            m.warm_roots();
+            m.solve();
+            #[cfg(test)]
+            if m.failed {
+                tests::GAVE_UP.with(|c| c.set(c.get() + 1));
+            } else {
+                tests::CONTINUED.with(|c| c.set(c.get() + 1));
+            }
+            if m.failed {
+                // Solved afresh as [`price`] does.
+                return price(edges, keep, rounds - round, |part| {
+                    let (m, c) = max_weight_matching_with_duals(n, part);
+                    Some(Ok((m, c?)))
+                })?
+                .ok();
+            }
+        } else {
+            m.solve();
+        }
+        let cert = m.certificate(WideN::<L>::ZERO);
+        let mut added = Vec::new();
+        for (k, e) in edges.iter().enumerate() {
+            if !keep[k] && !cert.covers(e.u, e.v, e.w) {
+                keep[k] = true;
+                added.push(*e);
+            }
+        }
+        if added.is_empty() {
+            return Some((m.mates(), cert));
+        }
+        carried = Some(m.carried());
+        part.extend(added);
+    }
+    None
 }
 
 /// [`max_weight_perfect_matching_warm`] priced as [`max_weight_matching_priced`]; the part
@@ -418,6 +474,21 @@ fn price<const L: usize>(
         }
     }
     None
+}
+
+/// What a [`Matcher`] carries from one pricing round to the next: its matching, duals and
+/// blossoms, on its first `edges` edges.
+struct Carried<const L: usize> {
+    edges: usize,
+    mate: Vec<isize>,
+    labelend: Vec<isize>,
+    inblossom: Vec<usize>,
+    blossomparent: Vec<isize>,
+    blossomchilds: Vec<Vec<usize>>,
+    blossombase: Vec<isize>,
+    blossomendps: Vec<Vec<usize>>,
+    unusedblossoms: Vec<usize>,
+    dualvar: Vec<WideN<L>>,
 }
 
 struct Matcher<'a, const L: usize> {
@@ -578,6 +649,148 @@ impl<'a, const L: usize> Matcher<'a, L> {
             vertex: self.dualvar[..self.n].to_vec(),
             blossoms,
             shift,
+        }
+    }
+
+    /// This matcher's matching, duals and blossoms, to go on with more edges
+    /// ([`Matcher::carry`]).
+    fn carried(self) -> Carried<L> {
+        Carried {
+            edges: self.edges.len(),
+            mate: self.mate,
+            labelend: self.labelend,
+            inblossom: self.inblossom,
+            blossomparent: self.blossomparent,
+            blossomchilds: self.blossomchilds,
+            blossombase: self.blossombase,
+            blossomendps: self.blossomendps,
+            unusedblossoms: self.unusedblossoms,
+            dualvar: self.dualvar,
+        }
+    }
+
+    /// Takes over the state of a matcher of the same vertices whose edges were the first
+    /// `state.edges` of this one's, in the same order (so the edge numbers its matching
+    /// and blossoms hold stay valid). The edges after those may be uncovered
+    /// ([`Matcher::cover`]).
+    fn carry(&mut self, state: Carried<L>) {
+        self.mate = state.mate;
+        self.labelend = state.labelend;
+        self.inblossom = state.inblossom;
+        self.blossomparent = state.blossomparent;
+        self.blossomchilds = state.blossomchilds;
+        self.blossombase = state.blossombase;
+        self.blossomendps = state.blossomendps;
+        self.unusedblossoms = state.unusedblossoms;
+        self.dualvar = state.dualvar;
+    }
+
+    /// Raises duals until edge k is covered (the duals of its ends and of the blossoms
+    /// holding both reach twice its weight), keeping them feasible everywhere: a top-level
+    /// element is raised as a whole ([`Matcher::raise_top`]), and a top-level blossom whose
+    /// own dual is used up, or that holds both ends, is dissolved into its children.
+    fn cover(&mut self, k: usize) {
+        loop {
+            let (u, v) = (self.edges[k].u, self.edges[k].v);
+            let have = self.dualvar[u]
+                .plus(self.dualvar[v])
+                .plus(self.common_duals(u, v).times(2));
+            if have >= self.twice[k] {
+                return;
+            }
+            let deficit = self.twice[k].minus(have);
+            let (tu, tv) = (self.inblossom[u], self.inblossom[v]);
+            if tu == tv {
+                // Raising the blossom holding both ends does not help: its dual moves onto
+                // its vertices, and it is dissolved.
+                self.raise_top(tu, self.dualvar[tu]);
+                self.expand_blossom(tu, true);
+            } else if tu < self.n {
+                self.raise_top(tu, deficit);
+            } else {
+                let d = deficit.min(self.dualvar[tu]);
+                self.raise_top(tu, d);
+                if self.dualvar[tu].is_zero() {
+                    self.expand_blossom(tu, true);
+                }
+            }
+        }
+    }
+
+    /// The sum of the duals of the blossoms that hold both u and v.
+    fn common_duals(&self, u: usize, v: usize) -> WideN<L> {
+        let mut above_u = Vec::new();
+        let mut b = self.blossomparent[u];
+        while b >= 0 {
+            above_u.push(b);
+            b = self.blossomparent[b as usize];
+        }
+        let mut b = self.blossomparent[v];
+        while b >= 0 && !above_u.contains(&b) {
+            b = self.blossomparent[b as usize];
+        }
+        let mut sum = WideN::<L>::ZERO;
+        while b >= 0 {
+            sum = sum.plus(self.dualvar[b as usize]);
+            b = self.blossomparent[b as usize];
+        }
+        sum
+    }
+
+    /// Raises every vertex of the top-level element b by d and lowers b's own dual by as
+    /// much (d ≤ it): edges inside b keep their slack, edges leaving it gain d. The pair at
+    /// b's base, no longer tight, is unmatched (both ends become free).
+    fn raise_top(&mut self, b: usize, d: WideN<L>) {
+        if d.is_zero() {
+            return;
+        }
+        for x in self.leaves_of(b) {
+            self.dualvar[x] = self.dualvar[x].plus(d);
+        }
+        let base = if b < self.n {
+            b
+        } else {
+            self.dualvar[b] = self.dualvar[b].minus(d);
+            self.blossombase[b] as usize
+        };
+        let p = self.mate[base];
+        if p != NO {
+            let partner = self.endpoint(p as usize);
+            self.mate[base] = NO;
+            self.mate[partner] = NO;
+        }
+    }
+
+    /// Gives the free vertices (the roots of the next search) one dual, the highest of
+    /// theirs, as a search for a maximum-weight matching needs (the roots' duals fall
+    /// together and the search ends when they reach zero): each free top-level element is
+    /// raised by the difference (a blossom whose own dual runs out is dissolved, the raise
+    /// going on in the part that holds the free base). Any matched vertex whose dual is
+    /// below the roots' and falls to zero first makes the search give up
+    /// ([`Matcher::failed`]).
+    fn warm_roots(&mut self) {
+        let n = self.n;
+        let Some(top) = (0..n)
+            .filter(|&v| self.mate[v] == NO)
+            .map(|v| self.dualvar[v])
+            .max()
+        else {
+            return;
+        };
+        for v in 0..n {
+            if self.mate[v] != NO {
+                continue;
+            }
+            let mut d = top.minus(self.dualvar[v]);
+            while !d.is_zero() {
+                let t = self.inblossom[v];
+                let step = if t < n { d } else { d.min(self.dualvar[t]) };
+                self.raise_top(t, step);
+                d = d.minus(step);
+                if t >= n && self.dualvar[t].is_zero() {
+                    self.expand_blossom(t, true);
+                }
+            }
         }
     }
 
@@ -1020,12 +1233,15 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 }
                 // Delta 1: minimum vertex dual (not max-cardinality mode).
                 let mut deltatype = if self.maxcard { -1 } else { 1 };
+                // Delta 1: the least dual of an S-vertex (duals may not go below zero).
+                // From a cold start (or [`Matcher::warm_roots`]) the roots hold it, and it
+                // ends the search when they reach zero.
                 let mut delta = if self.maxcard {
                     WideN::<L>([u64::MAX; L])
                 } else {
-                    self.dualvar[..n]
-                        .iter()
-                        .copied()
+                    (0..n)
+                        .filter(|&v| self.label[self.inblossom[v]] == 1)
+                        .map(|v| self.dualvar[v])
                         .min()
                         .unwrap_or(WideN::<L>::ZERO)
                 };
@@ -1073,6 +1289,12 @@ impl<'a, const L: usize> Matcher<'a, L> {
                         deltatype = 4;
                         deltablossom = b as isize;
                     }
+                }
+                if deltatype == 1 && (0..n).any(|v| self.mate[v] == NO && self.dualvar[v] != delta)
+                {
+                    // A matched S-vertex would reach zero before the roots (a warm start's).
+                    self.failed = true;
+                    return;
                 }
                 if deltatype == -1 {
                     // Maximum cardinality reached: no augmenting path is left.
@@ -1150,6 +1372,13 @@ impl<'a, const L: usize> Matcher<'a, L> {
 mod tests {
     use super::*;
     use crate::weight::Wide;
+
+    thread_local! {
+        /// Pricing rounds continued from the one before ([`max_weight_matching_priced`]) that
+        /// ended, and that gave up.
+        pub(super) static CONTINUED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+        pub(super) static GAVE_UP: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
 
     /// Warm start after a restriction: from the optimum of a graph, restrict one vertex's
     /// partners (as the Dutch fast path's grouped partner search does) or remove an edge,
@@ -1422,6 +1651,68 @@ mod tests {
         assert!(
             repriced > 50,
             "the part alone was optimal too often ({repriced})"
+        );
+    }
+
+    /// The priced matching whose later rounds continue from the round before (new edges
+    /// covered by raising duals, blossoms kept) is as heavy as the best matching of the
+    /// whole graph, its certificate covers every edge and is tight on its pairs, and
+    /// vertices it leaves unpaired have zero duals; the continued search rarely gives up.
+    #[test]
+    fn continued_pricing_equals_the_whole_graph() {
+        let mut rnd = xorshift(4242);
+        let (mut continued, mut gave_up) = (0, 0);
+        for round in 0..600u32 {
+            let n = if round.is_multiple_of(3) {
+                (rnd() % 60 + 10) as usize
+            } else {
+                (rnd() % 9 + 2) as usize
+            };
+            let sparse = rnd() % 4 + 2;
+            let mut edges = Vec::new();
+            for u in 0..n {
+                for v in u + 1..n {
+                    if !rnd().is_multiple_of(sparse) {
+                        edges.push(Edge {
+                            u,
+                            v,
+                            w: w(rnd() % 60 + 1),
+                        });
+                    }
+                }
+            }
+            let keep: Vec<bool> = edges.iter().map(|_| rnd().is_multiple_of(4)).collect();
+            let before = CONTINUED.with(|c| c.get());
+            let failed_before = GAVE_UP.with(|c| c.get());
+            let Some((m, cert)) = max_weight_matching_priced(n, &edges, keep.clone(), n * n) else {
+                assert!(!keep.contains(&true));
+                continue;
+            };
+            continued += CONTINUED.with(|c| c.get()) - before;
+            gave_up += GAVE_UP.with(|c| c.get()) - failed_before;
+            let expected = if n <= 10 {
+                brute(n, &edges)
+            } else {
+                total(&edges, &max_weight_matching(n, &edges))
+            };
+            assert_eq!(total(&edges, &m), expected, "n={n}");
+            assert!(cert.shift.is_zero());
+            assert!(edges.iter().all(|e| cert.covers(e.u, e.v, e.w)));
+            for e in &edges {
+                if m[e.u] == Some(e.v) {
+                    assert!(cert.reduced_cost(e.u, e.v, e.w).is_zero(), "tight pair");
+                }
+            }
+            for (mate, dual) in m.iter().zip(&cert.vertex) {
+                if mate.is_none() {
+                    assert!(dual.is_zero(), "an unpaired vertex's dual is zero");
+                }
+            }
+        }
+        assert!(continued > 200, "continued only {continued} times");
+        assert!(
+            gave_up * 10 < continued,
+            "gave up {gave_up} times of {continued}"
         );
     }
 
