@@ -416,7 +416,8 @@ pub fn keep_best_per_vertex<const L: usize, K: Ord + Copy>(
     keep: &mut [bool],
     key: impl Fn(&Edge<L>) -> K,
 ) {
-    let mut best: Vec<Vec<(K, usize)>> = vec![Vec::with_capacity(count + 1); n];
+    // One allocation per vertex (`vec![v; n]` would clone an empty vector, without room).
+    let mut best: Vec<Vec<(K, usize)>> = (0..n).map(|_| Vec::with_capacity(count + 1)).collect();
     for (k, e) in edges.iter().enumerate() {
         let x = key(e);
         for v in [e.u, e.v] {
@@ -827,8 +828,14 @@ impl<'a, const L: usize> Matcher<'a, L> {
         self.bestedge[w] = NO;
         self.bestedge[b] = NO;
         if t == 1 {
-            let l = self.leaves_of(b);
-            self.queue.extend(l);
+            // Its vertices are scanned: onto the queue without a vector of their own.
+            if b < self.n {
+                self.queue.push(b);
+            } else {
+                let mut queue = std::mem::take(&mut self.queue);
+                self.leaves(b, &mut queue);
+                self.queue = queue;
+            }
         } else if t == 2 {
             let base = self.blossombase[b] as usize;
             let mb = self.mate[base];

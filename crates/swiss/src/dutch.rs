@@ -39,8 +39,12 @@ macro_rules! in_width {
 }
 
 /// Cold matchings of at least this many vertices are solved on a sparse part of their
-/// edges and priced against the rest ([`Engine::priced_matching`]).
+/// edges and priced against the rest ([`Engine::priced_matching`]); so are warm searches.
 const PRICED_FROM: usize = 96;
+
+/// Cold matchings from this many vertices up to [`PRICED_FROM`] are priced on a narrower
+/// part of their edges.
+const PRICED_SMALL_FROM: usize = 32;
 
 /// The largest field paired: pairing numbers have four digits in the TRF (and in the
 /// pairing files of the FIDE-endorsed programs). Large fields are slow, not refused: the
@@ -392,7 +396,7 @@ struct EdgeCache {
 }
 
 /// Questions on fewer vertices are cheap enough to compute afresh.
-const EDGE_CACHE_FROM: usize = 256;
+const EDGE_CACHE_FROM: usize = 32;
 
 /// At most this many edges are kept (about 40 MB in four limbs).
 const EDGE_CACHE_MAX: usize = 1 << 20;
@@ -973,7 +977,7 @@ impl Engine {
             && (c.frame, c.cert, c.limbs) == key
             && verts.iter().all(|&v| c.covered[v])
         {
-            let mut edges = Vec::new();
+            let mut edges = Vec::with_capacity(c.pairs.len());
             for (&(u, v), w) in c.pairs.iter().zip(c.weights.chunks_exact(M)) {
                 let (u, v) = (u as usize, v as usize);
                 if idx[u] != usize::MAX && idx[v] != usize::MAX && self.allowed(fr, cons, u, v) {
@@ -1153,20 +1157,25 @@ impl Engine {
         verts: &[usize],
         edges: &[Edge<M>],
     ) -> Option<(Vec<Option<usize>>, Option<Certificate<8>>)> {
-        const WINDOW: usize = 12;
-        const HEAVIEST: usize = 6;
+        // Smaller problems keep a narrower part: its later rounds continue from the first
+        // ([`max_weight_matching_priced`]), so a few edges missed cost little.
         let nv = verts.len();
-        if nv < PRICED_FROM || edges.len() < 2 * nv * (2 * WINDOW + HEAVIEST) {
+        let (window, heaviest, dense) = if nv >= PRICED_FROM {
+            (12, 6, 2)
+        } else {
+            (6, 4, 1)
+        };
+        if nv < PRICED_SMALL_FROM || edges.len() < dense * nv * (2 * window + heaviest) {
             return None;
         }
         let half = verts.iter().filter(|&&v| v < self.n && fr.in_b[v]).count() / 2;
-        let near = |d: usize| d <= WINDOW || d.abs_diff(half) <= WINDOW;
+        let near = |d: usize| d <= window || d.abs_diff(half) <= window;
         let mut keep: Vec<bool> = edges
             .iter()
             .map(|e| verts[e.v] == self.n || verts[e.u] == self.n || near(e.u.abs_diff(e.v)))
             .collect();
         // Each vertex's heaviest edges.
-        keep_best_per_vertex(nv, edges, HEAVIEST, &mut keep, |e| std::cmp::Reverse(e.w));
+        keep_best_per_vertex(nv, edges, heaviest, &mut keep, |e| std::cmp::Reverse(e.w));
         let (m, c) = max_weight_matching_priced(nv, edges, keep, PRICING_ROUNDS)?;
         Some((m, Some(widen(&c))))
     }
