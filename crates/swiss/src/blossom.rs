@@ -482,7 +482,6 @@ fn price<const L: usize>(
 struct Carried<const L: usize> {
     edges: usize,
     mate: Vec<isize>,
-    labelend: Vec<isize>,
     inblossom: Vec<usize>,
     blossomparent: Vec<isize>,
     blossomchilds: Vec<Vec<usize>>,
@@ -659,7 +658,6 @@ impl<'a, const L: usize> Matcher<'a, L> {
         Carried {
             edges: self.edges.len(),
             mate: self.mate,
-            labelend: self.labelend,
             inblossom: self.inblossom,
             blossomparent: self.blossomparent,
             blossomchilds: self.blossomchilds,
@@ -676,7 +674,6 @@ impl<'a, const L: usize> Matcher<'a, L> {
     /// ([`Matcher::cover`]).
     fn carry(&mut self, state: Carried<L>) {
         self.mate = state.mate;
-        self.labelend = state.labelend;
         self.inblossom = state.inblossom;
         self.blossomparent = state.blossomparent;
         self.blossomchilds = state.blossomchilds;
@@ -706,14 +703,27 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 // its vertices, and it is dissolved.
                 self.raise_top(tu, self.dualvar[tu]);
                 self.expand_blossom(tu, true);
-            } else if tu < self.n {
-                self.raise_top(tu, deficit);
             } else {
-                let d = deficit.min(self.dualvar[tu]);
-                self.raise_top(tu, d);
-                if self.dualvar[tu].is_zero() {
-                    self.expand_blossom(tu, true);
-                }
+                self.raise_through(u, deficit);
+            }
+        }
+    }
+
+    /// Raises v's dual by d through the top-level elements that hold it: each is raised as a
+    /// whole ([`Matcher::raise_top`]) by as much as its own dual allows, and a blossom whose
+    /// dual is used up is dissolved, the raise going on in the child that holds v.
+    fn raise_through(&mut self, v: usize, mut d: WideN<L>) {
+        while !d.is_zero() {
+            let t = self.inblossom[v];
+            let step = if t < self.n {
+                d
+            } else {
+                d.min(self.dualvar[t])
+            };
+            self.raise_top(t, step);
+            d = d.minus(step);
+            if t >= self.n && self.dualvar[t].is_zero() {
+                self.expand_blossom(t, true);
             }
         }
     }
@@ -782,16 +792,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
             if self.mate[v] != NO {
                 continue;
             }
-            let mut d = top.minus(self.dualvar[v]);
-            while !d.is_zero() {
-                let t = self.inblossom[v];
-                let step = if t < n { d } else { d.min(self.dualvar[t]) };
-                self.raise_top(t, step);
-                d = d.minus(step);
-                if t >= n && self.dualvar[t].is_zero() {
-                    self.expand_blossom(t, true);
-                }
-            }
+            self.raise_through(v, top.minus(self.dualvar[v]));
         }
     }
 
