@@ -538,6 +538,13 @@ struct Matcher<'a, const L: usize> {
     floor: Option<WideN<8>>,
     objective: WideN<8>,
     below: bool,
+    /// Scratch of [`Matcher::add_blossom`] (2n entries once a blossom is made, else
+    /// empty): the least-slack edge to each top-level S-blossom and its slack, the
+    /// blossoms touched, and a list of leaves.
+    best_to: Vec<isize>,
+    best_slack: Vec<WideN<L>>,
+    touched: Vec<usize>,
+    leaf_scratch: Vec<usize>,
 }
 
 impl<'a, const L: usize> Matcher<'a, L> {
@@ -610,6 +617,10 @@ impl<'a, const L: usize> Matcher<'a, L> {
             floor: None,
             objective: WideN::<8>::ZERO,
             below: false,
+            best_to: Vec::new(),
+            best_slack: Vec::new(),
+            touched: Vec::new(),
+            leaf_scratch: Vec::new(),
         }
     }
 
@@ -907,73 +918,89 @@ impl<'a, const L: usize> Matcher<'a, L> {
         self.label[b] = 1;
         self.labelend[b] = self.labelend[bb];
         self.dualvar[b] = WideN::<L>::ZERO;
-        let lv = {
-            self.blossomchilds[b] = path.clone();
-            self.blossomendps[b] = endps;
-            self.leaves_of(b)
-        };
-        for v in lv {
+        self.blossomchilds[b] = path;
+        self.blossomendps[b] = endps;
+        let mut leaves = std::mem::take(&mut self.leaf_scratch);
+        leaves.clear();
+        self.leaves(b, &mut leaves);
+        for &v in &leaves {
             if self.label[self.inblossom[v]] == 2 {
                 self.queue.push(v);
             }
             self.inblossom[v] = b;
         }
-        let mut bestedgeto = vec![NO; 2 * self.n];
-        let mut bestslack = vec![WideN::<L>::ZERO; 2 * self.n];
+        let path = std::mem::take(&mut self.blossomchilds[b]);
+        // The least-slack edge from b to each other top-level S-blossom, gathered in
+        // scratch arrays kept between calls (only the entries touched are reset).
+        if self.best_to.is_empty() {
+            self.best_to = vec![NO; 2 * self.n];
+            self.best_slack = vec![WideN::<L>::ZERO; 2 * self.n];
+        }
+        let mut touched = std::mem::take(&mut self.touched);
         for &bv in &path {
-            let nblists: Vec<Vec<usize>> = match self.blossombestedges[bv].take() {
-                Some(l) => vec![l],
-                None => self
-                    .leaves_of(bv)
-                    .into_iter()
-                    .map(|v| {
-                        self.neighbend[self.neighstart[v]..self.neighstart[v + 1]]
-                            .iter()
-                            .map(|&p| p as usize / 2)
-                            .collect()
-                    })
-                    .collect(),
-            };
-            for nblist in nblists {
-                for k in nblist {
-                    let (mut i, mut j) = (self.edges[k].u, self.edges[k].v);
-                    if self.inblossom[j] == b {
-                        std::mem::swap(&mut i, &mut j);
+            match self.blossombestedges[bv].take() {
+                Some(list) => {
+                    for k in list {
+                        self.offer_best(b, k, &mut touched);
                     }
-                    let _ = i;
-                    let bj = self.inblossom[j];
-                    if bj != b && self.label[bj] == 1 {
-                        let slack = self.slack(k);
-                        if bestedgeto[bj] == NO || slack < bestslack[bj] {
-                            bestedgeto[bj] = k as isize;
-                            bestslack[bj] = slack;
+                }
+                None => {
+                    leaves.clear();
+                    self.leaves(bv, &mut leaves);
+                    for &v in &leaves {
+                        for q in self.neighstart[v]..self.neighstart[v + 1] {
+                            self.offer_best(b, self.neighbend[q] as usize / 2, &mut touched);
                         }
                     }
                 }
             }
             self.bestedge[bv] = NO;
         }
-        let list: Vec<usize> = bestedgeto
-            .into_iter()
-            .filter(|&k| k != NO)
-            .map(|k| k as usize)
-            .collect();
+        self.leaf_scratch = leaves;
+        self.blossomchilds[b] = path;
+        // In the order of the blossoms reached (as a scan of all of them would give).
+        touched.sort_unstable();
+        let mut list = Vec::with_capacity(touched.len());
         let mut best = NO;
         let mut least = WideN::<L>::ZERO;
-        for &k in &list {
-            let slack = self.slack(k);
-            if best == NO || slack < least {
-                best = k as isize;
-                least = slack;
+        for &bj in &touched {
+            let k = self.best_to[bj];
+            self.best_to[bj] = NO;
+            list.push(k as usize);
+            if best == NO || self.best_slack[bj] < least {
+                best = k;
+                least = self.best_slack[bj];
             }
         }
+        touched.clear();
+        self.touched = touched;
         self.blossombestedges[b] = Some(list);
         self.bestedge[b] = best;
         self.bestkey[b] = least.plus(self.stage_delta).plus(self.stage_delta);
     }
 
+    /// [`Matcher::add_blossom`]: edge k from the new blossom b, kept when it is the
+    /// least-slack edge seen so far to the top-level S-blossom at its other end.
+    #[inline]
+    fn offer_best(&mut self, b: usize, k: usize, touched: &mut Vec<usize>) {
+        let (u, v) = (self.edges[k].u, self.edges[k].v);
+        let j = if self.inblossom[v] == b { u } else { v };
+        let bj = self.inblossom[j];
+        if bj != b && self.label[bj] == 1 {
+            let slack = self.slack(k);
+            if self.best_to[bj] == NO {
+                touched.push(bj);
+            } else if slack >= self.best_slack[bj] {
+                return;
+            }
+            self.best_to[bj] = k as isize;
+            self.best_slack[bj] = slack;
+        }
+    }
+
     fn expand_blossom(&mut self, b: usize, endstage: bool) {
-        let childs = self.blossomchilds[b].clone();
+        // b's lists are taken out (it is freed at the end; nothing below reads them).
+        let childs = std::mem::take(&mut self.blossomchilds[b]);
         for &s in &childs {
             self.blossomparent[s] = NO;
             if s < self.n {
@@ -988,7 +1015,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
         }
         if !endstage && self.label[b] == 2 {
             let len = childs.len() as isize;
-            let endps = self.blossomendps[b].clone();
+            let endps = std::mem::take(&mut self.blossomendps[b]);
             let idx = |j: isize| -> usize { j.rem_euclid(len) as usize };
             let entrychild = self.inblossom[self.endpoint((self.labelend[b] ^ 1) as usize)];
             let mut j = childs.iter().position(|&c| c == entrychild).unwrap_or(0) as isize;
@@ -1063,8 +1090,10 @@ impl<'a, const L: usize> Matcher<'a, L> {
         if t >= self.n {
             self.augment_blossom(t, v);
         }
-        let childs = self.blossomchilds[b].clone();
-        let endps = self.blossomendps[b].clone();
+        // b's own lists are taken out while its children are augmented (the recursion
+        // only touches blossoms inside it) and rotated in place: no copies.
+        let mut childs = std::mem::take(&mut self.blossomchilds[b]);
+        let mut endps = std::mem::take(&mut self.blossomendps[b]);
         let len = childs.len() as isize;
         let idx = |j: isize| -> usize { j.rem_euclid(len) as usize };
         let i = childs.iter().position(|&c| c == t).unwrap_or(0) as isize;
@@ -1095,13 +1124,11 @@ impl<'a, const L: usize> Matcher<'a, L> {
             self.mate[c] = p;
         }
         let i = i as usize;
-        let mut nc = childs[i..].to_vec();
-        nc.extend_from_slice(&childs[..i]);
-        let mut ne = endps[i..].to_vec();
-        ne.extend_from_slice(&endps[..i]);
-        self.blossombase[b] = self.blossombase[nc[0]];
-        self.blossomchilds[b] = nc;
-        self.blossomendps[b] = ne;
+        childs.rotate_left(i);
+        endps.rotate_left(i);
+        self.blossombase[b] = self.blossombase[childs[0]];
+        self.blossomchilds[b] = childs;
+        self.blossomendps[b] = endps;
     }
 
     fn augment_matching(&mut self, k: usize) {

@@ -39,12 +39,18 @@ macro_rules! in_width {
 }
 
 /// Cold matchings of at least this many vertices are solved on a sparse part of their
-/// edges and priced against the rest ([`Engine::priced_matching`]); so are warm searches.
-const PRICED_FROM: usize = 96;
-
-/// Cold matchings from this many vertices up to [`PRICED_FROM`] are priced on a narrower
-/// part of their edges.
+/// edges and priced against the rest ([`Engine::priced_matching`]).
 const PRICED_SMALL_FROM: usize = 32;
+
+/// From this many vertices a priced cold matching starts from a wider part (12 neighbours
+/// each side, 6 heaviest edges); below, from a narrower one (6 and 4): with pricing rounds
+/// that go on from the round before (ADR swiss-012), the few edges the narrow part misses
+/// cost less than the larger part's first solve (ADR swiss-013).
+const WIDE_PART_FROM: usize = 400;
+
+/// Warm searches of at least this many vertices are priced (ADR swiss-009); smaller ones
+/// run on every edge, which is cheaper there (ADR swiss-013).
+const WARM_PRICED_FROM: usize = 400;
 
 /// The largest field paired: pairing numbers have four digits in the TRF (and in the
 /// pairing files of the FIDE-endorsed programs). Large fields are slow, not refused: the
@@ -590,7 +596,7 @@ fn warm_matching_in<const M: usize>(
         dual: warm.dual.iter().map(|d| d.narrow::<M>()).collect(),
         shift: warm.shift.narrow::<M>(),
     };
-    if n >= PRICED_FROM
+    if n >= WARM_PRICED_FROM
         && edges.len() >= 4 * n * WARM_LEAST
         && let Some(found) =
             max_weight_perfect_matching_warm_priced(n, edges, &w, WARM_LEAST, PRICING_ROUNDS, floor)
@@ -1002,7 +1008,9 @@ impl Engine {
             graph: None,
             graph_for: None,
         });
-        let mut edges = Vec::new();
+        // Small questions reserve every pair at once (no regrowing); large ones grow.
+        let pairs = verts.len() * verts.len().saturating_sub(1) / 2;
+        let mut edges = Vec::with_capacity(if pairs <= 1 << 15 { pairs } else { 0 });
         for (i, &u) in verts.iter().enumerate() {
             for &v in &verts[i + 1..] {
                 let Some(w) = self.w(fr, u, v) else {
@@ -1160,7 +1168,7 @@ impl Engine {
         // Smaller problems keep a narrower part: its later rounds continue from the first
         // ([`max_weight_matching_priced`]), so a few edges missed cost little.
         let nv = verts.len();
-        let (window, heaviest, dense) = if nv >= PRICED_FROM {
+        let (window, heaviest, dense) = if nv >= WIDE_PART_FROM {
             (12, 6, 2)
         } else {
             (6, 4, 1)
