@@ -404,8 +404,10 @@ struct EdgeCache {
 /// Questions on fewer vertices are cheap enough to compute afresh.
 const EDGE_CACHE_FROM: usize = 32;
 
-/// At most this many edges are kept (about 40 MB in four limbs).
-const EDGE_CACHE_MAX: usize = 1 << 20;
+/// At most this many edges are kept (about 270 MB in three limbs): the questions of the
+/// top bracket of a 9,999-player round 2 have 6–7 million edges, and without the cache each
+/// computed them again (1.7 s a question; ADR swiss-015).
+const EDGE_CACHE_MAX: usize = 1 << 23;
 
 /// How often the warm-started reduced solve failed lately: after `misses` failures in a
 /// row the next `misses` attempts (at most 16) go straight to the cold solve.
@@ -1003,6 +1005,12 @@ impl Engine {
             }
             return edges;
         }
+        let pairs = verts.len() * verts.len().saturating_sub(1) / 2;
+        if large && pairs <= EDGE_CACHE_MAX {
+            // The cache held another question's edges and this one's will fit: freed
+            // before they are listed (two such lists at once would double the memory).
+            *self.edge_cache.borrow_mut() = None;
+        }
         let mut fill = large.then(|| EdgeCache {
             frame: key.0,
             cert: key.1,
@@ -1014,7 +1022,6 @@ impl Engine {
             graph_for: None,
         });
         // Small questions reserve every pair at once (no regrowing); large ones grow.
-        let pairs = verts.len() * verts.len().saturating_sub(1) / 2;
         let mut edges = Vec::with_capacity(if pairs <= 1 << 15 { pairs } else { 0 });
         for (i, &u) in verts.iter().enumerate() {
             for &v in &verts[i + 1..] {
@@ -2087,6 +2094,8 @@ impl Engine {
         isolated: bool,
     ) -> Result<(Vec<usize>, bool), NoValidPairing> {
         let n = self.n;
+        // The last bracket's edges serve no question of this one (another frame).
+        *self.edge_cache.borrow_mut() = None;
         let rem: Vec<usize> = (0..n).filter(|&i| self.remaining[i]).collect();
         let is_mdp = |i: &usize| mdps.contains(i);
         let residents: Vec<usize> = rem.iter().copied().filter(|i| !is_mdp(i)).collect();
