@@ -918,18 +918,19 @@ impl<'a, const L: usize> Matcher<'a, L> {
         self.label[b] = 1;
         self.labelend[b] = self.labelend[bb];
         self.dualvar[b] = WideN::<L>::ZERO;
-        self.blossomchilds[b] = path;
         self.blossomendps[b] = endps;
+        // b's leaves are its children's (b's own child list is set once they are scanned).
         let mut leaves = std::mem::take(&mut self.leaf_scratch);
         leaves.clear();
-        self.leaves(b, &mut leaves);
+        for &c in &path {
+            self.leaves(c, &mut leaves);
+        }
         for &v in &leaves {
             if self.label[self.inblossom[v]] == 2 {
                 self.queue.push(v);
             }
             self.inblossom[v] = b;
         }
-        let path = std::mem::take(&mut self.blossomchilds[b]);
         // The least-slack edge from b to each other top-level S-blossom, gathered in
         // scratch arrays kept between calls (only the entries touched are reset).
         if self.best_to.is_empty() {
