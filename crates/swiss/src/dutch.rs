@@ -404,10 +404,11 @@ struct EdgeCache {
 /// Questions on fewer vertices are cheap enough to compute afresh.
 const EDGE_CACHE_FROM: usize = 32;
 
-/// At most this many edges are kept (about 270 MB in three limbs): the questions of the
-/// top bracket of a 9,999-player round 2 have 6–7 million edges, and without the cache each
-/// computed them again (1.7 s a question; ADR swiss-015).
-const EDGE_CACHE_MAX: usize = 1 << 23;
+/// At most this many edges are kept (about 540 MB in three limbs when full): the questions
+/// of the top bracket of a 9,999-player round 2 have 6–7 million edges, and without the
+/// cache each computed them again (1.7 s a question; ADR swiss-015); those of its last
+/// bracket list their edges from its 12 million pairs (ADR swiss-016).
+const EDGE_CACHE_MAX: usize = 1 << 24;
 
 /// How often the warm-started reduced solve failed lately: after `misses` failures in a
 /// row the next `misses` attempts (at most 16) go straight to the cold solve.
