@@ -402,8 +402,12 @@ pub fn max_weight_matching_priced<const L: usize>(
 
 /// [`max_weight_perfect_matching_warm`] priced as [`max_weight_matching_priced`]; the part
 /// holds the warm pairs and each vertex's `least` edges of least reduced cost under the warm
-/// duals (those the search is likely to make tight). `None` when the warm start declines
-/// on the part or `rounds` solves do not settle it.
+/// duals (those the search is likely to make tight). When the search on the part stops
+/// without a perfect matching, each outer vertex's `least` edges that would let it go on are
+/// added and the part searched again (`keep_edges_to_go_on`; one of the `rounds`). `None`
+/// when the warm start declines on the part, when `rounds` solves do not settle it, or when
+/// the part's barrier holds for the whole graph (the caller searches it whole for the
+/// proof).
 pub fn max_weight_perfect_matching_warm_priced<const L: usize>(
     n: usize,
     edges: &[Edge<L>],
@@ -448,9 +452,12 @@ pub fn max_weight_perfect_matching_warm_priced<const L: usize>(
 /// kept part (`outer`, `stuck`) lacked to go on: edges at an outer vertex that lead
 /// neither to an inner vertex nor inside its own outer blossom (the search would grow its
 /// forest along them, or raise duals until they are tight). Each outer vertex keeps its
-/// `count` of least reduced cost under the duals where the search stopped (the first to
-/// become tight). `false` when there is none: the part's barrier holds for the whole
-/// graph too (the caller searches it whole for the proof).
+/// `count` of least reduced cost under the duals where the search stopped: roughly the
+/// first to become tight (an edge between two outer vertices closes its slack twice as fast
+/// as one to an unlabelled vertex; the next search starts from the warm duals again, and
+/// the pricing adds whatever the choice missed). `false` when none was kept (with `count`
+/// ≥ 1: there is none, and the part's barrier holds for the whole graph too; the caller
+/// searches it whole for the proof).
 fn keep_edges_to_go_on<const L: usize>(
     edges: &[Edge<L>],
     keep: &mut [bool],
