@@ -216,7 +216,7 @@ pub fn warm_search<const L: usize>(
     warm: &WarmStart<L>,
     floor: Option<WideN<8>>,
 ) -> WarmSearch<L> {
-    warm_search_stuck(n, edges, warm, floor).0
+    warm_search_stuck(n, edges, warm, floor, false).0
 }
 
 /// Where a warm search without a perfect matching stopped ([`warm_search_stuck`]): which
@@ -227,14 +227,16 @@ struct Stuck<const L: usize> {
     cert: Certificate<L>,
 }
 
-/// [`warm_search`], with, when it answers [`WarmSearch::NoPerfect`], where the search
-/// stopped: a priced search ([`max_weight_perfect_matching_warm_priced`]) then adds the
-/// edges of the whole graph that would let it go on.
+/// [`warm_search`], with, when it answers [`WarmSearch::NoPerfect`] and `stuck` asks for
+/// it, where the search stopped: a priced search
+/// ([`max_weight_perfect_matching_warm_priced`]) then adds the edges of the whole graph
+/// that would let it go on.
 fn warm_search_stuck<const L: usize>(
     n: usize,
     edges: &[Edge<L>],
     warm: &WarmStart<L>,
     floor: Option<WideN<8>>,
+    stuck: bool,
 ) -> (WarmSearch<L>, Option<Stuck<L>>) {
     let declined = (WarmSearch::Declined, None);
     if n == 0 || edges.is_empty() || warm.mate.len() != n || warm.dual.len() != n {
@@ -312,11 +314,11 @@ fn warm_search_stuck<const L: usize>(
             m.is_barrier(&outer, free),
             "the final search forest is Tutte's barrier"
         );
-        let stuck = Stuck {
+        let stuck = stuck.then(|| Stuck {
             inner: (0..n).map(|v| m.label[m.inblossom[v]] == 2).collect(),
             cert: m.certificate(warm.shift),
-        };
-        return (WarmSearch::NoPerfect { outer, free }, Some(stuck));
+        });
+        return (WarmSearch::NoPerfect { outer, free }, stuck);
     }
     (
         WarmSearch::Perfect(m.mates(), m.certificate(warm.shift)),
@@ -431,7 +433,7 @@ pub fn max_weight_perfect_matching_warm_priced<const L: usize>(
         }
     });
     price(edges, keep, rounds, |part, keep| {
-        match warm_search_stuck(n, part, warm, floor) {
+        match warm_search_stuck(n, part, warm, floor, true) {
             (WarmSearch::Perfect(m, c), _) => Some(PricedRound::Found(Ok((m, c)))),
             (WarmSearch::Below(c), _) => Some(PricedRound::Found(Err(c))),
             // The part has no perfect matching, or its search stopped for want of edges
@@ -465,17 +467,52 @@ fn keep_edges_to_go_on<const L: usize>(
     stuck: &Stuck<L>,
     count: usize,
 ) -> bool {
-    let mut best: Vec<Vec<(WideN<L>, usize)>> = vec![Vec::new(); outer.len()];
+    keep_least_at(
+        outer.len(),
+        edges,
+        count,
+        keep,
+        |e| stuck.cert.reduced_cost(e.u, e.v, e.w),
+        |kept, a, b| !kept && outer[a].is_some() && outer[a] != outer[b] && !stuck.inner[b],
+    )
+}
+
+/// Marks in `keep` each vertex's `count` edges of least `key` (ties: the earlier edge),
+/// the usual first part of a priced matching.
+pub fn keep_best_per_vertex<const L: usize, K: Ord + Copy>(
+    n: usize,
+    edges: &[Edge<L>],
+    count: usize,
+    keep: &mut [bool],
+    key: impl Fn(&Edge<L>) -> K,
+) {
+    keep_least_at(n, edges, count, keep, key, |_, _, _| true);
+}
+
+/// Marks in `keep` each vertex's `count` edges of least `key` among those `at` takes at
+/// that vertex (`at(kept, a, b)`: an edge, kept already or not, seen from its end a, b the
+/// other; ties: the earlier edge). Whether any edge was marked.
+fn keep_least_at<const L: usize, K: Ord + Copy>(
+    n: usize,
+    edges: &[Edge<L>],
+    count: usize,
+    keep: &mut [bool],
+    key: impl Fn(&Edge<L>) -> K,
+    at: impl Fn(bool, usize, usize) -> bool,
+) -> bool {
+    // One allocation per vertex (`vec![v; n]` would clone an empty vector, without room).
+    let mut best: Vec<Vec<(K, usize)>> = (0..n).map(|_| Vec::with_capacity(count + 1)).collect();
     for (k, e) in edges.iter().enumerate() {
-        if keep[k] || outer[e.u] == outer[e.v] {
+        let ends = [(e.u, e.v), (e.v, e.u)].map(|(a, b)| at(keep[k], a, b));
+        if ends == [false, false] {
             continue;
         }
-        for (a, b) in [(e.u, e.v), (e.v, e.u)] {
-            if outer[a].is_none() || stuck.inner[b] {
+        let x = key(e);
+        for (v, taken) in [e.u, e.v].into_iter().zip(ends) {
+            if !taken {
                 continue;
             }
-            let x = stuck.cert.reduced_cost(e.u, e.v, e.w);
-            let l = &mut best[a];
+            let l = &mut best[v];
             let at = l.partition_point(|&(y, _)| y <= x);
             if at < count {
                 l.insert(at, (x, k));
@@ -489,33 +526,6 @@ fn keep_edges_to_go_on<const L: usize>(
         any = true;
     }
     any
-}
-
-/// Marks in `keep` each vertex's `count` edges of least `key` (ties: the earlier edge),
-/// the usual first part of a priced matching.
-pub fn keep_best_per_vertex<const L: usize, K: Ord + Copy>(
-    n: usize,
-    edges: &[Edge<L>],
-    count: usize,
-    keep: &mut [bool],
-    key: impl Fn(&Edge<L>) -> K,
-) {
-    // One allocation per vertex (`vec![v; n]` would clone an empty vector, without room).
-    let mut best: Vec<Vec<(K, usize)>> = (0..n).map(|_| Vec::with_capacity(count + 1)).collect();
-    for (k, e) in edges.iter().enumerate() {
-        let x = key(e);
-        for v in [e.u, e.v] {
-            let l = &mut best[v];
-            let at = l.partition_point(|&(y, _)| y <= x);
-            if at < count {
-                l.insert(at, (x, k));
-                l.truncate(count);
-            }
-        }
-    }
-    for (_, k) in best.into_iter().flatten() {
-        keep[k] = true;
-    }
 }
 
 /// What a priced search found: a matching with its certificate, or (`Err`) duals below a

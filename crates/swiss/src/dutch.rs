@@ -404,7 +404,8 @@ struct EdgeCache {
 /// Questions on fewer vertices are cheap enough to compute afresh.
 const EDGE_CACHE_FROM: usize = 32;
 
-/// At most this many edges are kept (about 540 MB in three limbs when full): the questions
+/// At most this many edges are kept (8 bytes a pair and 8 a limb: about 540 MB in three
+/// limbs when full, 670 MB in four): the questions
 /// of the top bracket of a 9,999-player round 2 have 6–7 million edges, and without the
 /// cache each computed them again (1.7 s a question; ADR swiss-015); those of its last
 /// bracket list their edges from its 12 million pairs (ADR swiss-016).
