@@ -10,11 +10,41 @@ use crate::weight::WideN;
 const NO: isize = -1;
 
 /// An undirected weighted edge between vertices `u` and `v`.
+///
+/// The ends are 32-bit: the engine's largest edge lists (a 9,999-player bracket's millions
+/// of pairs) take 8 bytes less per edge than with `usize` ends (40 instead of 48 at four
+/// limbs). Build it with [`Edge::new`], read the ends with [`Edge::u`] and [`Edge::v`].
 #[derive(Debug, Clone, Copy)]
 pub struct Edge<const L: usize = 8> {
-    pub u: usize,
-    pub v: usize,
+    u: u32,
+    v: u32,
     pub w: WideN<L>,
+}
+
+impl<const L: usize> Edge<L> {
+    /// The edge (u, v) of weight `w`; vertex numbers must fit in 32 bits (the engine's are
+    /// below 10,001).
+    #[inline]
+    pub fn new(u: usize, v: usize, w: WideN<L>) -> Self {
+        debug_assert!(u <= u32::MAX as usize && v <= u32::MAX as usize);
+        Edge {
+            u: u as u32,
+            v: v as u32,
+            w,
+        }
+    }
+
+    /// One end.
+    #[inline]
+    pub fn u(&self) -> usize {
+        self.u as usize
+    }
+
+    /// The other end.
+    #[inline]
+    pub fn v(&self) -> usize {
+        self.v as usize
+    }
 }
 
 /// Returns `mate[v]` (the partner of each vertex, or `None`).
@@ -249,21 +279,21 @@ fn warm_search_stuck<const L: usize>(
         m.dualvar[v] = *d;
     }
     for (k, e) in edges.iter().enumerate() {
-        let (du, dv) = (m.dualvar[e.u], m.dualvar[e.v]);
+        let (du, dv) = (m.dualvar[e.u()], m.dualvar[e.v()]);
         let sum = du.plus(dv);
         if sum < du || sum < m.twice[k] {
             return declined;
         }
         // A pair of the warm matching that is still a tight edge stays matched; the others
         // start free.
-        if warm.mate[e.u] == Some(e.v)
-            && warm.mate[e.v] == Some(e.u)
+        if warm.mate[e.u()] == Some(e.v())
+            && warm.mate[e.v()] == Some(e.u())
             && sum == m.twice[k]
-            && m.mate[e.u] == NO
-            && m.mate[e.v] == NO
+            && m.mate[e.u()] == NO
+            && m.mate[e.v()] == NO
         {
-            m.mate[e.u] = (2 * k + 1) as isize;
-            m.mate[e.v] = (2 * k) as isize;
+            m.mate[e.u()] = (2 * k + 1) as isize;
+            m.mate[e.v()] = (2 * k) as isize;
         }
     }
     // The search halves the slack of edges between two S-vertices, exact only when the
@@ -297,7 +327,7 @@ fn warm_search_stuck<const L: usize>(
         let cert = m.certificate(warm.shift);
         debug_assert!(
             cert.doubled_objective() < floor.unwrap_or(WideN::<8>::ZERO)
-                && edges.iter().all(|e| cert.covers(e.u, e.v, e.w)),
+                && edges.iter().all(|e| cert.covers(e.u(), e.v(), e.w)),
             "a feasible dual below the floor"
         );
         return (WarmSearch::Below(cert), None);
@@ -388,7 +418,7 @@ pub fn max_weight_matching_priced<const L: usize>(
         let cert = m.certificate(WideN::<L>::ZERO);
         let mut added = Vec::new();
         for (k, e) in edges.iter().enumerate() {
-            if !keep[k] && !cert.covers(e.u, e.v, e.w) {
+            if !keep[k] && !cert.covers(e.u(), e.v(), e.w) {
                 keep[k] = true;
                 added.push(*e);
             }
@@ -418,12 +448,18 @@ pub fn max_weight_perfect_matching_warm_priced<const L: usize>(
     rounds: usize,
     floor: Option<WideN<8>>,
 ) -> Option<Priced<L>> {
-    if warm.mate.len() != n || warm.dual.len() != n || edges.iter().any(|e| e.u >= n || e.v >= n) {
+    if warm.mate.len() != n
+        || warm.dual.len() != n
+        || edges.iter().any(|e| e.u() >= n || e.v() >= n)
+    {
         return None;
     }
-    let mut keep: Vec<bool> = edges.iter().map(|e| warm.mate[e.u] == Some(e.v)).collect();
+    let mut keep: Vec<bool> = edges
+        .iter()
+        .map(|e| warm.mate[e.u()] == Some(e.v()))
+        .collect();
     keep_best_per_vertex(n, edges, least, &mut keep, |e| {
-        let sum = warm.dual[e.u].plus(warm.dual[e.v]);
+        let sum = warm.dual[e.u()].plus(warm.dual[e.v()]);
         let w = e.w.plus(warm.shift);
         let two_w = w.plus(w);
         if sum >= two_w {
@@ -472,7 +508,7 @@ fn keep_edges_to_go_on<const L: usize>(
         edges,
         count,
         keep,
-        |e| stuck.cert.reduced_cost(e.u, e.v, e.w),
+        |e| stuck.cert.reduced_cost(e.u(), e.v(), e.w),
         |kept, a, b| !kept && outer[a].is_some() && outer[a] != outer[b] && !stuck.inner[b],
     )
 }
@@ -503,12 +539,12 @@ fn keep_least_at<const L: usize, K: Ord + Copy>(
     // One allocation per vertex (`vec![v; n]` would clone an empty vector, without room).
     let mut best: Vec<Vec<(K, usize)>> = (0..n).map(|_| Vec::with_capacity(count + 1)).collect();
     for (k, e) in edges.iter().enumerate() {
-        let ends = [(e.u, e.v), (e.v, e.u)].map(|(a, b)| at(keep[k], a, b));
+        let ends = [(e.u(), e.v()), (e.v(), e.u())].map(|(a, b)| at(keep[k], a, b));
         if ends == [false, false] {
             continue;
         }
         let x = key(e);
-        for (v, taken) in [e.u, e.v].into_iter().zip(ends) {
+        for (v, taken) in [e.u(), e.v()].into_iter().zip(ends) {
             if !taken {
                 continue;
             }
@@ -571,7 +607,7 @@ fn price<const L: usize>(
         let mut uncovered = 0;
         for (k, e) in edges.iter().enumerate() {
             // A sum that wraps reads as uncovered: the edge is only kept needlessly.
-            if !keep[k] && !cert.covers(e.u, e.v, e.w) {
+            if !keep[k] && !cert.covers(e.u(), e.v(), e.w) {
                 keep[k] = true;
                 uncovered += 1;
             }
@@ -663,8 +699,8 @@ impl<'a, const L: usize> Matcher<'a, L> {
         let mut degree = vec![0usize; n + 1];
         let mut maxw = WideN::<L>::ZERO;
         for e in edges {
-            degree[e.u] += 1;
-            degree[e.v] += 1;
+            degree[e.u()] += 1;
+            degree[e.v()] += 1;
             if e.w > maxw {
                 maxw = e.w;
             }
@@ -678,12 +714,12 @@ impl<'a, const L: usize> Matcher<'a, L> {
         let mut neighbend = vec![0u32; 2 * edges.len()];
         let mut neighbour = vec![0u32; 2 * edges.len()];
         for (k, e) in edges.iter().enumerate() {
-            neighbend[fill[e.u]] = (2 * k + 1) as u32;
-            neighbour[fill[e.u]] = e.v as u32;
-            fill[e.u] += 1;
-            neighbend[fill[e.v]] = (2 * k) as u32;
-            neighbour[fill[e.v]] = e.u as u32;
-            fill[e.v] += 1;
+            neighbend[fill[e.u()]] = (2 * k + 1) as u32;
+            neighbour[fill[e.u()]] = e.v() as u32;
+            fill[e.u()] += 1;
+            neighbend[fill[e.v()]] = (2 * k) as u32;
+            neighbour[fill[e.v()]] = e.u() as u32;
+            fill[e.v()] += 1;
         }
         let twice = edges
             .iter()
@@ -734,7 +770,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
     #[inline]
     fn endpoint(&self, p: usize) -> usize {
         let e = &self.edges[p / 2];
-        if p & 1 == 0 { e.u } else { e.v }
+        if p & 1 == 0 { e.u() } else { e.v() }
     }
 
     /// The partner of each vertex.
@@ -806,7 +842,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
     /// own dual is used up, or that holds both ends, is dissolved into its children.
     fn cover(&mut self, k: usize) {
         loop {
-            let (u, v) = (self.edges[k].u, self.edges[k].v);
+            let (u, v) = (self.edges[k].u(), self.edges[k].v());
             let have = self.dualvar[u]
                 .plus(self.dualvar[v])
                 .plus(self.common_duals(u, v).times(2));
@@ -916,8 +952,8 @@ impl<'a, const L: usize> Matcher<'a, L> {
     #[inline]
     fn slack(&self, k: usize) -> WideN<L> {
         let e = &self.edges[k];
-        self.dualvar[e.u]
-            .plus(self.dualvar[e.v])
+        self.dualvar[e.u()]
+            .plus(self.dualvar[e.v()])
             .minus(self.twice[k])
     }
 
@@ -993,7 +1029,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
     }
 
     fn add_blossom(&mut self, base: usize, k: usize) {
-        let (mut v, mut w) = (self.edges[k].u, self.edges[k].v);
+        let (mut v, mut w) = (self.edges[k].u(), self.edges[k].v());
         let bb = self.inblossom[base];
         let mut bv = self.inblossom[v];
         let mut bw = self.inblossom[w];
@@ -1090,7 +1126,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
     /// least-slack edge seen so far to the top-level S-blossom at its other end.
     #[inline]
     fn offer_best(&mut self, b: usize, k: usize, touched: &mut Vec<usize>) {
-        let (u, v) = (self.edges[k].u, self.edges[k].v);
+        let (u, v) = (self.edges[k].u(), self.edges[k].v());
         let j = if self.inblossom[v] == b { u } else { v };
         let bj = self.inblossom[j];
         if bj != b && self.label[bj] == 1 {
@@ -1239,7 +1275,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
     }
 
     fn augment_matching(&mut self, k: usize) {
-        let (v, w) = (self.edges[k].u, self.edges[k].v);
+        let (v, w) = (self.edges[k].u(), self.edges[k].v());
         for (s0, p0) in [(v, 2 * k as isize + 1), (w, 2 * k as isize)] {
             let mut s = s0;
             let mut p = p0;
@@ -1273,9 +1309,9 @@ impl<'a, const L: usize> Matcher<'a, L> {
         let n = self.n;
         let inner = |v: usize| self.label[self.inblossom[v]] == 2 && self.inblossom[v] == v;
         let edges_ok = self.edges.iter().all(|e| {
-            let same = outer[e.u].is_some() && outer[e.u] == outer[e.v];
-            (outer[e.u].is_none() || same || inner(e.v))
-                && (outer[e.v].is_none() || same || inner(e.u))
+            let same = outer[e.u()].is_some() && outer[e.u()] == outer[e.v()];
+            (outer[e.u()].is_none() || same || inner(e.v()))
+                && (outer[e.v()].is_none() || same || inner(e.u()))
         });
         let mut size = vec![0usize; 2 * n];
         for b in outer.iter().flatten() {
@@ -1480,7 +1516,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     2 => {
                         let k = deltaedge as usize;
                         self.allowedge[k] = true;
-                        let (mut i, j) = (self.edges[k].u, self.edges[k].v);
+                        let (mut i, j) = (self.edges[k].u(), self.edges[k].v());
                         if self.label[self.inblossom[i]] == 0 {
                             i = j;
                         }
@@ -1489,7 +1525,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     3 => {
                         let k = deltaedge as usize;
                         self.allowedge[k] = true;
-                        self.queue.push(self.edges[k].u);
+                        self.queue.push(self.edges[k].u());
                     }
                     _ => self.expand_blossom(deltablossom as usize, false),
                 }
@@ -1544,9 +1580,9 @@ mod tests {
                     assert!(m.iter().all(|x| x.is_some()));
                     assert_eq!(total(&restricted, &m), best);
                     for e in &restricted {
-                        let mut sum = c.vertex[e.u].plus(c.vertex[e.v]);
-                        for &(b, z, _) in &c.blossoms[e.u] {
-                            if c.blossoms[e.v].iter().any(|&(x, _, _)| x == b) {
+                        let mut sum = c.vertex[e.u()].plus(c.vertex[e.v()]);
+                        for &(b, z, _) in &c.blossoms[e.u()] {
+                            if c.blossoms[e.v()].iter().any(|&(x, _, _)| x == b) {
                                 sum = sum.plus(z).plus(z);
                             }
                         }
@@ -1580,11 +1616,7 @@ mod tests {
             for u in 0..n {
                 for v in u + 1..n {
                     if rnd() % 10 < 4 {
-                        edges.push(Edge {
-                            u,
-                            v,
-                            w: w(big + rnd() % 30),
-                        });
+                        edges.push(Edge::new(u, v, w(big + rnd() % 30)));
                     }
                 }
             }
@@ -1603,8 +1635,8 @@ mod tests {
                 .iter()
                 .copied()
                 .filter(|e| {
-                    let at_0 = e.u == 0 || e.v == 0;
-                    if at_0 && (e.u == old || e.v == old) {
+                    let at_0 = e.u() == 0 || e.v() == 0;
+                    if at_0 && (e.u() == old || e.v() == old) {
                         return false;
                     }
                     !at_0 || {
@@ -1640,19 +1672,11 @@ mod tests {
                     for k in 0..=tops.len().min(3) {
                         let touching = &tops[..k];
                         let mut bigger = restricted.clone();
-                        bigger.push(Edge {
-                            u: n,
-                            v: n + 1,
-                            w: w(big),
-                        });
+                        bigger.push(Edge::new(n, n + 1, w(big)));
                         for v in (0..n).filter(|&v| outer[v].is_none_or(|b| touching.contains(&b)))
                         {
                             for x in [n, n + 1] {
-                                bigger.push(Edge {
-                                    u: v,
-                                    v: x,
-                                    w: w(big),
-                                });
+                                bigger.push(Edge::new(v, x, w(big)));
                             }
                         }
                         if free + k % 2 > k {
@@ -1687,11 +1711,7 @@ mod tests {
             for u in 0..n {
                 for v in u + 1..n {
                     if !rnd().is_multiple_of(3) {
-                        edges.push(Edge {
-                            u,
-                            v,
-                            w: w(100 + rnd() % 3),
-                        });
+                        edges.push(Edge::new(u, v, w(100 + rnd() % 3)));
                     }
                 }
             }
@@ -1731,7 +1751,7 @@ mod tests {
             let paired = |v: usize, p: usize| {
                 restricted
                     .iter()
-                    .any(|e| (e.u, e.v) == (v, p) || (e.u, e.v) == (p, v))
+                    .any(|e| (e.u(), e.v()) == (v, p) || (e.u(), e.v()) == (p, v))
             };
             let free = (0..n)
                 .find(|&v| warm.mate[v].is_none_or(|p| !paired(v, p)))
@@ -1762,11 +1782,7 @@ mod tests {
             for u in 0..n {
                 for v in u + 1..n {
                     if !rnd().is_multiple_of(4) {
-                        edges.push(Edge {
-                            u,
-                            v,
-                            w: w(rnd() % 40 + 1),
-                        });
+                        edges.push(Edge::new(u, v, w(rnd() % 40 + 1)));
                     }
                 }
             }
@@ -1782,7 +1798,7 @@ mod tests {
                 total(&edges, &max_weight_matching(n, &edges))
             };
             assert_eq!(total(&edges, &m), expected, "n={n}");
-            assert!(edges.iter().all(|e| cert.covers(e.u, e.v, e.w)));
+            assert!(edges.iter().all(|e| cert.covers(e.u(), e.v(), e.w)));
             let solved_on_part = edges
                 .iter()
                 .zip(&keep)
@@ -1818,11 +1834,7 @@ mod tests {
             for u in 0..n {
                 for v in u + 1..n {
                     if !rnd().is_multiple_of(sparse) {
-                        edges.push(Edge {
-                            u,
-                            v,
-                            w: w(rnd() % 60 + 1),
-                        });
+                        edges.push(Edge::new(u, v, w(rnd() % 60 + 1)));
                     }
                 }
             }
@@ -1842,10 +1854,10 @@ mod tests {
             };
             assert_eq!(total(&edges, &m), expected, "n={n}");
             assert!(cert.shift.is_zero());
-            assert!(edges.iter().all(|e| cert.covers(e.u, e.v, e.w)));
+            assert!(edges.iter().all(|e| cert.covers(e.u(), e.v(), e.w)));
             for e in &edges {
-                if m[e.u] == Some(e.v) {
-                    assert!(cert.reduced_cost(e.u, e.v, e.w).is_zero(), "tight pair");
+                if m[e.u()] == Some(e.v()) {
+                    assert!(cert.reduced_cost(e.u(), e.v(), e.w).is_zero(), "tight pair");
                 }
             }
             for (mate, dual) in m.iter().zip(&cert.vertex) {
@@ -1885,7 +1897,7 @@ mod tests {
                     used += 1;
                     assert!(m.iter().all(|x| x.is_some()));
                     assert_eq!(total(&restricted, &m), brute(n, &restricted));
-                    assert!(restricted.iter().all(|e| c.covers(e.u, e.v, e.w)));
+                    assert!(restricted.iter().all(|e| c.covers(e.u(), e.v(), e.w)));
                 }
             }
         }
@@ -1943,7 +1955,7 @@ mod tests {
                         WarmSearch::Below(c) => {
                             below += 1;
                             assert!(c.doubled_objective() < floor);
-                            assert!(restricted.iter().all(|e| c.covers(e.u, e.v, e.w)));
+                            assert!(restricted.iter().all(|e| c.covers(e.u(), e.v(), e.w)));
                         }
                         WarmSearch::Declined => {}
                         WarmSearch::NoPerfect { .. } => panic!("a perfect matching exists"),
@@ -1980,11 +1992,7 @@ mod tests {
         let mut edges = Vec::new();
         for u in 0..n {
             for v in u + 1..n {
-                edges.push(Edge {
-                    u,
-                    v,
-                    w: w(big + rnd() % 30),
-                });
+                edges.push(Edge::new(u, v, w(big + rnd() % 30)));
             }
         }
         let (mate, cert) = max_weight_matching_with_duals(n, &edges);
@@ -1994,8 +2002,8 @@ mod tests {
         let restricted: Vec<Edge> = edges
             .iter()
             .copied()
-            .filter(|e| !((e.u == a && e.v == old) || (e.v == a && e.u == old)))
-            .filter(|e| !thin || !rnd().is_multiple_of(4) || e.u == a || e.v == a)
+            .filter(|e| !((e.u() == a && e.v() == old) || (e.v() == a && e.u() == old)))
+            .filter(|e| !thin || !rnd().is_multiple_of(4) || e.u() == a || e.v() == a)
             .collect();
         let maxw = restricted.iter().map(|e| e.w).max().expect("edges");
         let shift = maxw.plus(maxw);
@@ -2016,7 +2024,7 @@ mod tests {
     fn total(edges: &[Edge], mate: &[Option<usize>]) -> u64 {
         edges
             .iter()
-            .filter(|e| mate[e.u] == Some(e.v))
+            .filter(|e| mate[e.u()] == Some(e.v()))
             .map(|e| e.w.field(1, 60))
             .sum()
     }
@@ -2028,8 +2036,9 @@ mod tests {
             }
             let mut best = rec(used, edges, i + 1);
             let e = edges[i];
-            if used & (1 << e.u) == 0 && used & (1 << e.v) == 0 {
-                best = best.max(e.w.field(1, 60) + rec(used | 1 << e.u | 1 << e.v, edges, i + 1));
+            if used & (1 << e.u()) == 0 && used & (1 << e.v()) == 0 {
+                best =
+                    best.max(e.w.field(1, 60) + rec(used | 1 << e.u() | 1 << e.v(), edges, i + 1));
             }
             best
         }
@@ -2040,46 +2049,18 @@ mod tests {
     #[test]
     fn small_cases() {
         let e = vec![
-            Edge {
-                u: 0,
-                v: 1,
-                w: w(5),
-            },
-            Edge {
-                u: 1,
-                v: 2,
-                w: w(11),
-            },
-            Edge {
-                u: 2,
-                v: 3,
-                w: w(5),
-            },
+            Edge::new(0, 1, w(5)),
+            Edge::new(1, 2, w(11)),
+            Edge::new(2, 3, w(5)),
         ];
         let m = max_weight_matching(4, &e);
         assert_eq!(m[1], Some(2));
         // a blossom case
         let e = vec![
-            Edge {
-                u: 0,
-                v: 1,
-                w: w(8),
-            },
-            Edge {
-                u: 0,
-                v: 2,
-                w: w(9),
-            },
-            Edge {
-                u: 1,
-                v: 2,
-                w: w(10),
-            },
-            Edge {
-                u: 2,
-                v: 3,
-                w: w(7),
-            },
+            Edge::new(0, 1, w(8)),
+            Edge::new(0, 2, w(9)),
+            Edge::new(1, 2, w(10)),
+            Edge::new(2, 3, w(7)),
         ];
         let m = max_weight_matching(4, &e);
         assert_eq!(total(&e, &m), 15);
@@ -2094,11 +2075,7 @@ mod tests {
             for u in 0..n {
                 for v in u + 1..n {
                     if !rnd().is_multiple_of(3) {
-                        edges.push(Edge {
-                            u,
-                            v,
-                            w: w(rnd() % 20 + 1),
-                        });
+                        edges.push(Edge::new(u, v, w(rnd() % 20 + 1)));
                     }
                 }
             }
@@ -2109,11 +2086,13 @@ mod tests {
                 // best matching containing e, by brute force on the rest
                 let rest: Vec<Edge> = edges
                     .iter()
-                    .filter(|f| f.u != e.u && f.u != e.v && f.v != e.u && f.v != e.v)
+                    .filter(|f| {
+                        f.u() != e.u() && f.u() != e.v() && f.v() != e.u() && f.v() != e.v()
+                    })
                     .copied()
                     .collect();
                 let with_e = e.w.field(1, 60) + brute(n, &rest);
-                let rc = cert.reduced_cost(e.u, e.v, e.w).half().field(1, 60);
+                let rc = cert.reduced_cost(e.u(), e.v(), e.w).half().field(1, 60);
                 assert!(with_e + rc <= best, "bound violated");
                 if rc > 0 {
                     assert!(with_e < best);
@@ -2131,11 +2110,7 @@ mod tests {
             for u in 0..n {
                 for v in u + 1..n {
                     if !rnd().is_multiple_of(3) {
-                        edges.push(Edge {
-                            u,
-                            v,
-                            w: w(rnd() % 20 + 1),
-                        });
+                        edges.push(Edge::new(u, v, w(rnd() % 20 + 1)));
                     }
                 }
             }

@@ -532,7 +532,7 @@ fn no_perfect_matching<const M: usize>(
     edges: &[Edge<M>],
     k: &Sol,
 ) -> Option<(Vec<(usize, usize)>, usize)> {
-    let g = matching::Graph::from_edges(verts.len(), edges.iter().map(|e| (e.u, e.v)));
+    let g = matching::Graph::from_edges(verts.len(), edges.iter().map(|e| (e.u(), e.v())));
     let start: Vec<Option<usize>> = verts
         .iter()
         .map(|&v| k.mate[v].map(|u| idx[u]).filter(|&u| u != usize::MAX))
@@ -562,11 +562,7 @@ fn no_perfect_matching<const M: usize>(
 fn narrow_edges<const M: usize>(edges: &[Edge]) -> Vec<Edge<M>> {
     edges
         .iter()
-        .map(|e| Edge {
-            u: e.u,
-            v: e.v,
-            w: e.w.narrow::<M>(),
-        })
+        .map(|e| Edge::new(e.u(), e.v(), e.w.narrow::<M>()))
         .collect()
 }
 
@@ -998,11 +994,7 @@ impl Engine {
                 if idx[u] != usize::MAX && idx[v] != usize::MAX && self.allowed(fr, cons, u, v) {
                     let mut limbs = [0u64; M];
                     limbs.copy_from_slice(w);
-                    edges.push(Edge {
-                        u: idx[u],
-                        v: idx[v],
-                        w: WideN(limbs),
-                    });
+                    edges.push(Edge::new(idx[u], idx[v], WideN(limbs)));
                 }
             }
             return edges;
@@ -1048,7 +1040,7 @@ impl Engine {
                     }
                 }
                 if self.allowed(fr, cons, u, v) {
-                    edges.push(Edge { u: i, v: idx[v], w });
+                    edges.push(Edge::new(i, idx[v], w));
                 }
             }
         }
@@ -1133,7 +1125,7 @@ impl Engine {
         let cert = local_cert.map(|c| self.globalize(verts, c));
         let mut total = base;
         for e in edges {
-            if m[e.u] == Some(e.v) {
+            if m[e.u()] == Some(e.v()) {
                 total = total.plus(e.w.narrow::<8>());
             }
         }
@@ -1194,7 +1186,9 @@ impl Engine {
         let near = |d: usize| d <= window || d.abs_diff(half) <= window;
         let mut keep: Vec<bool> = edges
             .iter()
-            .map(|e| verts[e.v] == self.n || verts[e.u] == self.n || near(e.u.abs_diff(e.v)))
+            .map(|e| {
+                verts[e.v()] == self.n || verts[e.u()] == self.n || near(e.u().abs_diff(e.v()))
+            })
             .collect();
         // Each vertex's heaviest edges.
         keep_best_per_vertex(nv, edges, heaviest, &mut keep, |e| std::cmp::Reverse(e.w));
@@ -1693,7 +1687,7 @@ impl Engine {
                     self.compatible(u, v)
                 };
                 if ok {
-                    edges.push(Edge { u: i, v: j, w: two });
+                    edges.push(Edge::new(i, j, two));
                 }
             }
         }
