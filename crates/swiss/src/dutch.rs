@@ -497,7 +497,7 @@ fn solve_verts_in<const M: usize>(
             (m, c.map(|c| widen(&c)))
         }),
     };
-    Answer::Solved(eng.solution(base, verts, &edges, m, local_cert))
+    Answer::Solved(eng.solution(fr, base, verts, &edges, m, local_cert))
 }
 
 /// What [`Engine::solve_verts`] found.
@@ -932,12 +932,13 @@ impl Engine {
         floor: Option<Wide>,
     ) -> Answer {
         // Narrower integers are faster; the doubled duals need one spare bit, a warm start's
-        // shifted weights four more. The fast path takes the narrowest width that fits
-        // (same values, so the same matching).
+        // shifted weights four more (only a question about a known optimum starts warm).
+        // The fast path takes the narrowest width that fits (same values, so the same
+        // matching).
         let need = fr.bits + 2;
         if self.fast {
             return in_width!(
-                need + 4,
+                if prune.is_some() { need + 4 } else { need },
                 solve_verts_in(self, fr, cons, base, verts, prune, true, proves_no, floor),
                 solve_verts_in::<8>(self, fr, cons, base, verts, prune, false, proves_no, floor)
             );
@@ -949,7 +950,7 @@ impl Engine {
         } else {
             max_weight_matching_with_duals(verts.len(), &edges)
         };
-        Answer::Solved(self.solution(base, verts, &edges, m, local_cert))
+        Answer::Solved(self.solution(fr, base, verts, &edges, m, local_cert))
     }
 
     /// The local index of each vertex of `verts` (`usize::MAX` for the others).
@@ -1115,6 +1116,7 @@ impl Engine {
     /// (plus `base`), the partners and the certificate in global indices.
     fn solution<const M: usize>(
         &self,
+        fr: &Frame,
         base: Wide,
         verts: &[usize],
         edges: &[Edge<M>],
@@ -1124,11 +1126,30 @@ impl Engine {
         let n = self.n;
         let cert = local_cert.map(|c| self.globalize(verts, c));
         let mut total = base;
+        #[cfg(debug_assertions)]
+        let mut sums = vec![0u64; fr.layout.fields.len()];
         for e in edges {
             if m[e.u()] == Some(e.v()) {
                 total = total.plus(e.w.narrow::<8>());
+                #[cfg(debug_assertions)]
+                for (sum, f) in sums.iter_mut().zip(&fr.layout.fields) {
+                    *sum = sum.saturating_add(e.w.field(f.shift, f.bits));
+                }
             }
         }
+        // Every field's total stays within the capacity its width was sized for (the pairs
+        // that can carry it: all, the bracket and the next scoregroup, or the bracket).
+        #[cfg(debug_assertions)]
+        for (sum, f) in sums.iter().zip(&fr.layout.fields) {
+            debug_assert!(
+                f.bits > 62 || *sum <= f.capacity,
+                "field {} totals {sum} over the capacity {} of its layout",
+                f.name,
+                f.capacity
+            );
+        }
+        #[cfg(not(debug_assertions))]
+        let _ = fr;
         let mut mate = vec![None; n + 1];
         for (i, &v) in verts.iter().enumerate() {
             mate[v] = m[i].map(|j| verts[j]);

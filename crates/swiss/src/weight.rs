@@ -189,6 +189,9 @@ pub struct Field {
     pub name: String,
     pub shift: u32,
     pub bits: u32,
+    /// The largest total of the field over a matching the layout was sized for (its value
+    /// per edge times the pairs that can carry it); the bits hold it.
+    pub capacity: u64,
 }
 
 /// Allocates fields from the most significant to the least significant.
@@ -201,15 +204,13 @@ impl Layout {
     /// Adds a field whose per-edge value is at most `max_per_edge`, summed over at most
     /// `max_edges` edges. Returns the field index.
     pub fn push(&mut self, name: &str, max_per_edge: u64, max_edges: u64) -> usize {
-        let total = max_per_edge
-            .saturating_mul(max_edges)
-            .saturating_mul(4)
-            .max(1);
-        let bits = 64 - total.leading_zeros();
+        let capacity = max_per_edge.saturating_mul(max_edges);
+        let bits = 64 - capacity.max(1).leading_zeros();
         self.fields.push(Field {
             name: name.to_string(),
             shift: 0,
             bits,
+            capacity,
         });
         self.fields.len() - 1
     }
@@ -220,6 +221,7 @@ impl Layout {
             name: name.to_string(),
             shift: 0,
             bits,
+            capacity: u64::MAX >> 64u32.saturating_sub(bits).min(63),
         });
         self.fields.len() - 1
     }

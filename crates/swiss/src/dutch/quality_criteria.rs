@@ -61,7 +61,16 @@ impl Engine {
         }
         sd_levels.sort_unstable_by(|a, b| b.cmp(a));
         sd_levels.dedup();
-        let max_edges = (n as u64 + 2) / 2 + 1;
+        // How many pairs of a matching a field can count (its capacity, so that no field
+        // overflows into the one above): C4 counts every pair; C8's look-ahead only pairs
+        // within the bracket and the next scoregroup; every other field, the exchange and
+        // the generation order only pairs within the bracket (`edge_weight` returns before
+        // them for any other pair). Narrower fields, narrower weights: fewer limbs for the
+        // matching's arithmetic and its edge lists (ADR swiss-017).
+        let pairs_among = |k: usize| (k as u64 + 2) / 2 + 1;
+        let max_edges = pairs_among(n);
+        let bracket_edges = pairs_among((0..n).filter(|&v| in_b[v]).count());
+        let look_edges = pairs_among((0..n).filter(|&v| in_b[v] || in_n[v]).count());
         let order = self
             .fast
             .then(|| self.generation_order(&in_b, &mdp, exch.as_ref()));
@@ -73,23 +82,23 @@ impl Engine {
             let mut l = Layout::default();
             f.complete = l.push("C4", 1, max_edges);
             f.c5 = l.push("C5", u64::from(self.max_score) + 1, 1);
-            f.c6 = l.push("C6", 1, max_edges);
+            f.c6 = l.push("C6", 1, bracket_edges);
             f.c7 = mdp_levels
                 .iter()
-                .map(|_| l.push("C7", 2, max_edges))
+                .map(|_| l.push("C7", 2, bracket_edges))
                 .collect();
             f.psd = if two26 {
                 Vec::new()
             } else {
                 sd_levels
                     .iter()
-                    .map(|_| l.push("C.6", 1, max_edges))
+                    .map(|_| l.push("C.6", 1, bracket_edges))
                     .collect()
             };
-            f.c8p = l.push("C8", 1, max_edges);
+            f.c8p = l.push("C8", 1, look_edges);
             f.c8 = b_levels
                 .iter()
-                .map(|_| l.push("C8", 2, max_edges))
+                .map(|_| l.push("C8", 2, look_edges))
                 .collect();
             f.c9 = (two26 && c9_on).then(|| l.push("C9", u64::from(self.max_unplayed) + 1, 1));
             let (n10, n11, n12, n13) = if two26 {
@@ -97,38 +106,42 @@ impl Engine {
             } else {
                 ("C.8", "C.9", "C.10", "C.11")
             };
-            f.c10 = l.push(n10, 2, max_edges);
-            f.c11 = l.push(n11, 2, max_edges);
-            f.c12 = l.push(n12, 2, max_edges);
-            f.c13 = l.push(n13, 2, max_edges);
+            f.c10 = l.push(n10, 2, bracket_edges);
+            f.c11 = l.push(n11, 2, bracket_edges);
+            f.c12 = l.push(n12, 2, bracket_edges);
+            f.c13 = l.push(n13, 2, bracket_edges);
             let fl = |a: &'static str, b: &'static str| if two26 { a } else { b };
-            f.c14 = l.push(fl("C14", "C.12"), 2, max_edges);
-            f.c15 = l.push(fl("C15", "C.13"), 1, max_edges);
-            f.c16 = l.push(fl("C16", "C.14"), 2, max_edges);
-            f.c17 = l.push(fl("C17", "C.15"), 1, max_edges);
+            f.c14 = l.push(fl("C14", "C.12"), 2, bracket_edges);
+            f.c15 = l.push(fl("C15", "C.13"), 1, bracket_edges);
+            f.c16 = l.push(fl("C16", "C.14"), 2, bracket_edges);
+            f.c17 = l.push(fl("C17", "C.15"), 1, bracket_edges);
             f.c18 = sd_levels
                 .iter()
-                .map(|_| l.push(fl("C18", "C.16"), 3, max_edges))
+                .map(|_| l.push(fl("C18", "C.16"), 3, bracket_edges))
                 .collect();
             f.c19 = sd_levels
                 .iter()
-                .map(|_| l.push(fl("C19", "C.17"), 1, max_edges))
+                .map(|_| l.push(fl("C19", "C.17"), 1, bracket_edges))
                 .collect();
             f.c20 = sd_levels
                 .iter()
-                .map(|_| l.push(fl("C20", "C.18"), 3, max_edges))
+                .map(|_| l.push(fl("C20", "C.18"), 3, bracket_edges))
                 .collect();
             f.c21 = sd_levels
                 .iter()
-                .map(|_| l.push(fl("C21", "C.19"), 1, max_edges))
+                .map(|_| l.push(fl("C21", "C.19"), 1, bracket_edges))
                 .collect();
             f.ex1 = exch
                 .as_ref()
-                .map(|_| l.push("exchange: fewest swapped", 1, max_edges));
-            f.ex2 = exch
-                .as_ref()
-                .map(|x| l.push("exchange: smallest BSN sum", x.len as u64 + 1, max_edges));
-            let edge_bits = 64 - max_edges.leading_zeros() + 2;
+                .map(|_| l.push("exchange: fewest swapped", 1, bracket_edges));
+            f.ex2 = exch.as_ref().map(|x| {
+                l.push(
+                    "exchange: smallest BSN sum",
+                    x.len as u64 + 1,
+                    bracket_edges,
+                )
+            });
+            let edge_bits = 64 - bracket_edges.leading_zeros() + 2;
             let small = exch.as_ref().filter(|x| x.len <= 60);
             f.ex3 = small.map(|x| {
                 l.push_bits(
@@ -140,7 +153,7 @@ impl Engine {
                 .map(|x| l.push_bits("exchange: lowest BSN into S1", x.len as u32 + 1 + edge_bits));
             f.order = order.as_ref().map(|o| {
                 let side = u64::from(o.residents.max(o.mdps)) + 1;
-                l.push("generation order (tie-break)", side * side, max_edges)
+                l.push("generation order (tie-break)", side * side, bracket_edges)
             });
             if let Some(b) = l.finish() {
                 fr_layout = l;
