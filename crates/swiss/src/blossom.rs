@@ -68,12 +68,21 @@ pub fn max_weight_matching<const L: usize>(n: usize, edges: &[Edge<L>]) -> Vec<O
 pub struct Certificate<const L: usize> {
     /// 2 × vertex dual (of the weights raised by `shift`).
     pub vertex: Vec<WideN<L>>,
-    /// For each vertex, the blossoms containing it, innermost first: (id, dual, the sum of
-    /// the duals of this blossom and of every blossom containing it).
-    pub blossoms: Vec<Vec<(usize, WideN<L>, WideN<L>)>>,
+    /// Chains of nested blossoms, outermost first, shared by the vertices they hold: each
+    /// vertex's chain is a prefix of one of them ([`Certificate::chain`]). Nests are deep
+    /// in degenerate brackets (about 1,500 blossoms at 9,999 players): a chain per vertex
+    /// took n × depth entries, half a gigabyte there.
+    pub paths: Vec<Vec<Link<L>>>,
+    /// For each vertex: the path holding its chain and how many of its blossoms hold the
+    /// vertex (0: none).
+    pub chain_of: Vec<(u32, u32)>,
     /// Added to every edge weight (0 for a cold solve).
     pub shift: WideN<L>,
 }
+
+/// One blossom of a chain: its id, its dual and the sum of its dual and of the duals of
+/// every blossom containing it.
+pub type Link<const L: usize> = (usize, WideN<L>, WideN<L>);
 
 impl<const L: usize> Certificate<L> {
     /// Twice the dual objective: the vertex duals (doubled already) and each blossom's dual
@@ -85,10 +94,20 @@ impl<const L: usize> Certificate<L> {
             .vertex
             .iter()
             .fold(WideN::<8>::ZERO, |s, d| s.plus(d.narrow::<8>()));
+        // The vertices whose chain ends at each position of each path; a blossom holds
+        // those whose chain ends at or below its position, on every path that lists it.
+        let mut ends: Vec<Vec<u64>> = self.paths.iter().map(|p| vec![0; p.len() + 1]).collect();
+        for &(p, d) in &self.chain_of {
+            if d > 0 {
+                ends[p as usize][d as usize] += 1;
+            }
+        }
         let mut size: std::collections::HashMap<usize, (u64, WideN<L>)> = Default::default();
-        for chain in &self.blossoms {
-            for &(b, z, _) in chain {
-                size.entry(b).or_insert((0, z)).0 += 1;
+        for (path, ends) in self.paths.iter().zip(&ends) {
+            let mut below = 0;
+            for (i, &(b, z, _)) in path.iter().enumerate().rev() {
+                below += ends[i + 1];
+                size.entry(b).or_insert((0, z)).0 += below;
             }
         }
         for (count, z) in size.into_values() {
@@ -113,7 +132,7 @@ impl<const L: usize> Certificate<L> {
     /// vertices takes z once: an edge inside keeps its slack (its pair stays matched), an
     /// edge leaving it gains z (only the pair at the blossom's base starts free).
     pub fn spread_dual(&self, v: usize, shift: WideN<L>) -> WideN<L> {
-        let nested = self.blossoms[v].first().map_or(WideN::<L>::ZERO, |c| c.2);
+        let nested = self.chain(v).last().map_or(WideN::<L>::ZERO, |c| c.2);
         self.vertex[v].plus(nested).plus(shift).minus(self.shift)
     }
 
@@ -138,26 +157,36 @@ impl<const L: usize> Certificate<L> {
         let w = w.plus(self.shift);
         let mut sum = self.vertex[u].plus(self.vertex[v]);
         // Blossoms are nested: those holding both ends are the common outer end of the
-        // two chains (innermost first).
-        let (cu, cv) = (&self.blossoms[u], &self.blossoms[v]);
-        let lo = common_outer(cu, cv);
+        // two chains.
+        let cu = self.chain(u);
+        let lo = common_outer(cu, self.chain(v));
         if lo > 0 {
-            let outer = cu[cu.len() - lo].2;
+            let outer = cu[lo - 1].2;
             sum = sum.plus(outer).plus(outer);
         }
         (sum, w.plus(w))
     }
+
+    /// The blossoms holding `v`, outermost first.
+    #[inline]
+    pub fn chain(&self, v: usize) -> &[Link<L>] {
+        let (p, d) = self.chain_of[v];
+        match self.paths.get(p as usize) {
+            Some(path) => &path[..(d as usize).min(path.len())],
+            None => &[],
+        }
+    }
 }
 
-/// How many blossoms two chains of one certificate (innermost first) share, counted from
-/// the outer end. Blossoms are nested: if the k-th blossoms from the outer end are the same,
-/// so are all those outside them, so the common length is found by halving.
-pub fn common_outer<const L: usize>(
-    a: &[(usize, WideN<L>, WideN<L>)],
-    b: &[(usize, WideN<L>, WideN<L>)],
-) -> usize {
-    let same = |k: usize| a[a.len() - k].0 == b[b.len() - k].0;
+/// How many blossoms two chains of one certificate (outermost first) share. Blossoms are
+/// nested: if the k-th blossoms from the outer end are the same, so are all those outside
+/// them, so the common length is found by halving (at once for two prefixes of one path).
+pub fn common_outer<const L: usize>(a: &[Link<L>], b: &[Link<L>]) -> usize {
     let (mut lo, mut hi) = (0, a.len().min(b.len()));
+    if std::ptr::eq(a.as_ptr(), b.as_ptr()) {
+        return hi;
+    }
+    let same = |k: usize| a[k - 1].0 == b[k - 1].0;
     while lo < hi {
         let mid = (lo + hi).div_ceil(2);
         if same(mid) {
@@ -782,25 +811,47 @@ impl<'a, const L: usize> Matcher<'a, L> {
 
     /// The duals of the solved problem (weights raised by `shift`).
     fn certificate(&self, shift: WideN<L>) -> Certificate<L> {
-        let blossoms = (0..self.n)
-            .map(|v| {
-                let mut chain = Vec::new();
-                let mut b = self.blossomparent[v];
-                while b >= 0 {
-                    chain.push((b as usize, self.dualvar[b as usize], WideN::<L>::ZERO));
-                    b = self.blossomparent[b as usize];
+        let n = self.n;
+        let mut paths: Vec<Vec<Link<L>>> = Vec::new();
+        let mut chain_of = vec![(0u32, 0u32); n];
+        // Depth first from each top-level blossom: a blossom's first sub-blossom extends its
+        // parent's path in place, the others start a copy of the parent's chain.
+        let mut stack: Vec<(usize, usize, usize)> = Vec::new();
+        let mut seen = vec![false; 2 * n];
+        for v in 0..n {
+            let top = self.inblossom[v];
+            if top < n || seen[top] {
+                continue;
+            }
+            seen[top] = true;
+            let z = self.dualvar[top];
+            paths.push(vec![(top, z, z)]);
+            stack.push((top, 1, paths.len() - 1));
+            while let Some((b, depth, p)) = stack.pop() {
+                let outer = paths[p][depth - 1].2;
+                for &c in &self.blossomchilds[b] {
+                    if c < n {
+                        chain_of[c] = (p as u32, depth as u32);
+                        continue;
+                    }
+                    let link = (c, self.dualvar[c], outer.plus(self.dualvar[c]));
+                    let q = if paths[p].len() == depth {
+                        p
+                    } else {
+                        let mut copy = paths[p][..depth].to_vec();
+                        copy.reserve(1);
+                        paths.push(copy);
+                        paths.len() - 1
+                    };
+                    paths[q].push(link);
+                    stack.push((c, depth + 1, q));
                 }
-                let mut outer = WideN::<L>::ZERO;
-                for link in chain.iter_mut().rev() {
-                    outer = outer.plus(link.1);
-                    link.2 = outer;
-                }
-                chain
-            })
-            .collect();
+            }
+        }
         Certificate {
-            vertex: self.dualvar[..self.n].to_vec(),
-            blossoms,
+            vertex: self.dualvar[..n].to_vec(),
+            paths,
+            chain_of,
             shift,
         }
     }
@@ -1581,8 +1632,8 @@ mod tests {
                     assert_eq!(total(&restricted, &m), best);
                     for e in &restricted {
                         let mut sum = c.vertex[e.u()].plus(c.vertex[e.v()]);
-                        for &(b, z, _) in &c.blossoms[e.u()] {
-                            if c.blossoms[e.v()].iter().any(|&(x, _, _)| x == b) {
+                        for &(b, z, _) in c.chain(e.u()) {
+                            if c.chain(e.v()).iter().any(|&(x, _, _)| x == b) {
                                 sum = sum.plus(z).plus(z);
                             }
                         }
@@ -1700,7 +1751,9 @@ mod tests {
 
     /// The blossom duals over an edge, found by halving over the two nested chains, equal
     /// the sum over every blossom holding both ends (a naive scan), on certificates of
-    /// random graphs with many ties (so with blossoms nested several deep).
+    /// random graphs with many ties (so with blossoms nested several deep). The dual
+    /// objective, counted over the shared paths, equals the count over each vertex's chain,
+    /// and each chain's outer sums add its duals from the outside in.
     #[test]
     fn common_blossom_duals_equal_the_naive_sum() {
         let mut rnd = xorshift(31337);
@@ -1722,8 +1775,8 @@ mod tests {
                 for v in 0..n {
                     let mut naive = c.vertex[u].plus(c.vertex[v]);
                     let mut common = 0;
-                    for &(b, z, _) in &c.blossoms[u] {
-                        if c.blossoms[v].iter().any(|&(x, _, _)| x == b) {
+                    for &(b, z, _) in c.chain(u) {
+                        if c.chain(v).iter().any(|&(x, _, _)| x == b) {
                             naive = naive.plus(z).plus(z);
                             common += 1;
                         }
@@ -1732,6 +1785,21 @@ mod tests {
                     assert_eq!(c.dual_sum_and_twice(u, v, Wide::ZERO).0, naive);
                 }
             }
+            let mut size: std::collections::HashMap<usize, (u64, Wide)> = Default::default();
+            let mut objective = WideN::<8>::ZERO;
+            for v in 0..n {
+                objective = objective.plus(c.vertex[v]);
+                let mut outer = Wide::ZERO;
+                for &(b, z, sum) in c.chain(v) {
+                    outer = outer.plus(z);
+                    assert_eq!(sum, outer, "outer sum of blossom {b} at vertex {v}");
+                    size.entry(b).or_insert((0, z)).0 += 1;
+                }
+            }
+            for (count, z) in size.into_values() {
+                objective = objective.plus(z.times(count - 1));
+            }
+            assert_eq!(c.doubled_objective(), objective);
         }
         assert!(deepest >= 2, "blossoms nested {deepest} deep at most");
     }

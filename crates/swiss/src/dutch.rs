@@ -570,15 +570,16 @@ fn narrow_edges<const M: usize>(edges: &[Edge]) -> Vec<Edge<M>> {
 fn widen<const M: usize>(c: &Certificate<M>) -> Certificate<8> {
     Certificate {
         vertex: c.vertex.iter().map(|x| x.narrow::<8>()).collect(),
-        blossoms: c
-            .blossoms
+        paths: c
+            .paths
             .iter()
-            .map(|ch| {
-                ch.iter()
+            .map(|path| {
+                path.iter()
                     .map(|&(b, z, o)| (b, z.narrow::<8>(), o.narrow::<8>()))
                     .collect()
             })
             .collect(),
+        chain_of: c.chain_of.clone(),
         shift: c.shift.narrow::<8>(),
     }
 }
@@ -1166,14 +1167,15 @@ impl Engine {
     fn globalize(&self, verts: &[usize], c: Certificate<8>) -> Certificate<8> {
         let n = self.n;
         let mut vertex = vec![Wide::ZERO; n + 1];
-        let mut blossoms = vec![Vec::new(); n + 1];
-        for ((&v, &x), chain) in verts.iter().zip(&c.vertex).zip(c.blossoms) {
+        let mut chain_of = vec![(0, 0); n + 1];
+        for ((&v, &x), &chain) in verts.iter().zip(&c.vertex).zip(&c.chain_of) {
             vertex[v] = x;
-            blossoms[v] = chain;
+            chain_of[v] = chain;
         }
         Certificate {
             vertex,
-            blossoms,
+            paths: c.paths,
+            chain_of,
             shift: c.shift,
         }
     }
@@ -1453,12 +1455,15 @@ impl Engine {
         mut cert: Certificate<8>,
         rest: &[usize],
         unit: Wide,
-        outer: Vec<(usize, Wide, Wide)>,
+        outer: (u32, u32),
     ) -> Certificate<8> {
-        let z = outer.first().map_or(Wide::ZERO, |b| b.2);
+        let z = match outer.1 {
+            0 => Wide::ZERO,
+            j => cert.paths[outer.0 as usize][j as usize - 1].2,
+        };
         for &x in rest {
             cert.vertex[x] = unit.plus(cert.shift).minus(z);
-            cert.blossoms[x].clone_from(&outer);
+            cert.chain_of[x] = outer;
         }
         cert
     }
@@ -1528,8 +1533,8 @@ impl Engine {
     /// `rest`'s vertex duals are then c − Z (Z their sum), its pairs stay tight, and an
     /// edge from u to `rest` gains 2·Z_u − Z (Z_u the part of Z on blossoms holding u):
     /// +Z for the vertices inside them, while those outside must have the room to spare.
-    /// Returns the blossoms extended (the outermost entries of a chain, their outer sums
-    /// unchanged; empty when c alone covers every edge).
+    /// Returns the blossoms extended: the first `j` (outermost) of the certificate's path
+    /// `p`, as `(p, j)`, their outer sums unchanged; `j` = 0 when c alone covers every edge.
     #[allow(clippy::too_many_arguments)]
     fn rest_extension(
         &self,
@@ -1537,7 +1542,7 @@ impl Engine {
         kept: &[usize],
         rest: &RestQuery<'_>,
         unit: Wide,
-    ) -> Option<Vec<(usize, Wide, Wide)>> {
+    ) -> Option<(u32, u32)> {
         let n = self.n;
         let fr = rest.fr;
         let full = unit.plus(cert.shift);
@@ -1568,19 +1573,19 @@ impl Engine {
             .filter(|(_, l)| !l.is_zero())
             .collect();
         if short.is_empty() {
-            return Some(Vec::new());
+            return Some((0, 0));
         }
         // The outermost blossoms common to every vertex short of c, as the outer part of
         // the first one's chain; the fewest whose duals make up the largest lack.
         let choose = |short: &[(usize, Wide)]| -> Option<(usize, usize)> {
-            let first = &cert.blossoms[short[0].0];
+            let first = cert.chain(short[0].0);
             let depth = short.iter().fold(first.len(), |d, &(u, _)| {
-                d.min(common_outer(first, &cert.blossoms[u]))
+                d.min(common_outer(first, cert.chain(u)))
             });
             let need = short.iter().map(|s| s.1).max()?;
             (1..=depth)
-                .find(|&j| first[first.len() - j].2 >= need)
-                .filter(|&j| first[first.len() - j].2 <= full)
+                .find(|&j| first[j - 1].2 >= need)
+                .filter(|&j| first[j - 1].2 <= full)
                 .map(|j| (short[0].0, j))
         };
         let (anchor, j) = match choose(&short) {
@@ -1594,26 +1599,21 @@ impl Engine {
                 }
                 short.retain(|s| !s.1.is_zero());
                 if short.is_empty() {
-                    return Some(Vec::new());
+                    return Some((0, 0));
                 }
                 choose(&short)?
             }
         };
-        let chain = &cert.blossoms[anchor];
-        let outer = chain[chain.len() - j..].to_vec();
-        let z = outer[0].2;
+        let outer = &cert.chain(anchor)[..j];
+        let z = outer[j - 1].2;
         // Every vertex outside some of those blossoms must cover Z − 2·Z_u more.
         for &u in kept {
-            let cu = &cert.blossoms[u];
-            let l = common_outer(&outer, cu);
+            let cu = cert.chain(u);
+            let l = common_outer(outer, cu);
             if l == j {
                 continue;
             }
-            let zu = if l > 0 {
-                cu[cu.len() - l].2
-            } else {
-                Wide::ZERO
-            };
+            let zu = if l > 0 { cu[l - 1].2 } else { Wide::ZERO };
             let have = cert.vertex[u].plus(full).plus(zu).plus(zu);
             let covered = |exact: bool| match demand(u, exact) {
                 Some(d) => have >= d.plus(z),
@@ -1624,7 +1624,7 @@ impl Engine {
                 return None;
             }
         }
-        Some(outer)
+        Some((cert.chain_of[anchor].0, j as u32))
     }
 
     /// Debug builds: the extended certificate covers the edges from the kept vertices to
