@@ -190,7 +190,8 @@ pub struct Field {
     pub shift: u32,
     pub bits: u32,
     /// The largest total of the field over a matching the layout was sized for (its value
-    /// per edge times the pairs that can carry it); the bits hold it.
+    /// per edge times the pairs that can carry it; for a field pushed by its width, all
+    /// ones of that width); the bits hold it.
     pub capacity: u64,
 }
 

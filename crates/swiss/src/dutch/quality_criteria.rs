@@ -62,10 +62,10 @@ impl Engine {
         sd_levels.sort_unstable_by(|a, b| b.cmp(a));
         sd_levels.dedup();
         // How many pairs of a matching a field can count (its capacity, so that no field
-        // overflows into the one above): C4 counts every pair; C8's look-ahead only pairs
-        // within the bracket and the next scoregroup; every other field, the exchange and
-        // the generation order only pairs within the bracket (`edge_weight` returns before
-        // them for any other pair). Narrower fields, narrower weights: fewer limbs for the
+        // overflows into the one above): C4 counts every pair, C5 and C9 the bye's pair;
+        // C8's look-ahead only pairs within the bracket and the next scoregroup; every other
+        // criterion, the exchange and the generation order only pairs within the bracket
+        // (`edge_weight` returns before them for any other pair). Narrower fields, narrower weights: fewer limbs for the
         // matching's arithmetic and its edge lists (ADR swiss-017).
         let pairs_among = |k: usize| (k as u64 + 2) / 2 + 1;
         let max_edges = pairs_among(n);
