@@ -172,7 +172,12 @@ impl<const L: usize> Certificate<L> {
     /// The blossoms holding `v`, outermost first.
     #[inline]
     pub fn chain(&self, v: usize) -> &[Link<L>] {
-        let (p, d) = self.chain_of[v];
+        self.prefix(self.chain_of[v])
+    }
+
+    /// The first `d` blossoms of path `p` (a chain as [`Certificate::chain_of`] names it).
+    #[inline]
+    pub fn prefix(&self, (p, d): (u32, u32)) -> &[Link<L>] {
         match self.paths.get(p as usize) {
             Some(path) => &path[..(d as usize).min(path.len())],
             None => &[],

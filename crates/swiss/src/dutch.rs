@@ -497,7 +497,30 @@ fn solve_verts_in<const M: usize>(
             (m, c.map(|c| widen(&c)))
         }),
     };
-    Answer::Solved(eng.solution(fr, base, verts, &edges, m, local_cert))
+    #[cfg(debug_assertions)]
+    assert_fields_fit(fr, &edges, &m);
+    Answer::Solved(eng.solution(base, verts, &edges, m, local_cert))
+}
+
+/// Debug builds: every field's total over the matching `m` of `edges` stays within the
+/// capacity its width was sized for (the pairs that can carry it: all, the bracket and the
+/// next scoregroup, or the bracket; ADR swiss-017).
+#[cfg(debug_assertions)]
+fn assert_fields_fit<const M: usize>(fr: &Frame, edges: &[Edge<M>], m: &[Option<usize>]) {
+    let mut sums = vec![0u64; fr.layout.fields.len()];
+    for e in edges.iter().filter(|e| m[e.u()] == Some(e.v())) {
+        for (sum, f) in sums.iter_mut().zip(&fr.layout.fields) {
+            *sum = sum.saturating_add(e.w.field(f.shift, f.bits));
+        }
+    }
+    for (sum, f) in sums.iter().zip(&fr.layout.fields) {
+        debug_assert!(
+            f.bits > 62 || *sum <= f.capacity,
+            "field {} totals {sum} over the capacity {} of its layout",
+            f.name,
+            f.capacity
+        );
+    }
 }
 
 /// What [`Engine::solve_verts`] found.
@@ -951,7 +974,9 @@ impl Engine {
         } else {
             max_weight_matching_with_duals(verts.len(), &edges)
         };
-        Answer::Solved(self.solution(fr, base, verts, &edges, m, local_cert))
+        #[cfg(debug_assertions)]
+        assert_fields_fit(fr, &edges, &m);
+        Answer::Solved(self.solution(base, verts, &edges, m, local_cert))
     }
 
     /// The local index of each vertex of `verts` (`usize::MAX` for the others).
@@ -1119,7 +1144,6 @@ impl Engine {
     /// (plus `base`), the partners and the certificate in global indices.
     fn solution<const M: usize>(
         &self,
-        fr: &Frame,
         base: Wide,
         verts: &[usize],
         edges: &[Edge<M>],
@@ -1129,30 +1153,11 @@ impl Engine {
         let n = self.n;
         let cert = local_cert.map(|c| self.globalize(verts, c));
         let mut total = base;
-        #[cfg(debug_assertions)]
-        let mut sums = vec![0u64; fr.layout.fields.len()];
         for e in edges {
             if m[e.u()] == Some(e.v()) {
                 total = total.plus(e.w.narrow::<8>());
-                #[cfg(debug_assertions)]
-                for (sum, f) in sums.iter_mut().zip(&fr.layout.fields) {
-                    *sum = sum.saturating_add(e.w.field(f.shift, f.bits));
-                }
             }
         }
-        // Every field's total stays within the capacity its width was sized for (the pairs
-        // that can carry it: all, the bracket and the next scoregroup, or the bracket).
-        #[cfg(debug_assertions)]
-        for (sum, f) in sums.iter().zip(&fr.layout.fields) {
-            debug_assert!(
-                f.bits > 62 || *sum <= f.capacity,
-                "field {} totals {sum} over the capacity {} of its layout",
-                f.name,
-                f.capacity
-            );
-        }
-        #[cfg(not(debug_assertions))]
-        let _ = fr;
         let mut mate = vec![None; n + 1];
         for (i, &v) in verts.iter().enumerate() {
             mate[v] = m[i].map(|j| verts[j]);
@@ -1459,10 +1464,7 @@ impl Engine {
         unit: Wide,
         outer: (u32, u32),
     ) -> Certificate<8> {
-        let z = match outer.1 {
-            0 => Wide::ZERO,
-            j => cert.paths[outer.0 as usize][j as usize - 1].2,
-        };
+        let z = cert.prefix(outer).last().map_or(Wide::ZERO, |b| b.2);
         for &x in rest {
             cert.vertex[x] = unit.plus(cert.shift).minus(z);
             cert.chain_of[x] = outer;
