@@ -1438,8 +1438,15 @@ impl Engine {
             }
         };
         let cert = sol.cert?;
-        let outer = self.rest_extension(&cert, &kept, &query, unit)?;
-        let cert = self.extend_to_rest(cert, &rest, unit, outer);
+        let cert = match self.rest_extension(&cert, &kept, &query, unit) {
+            Some(outer) => self.extend_to_rest(cert, &rest, unit, outer),
+            // Duals short of c that no common outer blossoms make up: copied from a kept
+            // pair that weighs c, as `rest`'s pairs do (ADR swiss-020).
+            None => {
+                let (g, g2, chain) = self.rest_template(&cert, &sol.mate, &kept, &query, unit)?;
+                self.extend_as_template(cert, &rest, &paired, g, g2, chain)
+            }
+        };
         let mut mate = sol.mate;
         for &x in &rest {
             mate[x] = Some(paired[x]);
@@ -1468,6 +1475,102 @@ impl Engine {
         for &x in rest {
             cert.vertex[x] = unit.plus(cert.shift).minus(z);
             cert.chain_of[x] = outer;
+        }
+        cert
+    }
+
+    /// A template for `rest`'s duals when [`Engine::rest_extension`] finds none (ADR
+    /// swiss-020): a matched pair (g, g2) of kept players outside the bracket and the next
+    /// scoregroup that weighs exactly c, as each pair of `rest` does. Every pair of `rest`
+    /// takes g's and g2's vertex duals (one each) and the blossoms holding both, so it is
+    /// tight as (g, g2) is, and those blossoms stay full (both ends of each pair inside).
+    /// The duals are then feasible for the whole field when
+    /// - the copies cover the edges among themselves (each weighs c): twice the lower of the
+    ///   two duals and twice the common blossoms' sum reach 2c;
+    /// - every kept vertex covers its edges to `rest` with the lower copy, counting the
+    ///   blossoms it shares with the copies' chain.
+    ///
+    /// Of the candidate pairs, only the one whose lower dual and common blossoms are largest
+    /// is tried (in every round measured, the first of them passed). Returns (g, g2) and the
+    /// chain `rest` takes (path, depth), or `None` when it does not pass.
+    fn rest_template(
+        &self,
+        cert: &Certificate<8>,
+        mate: &[Option<usize>],
+        kept: &[usize],
+        rest: &RestQuery<'_>,
+        unit: Wide,
+    ) -> Option<(usize, usize, (u32, u32))> {
+        let n = self.n;
+        let fr = rest.fr;
+        let full = unit.plus(cert.shift);
+        let low = |v: usize| v < n && !fr.in_b[v] && !fr.in_n[v];
+        // The common blossoms of (a, b): their depth and sum.
+        let common = |a: usize, b: usize| {
+            let ca = cert.chain(a);
+            let d = common_outer(ca, cert.chain(b));
+            (d, if d > 0 { ca[d - 1].2 } else { Wide::ZERO })
+        };
+        let (_, g, g2) = kept
+            .iter()
+            .filter_map(|&a| {
+                let b = mate[a]?;
+                (a < b && low(a) && low(b) && self.w(fr, a, b) == Some(unit)).then(|| {
+                    let z = common(a, b).1;
+                    (cert.vertex[a].min(cert.vertex[b]).plus(z), a, b)
+                })
+            })
+            .max()?;
+        let (depth, zc) = common(g, g2);
+        let chain = &cert.chain(g)[..depth];
+        let copy = cert.vertex[g].min(cert.vertex[g2]);
+        if copy.plus(copy).plus(zc).plus(zc) < full.plus(full) {
+            return None;
+        }
+        let floater = |u: usize| u < n && (fr.in_b[u] || fr.in_n[u]);
+        for &u in kept {
+            // Twice u's heaviest shifted edge to `rest` (c outside the bracket and the
+            // next scoregroup); g and g2 are covered as the copies are.
+            let demand = if u == g || u == g2 {
+                continue;
+            } else if u < n && !floater(u) {
+                if !rest.meets(u) {
+                    continue;
+                }
+                full.plus(full)
+            } else {
+                match rest.heaviest(u) {
+                    Some(w) => w.plus(cert.shift).plus(w.plus(cert.shift)),
+                    None => continue,
+                }
+            };
+            let l = common_outer(chain, cert.chain(u));
+            let zu = if l > 0 { chain[l - 1].2 } else { Wide::ZERO };
+            if cert.vertex[u].plus(copy).plus(zu).plus(zu) < demand {
+                return None;
+            }
+        }
+        Some((g, g2, (cert.chain_of[g].0, depth as u32)))
+    }
+
+    /// The certificate `cert` extended to `rest` as copies of the template pair (g, g2),
+    /// `rest` inside the blossoms `chain` ([`Engine::rest_template`]).
+    fn extend_as_template(
+        &self,
+        mut cert: Certificate<8>,
+        rest: &[usize],
+        paired: &[usize],
+        g: usize,
+        g2: usize,
+        chain: (u32, u32),
+    ) -> Certificate<8> {
+        let (yg, yg2) = (cert.vertex[g], cert.vertex[g2]);
+        for &x in rest {
+            if x < paired[x] {
+                cert.vertex[x] = yg;
+                cert.vertex[paired[x]] = yg2;
+            }
+            cert.chain_of[x] = chain;
         }
         cert
     }
@@ -1646,12 +1749,18 @@ impl Engine {
         paired: &[usize],
         prune: Option<&Sol>,
     ) {
-        for &x in rest {
+        for (i, &x) in rest.iter().enumerate() {
             let w = self.w(fr, x, paired[x]).unwrap_or(Wide::ZERO);
             debug_assert!(
-                cert.reduced_cost(x, paired[x], w).is_zero(),
+                cert.covers(x, paired[x], w) && cert.reduced_cost(x, paired[x], w).is_zero(),
                 "rest pair not tight"
             );
+            // A few of its edges to the other players of `rest` (ADR swiss-020's copies).
+            for &y in rest[i + 1..].iter().take(4) {
+                if let Some(w) = self.w(fr, x, y) {
+                    debug_assert!(cert.covers(x, y, w), "edge {x}-{y} within rest not covered");
+                }
+            }
         }
         for &u in kept {
             for &x in rest
