@@ -375,6 +375,21 @@ impl RestQuery<'_> {
         }
         w
     }
+
+    /// Twice the heaviest weight of u's edges to `rest` raised by `shift` (`full` is c
+    /// raised by it), `None` when u meets none of `rest`. A player outside the bracket and
+    /// the next scoregroup meets `rest` at exactly c; a floater (bracket or next scoregroup)
+    /// at most c, its exact heaviest computed only when `exact`; the bye dummy at its
+    /// heaviest.
+    fn demand(&self, u: usize, full: Wide, shift: Wide, exact: bool) -> Option<Wide> {
+        let n = self.eng.n;
+        let floater = u < n && (self.fr.in_b[u] || self.fr.in_n[u]);
+        if u < n && !(exact && floater) {
+            return self.meets(u).then(|| full.plus(full));
+        }
+        let w = self.heaviest(u)?;
+        Some(w.plus(shift).plus(w.plus(shift)))
+    }
 }
 
 /// The edges of a large question kept for the next ones (fast path): the decisions of a
@@ -1527,22 +1542,13 @@ impl Engine {
         if copy.plus(copy).plus(zc).plus(zc) < full.plus(full) {
             return None;
         }
-        let floater = |u: usize| u < n && (fr.in_b[u] || fr.in_n[u]);
         for &u in kept {
-            // Twice u's heaviest shifted edge to `rest` (c outside the bracket and the
-            // next scoregroup); g and g2 are covered as the copies are.
-            let demand = if u == g || u == g2 {
+            // g and g2 are covered as the copies are.
+            if u == g || u == g2 {
                 continue;
-            } else if u < n && !floater(u) {
-                if !rest.meets(u) {
-                    continue;
-                }
-                full.plus(full)
-            } else {
-                match rest.heaviest(u) {
-                    Some(w) => w.plus(cert.shift).plus(w.plus(cert.shift)),
-                    None => continue,
-                }
+            }
+            let Some(demand) = rest.demand(u, full, cert.shift, true) else {
+                continue;
             };
             let l = common_outer(chain, cert.chain(u));
             let zu = if l > 0 { chain[l - 1].2 } else { Wide::ZERO };
@@ -1655,16 +1661,7 @@ impl Engine {
         let full = unit.plus(cert.shift);
         // A player of the bracket or the next scoregroup: its edges to `rest` float down.
         let floater = |u: usize| u < n && (fr.in_b[u] || fr.in_n[u]);
-        // Twice the heaviest shifted weight of u's edges to `rest` (`None`: no edge). A
-        // player outside the bracket and the next scoregroup meets `rest` at exactly c; the
-        // others at most c, computed only when `exact`.
-        let demand = |u: usize, exact: bool| -> Option<Wide> {
-            if u < n && !(exact && floater(u)) {
-                return rest.meets(u).then(|| full.plus(full));
-            }
-            let w = rest.heaviest(u)?;
-            Some(w.plus(cert.shift).plus(w.plus(cert.shift)))
-        };
+        let demand = |u: usize, exact: bool| rest.demand(u, full, cert.shift, exact);
         // What u's edges to `rest` lack when `rest` takes c.
         let lack = |u: usize, exact: bool| -> Wide {
             let have = cert.vertex[u].plus(full);
