@@ -1458,8 +1458,8 @@ impl Engine {
             // Duals short of c that no common outer blossoms make up: copied from a kept
             // pair that weighs c, as `rest`'s pairs do (ADR swiss-020).
             None => {
-                let (g, g2, chain) = self.rest_template(&cert, &sol.mate, &kept, &query, unit)?;
-                self.extend_as_template(cert, &rest, &paired, g, g2, chain)
+                let chain = self.rest_template(&cert, &sol.mate, &kept, &query, unit)?;
+                self.extend_to_rest(cert, &rest, unit, chain)
             }
         };
         let mut mate = sol.mate;
@@ -1496,18 +1496,17 @@ impl Engine {
 
     /// A template for `rest`'s duals when [`Engine::rest_extension`] finds none (ADR
     /// swiss-020): a matched pair (g, g2) of kept players outside the bracket and the next
-    /// scoregroup that weighs exactly c, as each pair of `rest` does. Every pair of `rest`
-    /// takes g's and g2's vertex duals (one each) and the blossoms holding both, so it is
-    /// tight as (g, g2) is, and those blossoms stay full (both ends of each pair inside).
-    /// The duals are then feasible for the whole field when
-    /// - the copies cover the edges among themselves (each weighs c): twice the lower of the
-    ///   two duals and twice the common blossoms' sum reach 2c;
-    /// - every kept vertex covers its edges to `rest` with the lower copy, counting the
-    ///   blossoms it shares with the copies' chain.
+    /// scoregroup that weighs exactly c, as each pair of `rest` does, with equal vertex
+    /// duals. Tight, each of them has the dual c − Z (shifted), Z the sum of the blossoms
+    /// holding both. `rest` takes exactly that: the dual c − Z and those blossoms
+    /// ([`Engine::extend_to_rest`] with their chain), so its pairs are tight as (g, g2) is,
+    /// its edges among themselves and to g and g2 are tight too, and the blossoms stay full
+    /// (they gain whole pairs). The duals are then feasible for the whole field when every
+    /// other kept vertex covers its edges to `rest`, counting the blossoms it shares with
+    /// that chain.
     ///
-    /// Of the candidate pairs, only the one whose lower dual and common blossoms are largest
-    /// is tried (in every round measured, the first of them passed). Returns (g, g2) and the
-    /// chain `rest` takes (path, depth), or `None` when it does not pass.
+    /// Of the candidate pairs only the last (lowest-ranked) is tried: in every round
+    /// measured it passed. Returns the chain `rest` takes (path, depth), or `None`.
     fn rest_template(
         &self,
         cert: &Certificate<8>,
@@ -1515,35 +1514,32 @@ impl Engine {
         kept: &[usize],
         rest: &RestQuery<'_>,
         unit: Wide,
-    ) -> Option<(usize, usize, (u32, u32))> {
+    ) -> Option<(u32, u32)> {
         let n = self.n;
         let fr = rest.fr;
         let full = unit.plus(cert.shift);
         let low = |v: usize| v < n && !fr.in_b[v] && !fr.in_n[v];
-        // The common blossoms of (a, b): their depth and sum.
+        // The blossoms holding both a and b: how many, and the sum of their duals.
         let common = |a: usize, b: usize| {
             let ca = cert.chain(a);
             let d = common_outer(ca, cert.chain(b));
             (d, if d > 0 { ca[d - 1].2 } else { Wide::ZERO })
         };
-        let (_, g, g2) = kept
-            .iter()
-            .filter_map(|&a| {
-                let b = mate[a]?;
-                (a < b && low(a) && low(b) && self.w(fr, a, b) == Some(unit)).then(|| {
-                    let z = common(a, b).1;
-                    (cert.vertex[a].min(cert.vertex[b]).plus(z), a, b)
-                })
-            })
-            .max()?;
-        let (depth, zc) = common(g, g2);
+        let (g, g2, depth, z) = kept.iter().rev().find_map(|&a| {
+            let b = mate[a]?;
+            let (d, z) = common(a, b);
+            (a < b
+                && low(a)
+                && low(b)
+                && cert.vertex[a] == cert.vertex[b]
+                && cert.vertex[a].plus(z) == full
+                && self.w(fr, a, b) == Some(unit))
+            .then_some((a, b, d, z))
+        })?;
         let chain = &cert.chain(g)[..depth];
-        let copy = cert.vertex[g].min(cert.vertex[g2]);
-        if copy.plus(copy).plus(zc).plus(zc) < full.plus(full) {
-            return None;
-        }
+        let copy = full.minus(z);
         for &u in kept {
-            // g and g2 are covered as the copies are.
+            // g and g2 meet `rest` as its own players do: tight.
             if u == g || u == g2 {
                 continue;
             }
@@ -1556,29 +1552,7 @@ impl Engine {
                 return None;
             }
         }
-        Some((g, g2, (cert.chain_of[g].0, depth as u32)))
-    }
-
-    /// The certificate `cert` extended to `rest` as copies of the template pair (g, g2),
-    /// `rest` inside the blossoms `chain` ([`Engine::rest_template`]).
-    fn extend_as_template(
-        &self,
-        mut cert: Certificate<8>,
-        rest: &[usize],
-        paired: &[usize],
-        g: usize,
-        g2: usize,
-        chain: (u32, u32),
-    ) -> Certificate<8> {
-        let (yg, yg2) = (cert.vertex[g], cert.vertex[g2]);
-        for &x in rest {
-            if x < paired[x] {
-                cert.vertex[x] = yg;
-                cert.vertex[paired[x]] = yg2;
-            }
-            cert.chain_of[x] = chain;
-        }
-        cert
+        Some((cert.chain_of[g].0, depth as u32))
     }
 
     /// Whether u and x may be paired in a matching of the question (`cons`) that reaches
