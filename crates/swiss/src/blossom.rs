@@ -134,7 +134,7 @@ impl<const L: usize> Certificate<L> {
     /// vertices takes z once: an edge inside keeps its slack (its pair stays matched), an
     /// edge leaving it gains z (only the pair at the blossom's base starts free).
     pub fn spread_dual(&self, v: usize, shift: WideN<L>) -> WideN<L> {
-        let nested = self.chain(v).last().map_or(WideN::<L>::ZERO, |c| c.2);
+        let nested = outer_sum(self.chain(v));
         self.vertex[v].plus(nested).plus(shift).minus(self.shift)
     }
 
@@ -161,11 +161,8 @@ impl<const L: usize> Certificate<L> {
         // Blossoms are nested: those holding both ends are the common outer end of the
         // two chains.
         let cu = self.chain(u);
-        let lo = common_outer(cu, self.chain(v));
-        if lo > 0 {
-            let outer = cu[lo - 1].2;
-            sum = sum.plus(outer).plus(outer);
-        }
+        let outer = outer_sum(&cu[..common_outer(cu, self.chain(v))]);
+        sum = sum.plus(outer).plus(outer);
         (sum, w.plus(w))
     }
 
@@ -183,6 +180,12 @@ impl<const L: usize> Certificate<L> {
             None => &[],
         }
     }
+}
+
+/// The duals of the blossoms of `chain` (a chain, or its outer end) summed: its last link's
+/// running sum, zero for no blossom.
+pub fn outer_sum<const L: usize>(chain: &[Link<L>]) -> WideN<L> {
+    chain.last().map_or(WideN::<L>::ZERO, |b| b.2)
 }
 
 /// How many blossoms two chains of one certificate (outermost first) share. Blossoms are

@@ -13,9 +13,9 @@
 //! optimum is still reachable after each decision.
 
 use crate::blossom::{
-    Certificate, Edge, WarmSearch, WarmStart, common_outer, keep_best_per_vertex,
+    Certificate, Edge, Link, WarmSearch, WarmStart, common_outer, keep_best_per_vertex,
     max_weight_matching, max_weight_matching_priced, max_weight_matching_with_duals,
-    max_weight_perfect_matching_warm_priced, warm_search,
+    max_weight_perfect_matching_warm_priced, outer_sum, warm_search,
 };
 use crate::colour::ColourState;
 use crate::criteria::{c1_allows, c3_allows, is_topscorer, pab_eligible};
@@ -1486,7 +1486,7 @@ impl Engine {
         unit: Wide,
         outer: (u32, u32),
     ) -> Certificate<8> {
-        let z = cert.prefix(outer).last().map_or(Wide::ZERO, |b| b.2);
+        let z = outer_sum(cert.prefix(outer));
         for &x in rest {
             cert.vertex[x] = unit.plus(cert.shift).minus(z);
             cert.chain_of[x] = outer;
@@ -1523,9 +1523,9 @@ impl Engine {
         let common = |a: usize, b: usize| {
             let ca = cert.chain(a);
             let d = common_outer(ca, cert.chain(b));
-            (d, if d > 0 { ca[d - 1].2 } else { Wide::ZERO })
+            (d, outer_sum(&ca[..d]))
         };
-        let (g, g2, depth, z) = kept.iter().rev().find_map(|&a| {
+        let (g, depth) = kept.iter().rev().find_map(|&a| {
             let b = mate[a]?;
             let (d, z) = common(a, b);
             (a < b
@@ -1534,25 +1534,44 @@ impl Engine {
                 && cert.vertex[a] == cert.vertex[b]
                 && cert.vertex[a].plus(z) == full
                 && self.w(fr, a, b) == Some(unit))
-            .then_some((a, b, d, z))
+            .then_some((a, d))
         })?;
-        let chain = &cert.chain(g)[..depth];
-        let copy = full.minus(z);
-        for &u in kept {
-            // g and g2 meet `rest` as its own players do: tight.
-            if u == g || u == g2 {
-                continue;
+        // g and g2 pass as `rest`'s own players do (tight).
+        self.rest_covered(cert, kept, rest, full, &cert.chain(g)[..depth], false)
+            .then_some((cert.chain_of[g].0, depth as u32))
+    }
+
+    /// Whether `rest`, inside the blossoms `outer` (the outer end of a chain, Z their sum)
+    /// with the dual c − Z ([`Engine::extend_to_rest`]; `full` is c shifted), covers every
+    /// edge from a kept vertex u to it: u's dual, c − Z and twice the blossoms u shares
+    /// with `outer` reach twice u's heaviest edge to `rest` (a floater's exact heaviest
+    /// only when c does not do). With `inside_checked`, the vertices inside all of `outer`
+    /// are taken as covered (the caller made sure of them).
+    fn rest_covered(
+        &self,
+        cert: &Certificate<8>,
+        kept: &[usize],
+        rest: &RestQuery<'_>,
+        full: Wide,
+        outer: &[Link<8>],
+        inside_checked: bool,
+    ) -> bool {
+        let n = self.n;
+        let fr = rest.fr;
+        let z = outer_sum(outer);
+        kept.iter().all(|&u| {
+            let l = common_outer(outer, cert.chain(u));
+            if inside_checked && l == outer.len() {
+                return true;
             }
-            let Some(demand) = rest.demand(u, full, cert.shift, true) else {
-                continue;
+            let zu = outer_sum(&outer[..l]);
+            let have = cert.vertex[u].plus(full).plus(zu).plus(zu);
+            let covered = |exact: bool| match rest.demand(u, full, cert.shift, exact) {
+                Some(d) => have >= d.plus(z),
+                None => true,
             };
-            let l = common_outer(chain, cert.chain(u));
-            let zu = if l > 0 { chain[l - 1].2 } else { Wide::ZERO };
-            if cert.vertex[u].plus(copy).plus(zu).plus(zu) < demand {
-                return None;
-            }
-        }
-        Some((cert.chain_of[g].0, depth as u32))
+            covered(false) || (u < n && (fr.in_b[u] || fr.in_n[u]) && covered(true))
+        })
     }
 
     /// Whether u and x may be paired in a matching of the question (`cons`) that reaches
@@ -1682,27 +1701,10 @@ impl Engine {
                 choose(&short)?
             }
         };
-        let outer = &cert.chain(anchor)[..j];
-        let z = outer[j - 1].2;
-        // Every vertex outside some of those blossoms must cover Z − 2·Z_u more.
-        for &u in kept {
-            let cu = cert.chain(u);
-            let l = common_outer(outer, cu);
-            if l == j {
-                continue;
-            }
-            let zu = if l > 0 { cu[l - 1].2 } else { Wide::ZERO };
-            let have = cert.vertex[u].plus(full).plus(zu).plus(zu);
-            let covered = |exact: bool| match demand(u, exact) {
-                Some(d) => have >= d.plus(z),
-                None => true,
-            };
-            let ok = covered(false) || (floater(u) && covered(true));
-            if !ok {
-                return None;
-            }
-        }
-        Some((cert.chain_of[anchor].0, j as u32))
+        // Every vertex outside some of those blossoms must cover Z − 2·Z_u more (those
+        // inside all of them gain Z, which `choose` made enough).
+        self.rest_covered(cert, kept, rest, full, &cert.chain(anchor)[..j], true)
+            .then_some((cert.chain_of[anchor].0, j as u32))
     }
 
     /// Debug builds: the extended certificate covers the edges from the kept vertices to
