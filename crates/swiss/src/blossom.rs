@@ -451,6 +451,7 @@ pub fn max_weight_matching_priced<const L: usize>(
                     let (m, c) = max_weight_matching_with_duals(n, part);
                     Some(PricedRound::Found(Ok((m, c?))))
                 })?
+                .0
                 .ok();
             }
         } else {
@@ -481,6 +482,16 @@ pub fn max_weight_matching_priced<const L: usize>(
 /// when the warm start declines on the part, when `rounds` solves do not settle it, or when
 /// the part's barrier holds for the whole graph (the caller searches it whole for the
 /// proof).
+///
+/// `hint`: edges (indices into `edges`) a search of a like question ended with. The first
+/// part is then the hint, the matched edges and every edge at a vertex the warm start
+/// leaves free (where the search starts), instead of each vertex's `least` edges: in a
+/// degenerate bracket of millions of tight edges, those least edges are any tight ones,
+/// the search gets stuck on them, and choosing them and the edges to go on costs a pass
+/// over all edges each (ADR swiss-021). Without a conclusion from the hinted part, the
+/// part is chosen as without a hint. With the answer, the edges the search ended with
+/// (the next question's hint).
+#[allow(clippy::type_complexity)]
 pub fn max_weight_perfect_matching_warm_priced<const L: usize>(
     n: usize,
     edges: &[Edge<L>],
@@ -488,17 +499,59 @@ pub fn max_weight_perfect_matching_warm_priced<const L: usize>(
     least: usize,
     rounds: usize,
     floor: Option<WideN<8>>,
-) -> Option<Priced<L>> {
+    hint: Option<&[usize]>,
+) -> Option<(Priced<L>, Vec<usize>)> {
     if warm.mate.len() != n
         || warm.dual.len() != n
         || edges.iter().any(|e| e.u() >= n || e.v() >= n)
     {
         return None;
     }
-    let mut keep: Vec<bool> = edges
+    let matched: Vec<bool> = edges
         .iter()
         .map(|e| warm.mate[e.u()] == Some(e.v()))
         .collect();
+    // The priced search from the part `keep`, and the part it ended with.
+    let search_from = |keep: Vec<bool>| -> Option<(Priced<L>, Vec<usize>)> {
+        let (found, keep) = price(edges, keep, rounds, |part, keep| {
+            match warm_search_stuck(n, part, warm, floor, true) {
+                (WarmSearch::Perfect(m, c), _) => Some(PricedRound::Found(Ok((m, c)))),
+                (WarmSearch::Below(c), _) => Some(PricedRound::Found(Err(c))),
+                // The part has no perfect matching, or its search stopped for want of edges
+                // only the whole graph has: then those edges are added and it goes on.
+                (WarmSearch::NoPerfect { outer, .. }, Some(stuck))
+                    if keep_edges_to_go_on(edges, keep, &outer, &stuck, least) =>
+                {
+                    #[cfg(test)]
+                    tests::WENT_ON.with(|c| c.set(c.get() + 1));
+                    Some(PricedRound::More)
+                }
+                _ => None,
+            }
+        })?;
+        let part = keep.iter().enumerate().filter(|(_, k)| **k).map(|(k, _)| k);
+        Some((found, part.collect()))
+    };
+    if let Some(hint) = hint.filter(|h| h.iter().all(|&k| k < edges.len())) {
+        // The search starts at the vertices the warm start leaves free: all their edges.
+        let mut free = vec![true; n];
+        for (e, _) in edges.iter().zip(&matched).filter(|(_, m)| **m) {
+            free[e.u()] = false;
+            free[e.v()] = false;
+        }
+        let mut keep: Vec<bool> = edges
+            .iter()
+            .zip(&matched)
+            .map(|(e, &m)| m || free[e.u()] || free[e.v()])
+            .collect();
+        for &k in hint {
+            keep[k] = true;
+        }
+        if let Some(found) = search_from(keep) {
+            return Some(found);
+        }
+    }
+    let mut keep = matched;
     keep_best_per_vertex(n, edges, least, &mut keep, |e| {
         let sum = warm.dual[e.u()].plus(warm.dual[e.v()]);
         let w = e.w.plus(warm.shift);
@@ -509,22 +562,7 @@ pub fn max_weight_perfect_matching_warm_priced<const L: usize>(
             WideN::<L>::ZERO
         }
     });
-    price(edges, keep, rounds, |part, keep| {
-        match warm_search_stuck(n, part, warm, floor, true) {
-            (WarmSearch::Perfect(m, c), _) => Some(PricedRound::Found(Ok((m, c)))),
-            (WarmSearch::Below(c), _) => Some(PricedRound::Found(Err(c))),
-            // The part has no perfect matching, or its search stopped for want of edges
-            // only the whole graph has: then those edges are added and it goes on.
-            (WarmSearch::NoPerfect { outer, .. }, Some(stuck))
-                if keep_edges_to_go_on(edges, keep, &outer, &stuck, least) =>
-            {
-                #[cfg(test)]
-                tests::WENT_ON.with(|c| c.set(c.get() + 1));
-                Some(PricedRound::More)
-            }
-            _ => None,
-        }
-    })
+    search_from(keep)
 }
 
 /// Marks in `keep` the edges a warm search that stopped without a perfect matching on the
@@ -577,30 +615,45 @@ fn keep_least_at<const L: usize, K: Ord + Copy>(
     key: impl Fn(&Edge<L>) -> K,
     at: impl Fn(bool, usize, usize) -> bool,
 ) -> bool {
-    // One allocation per vertex (`vec![v; n]` would clone an empty vector, without room).
-    let mut best: Vec<Vec<(K, usize)>> = (0..n).map(|_| Vec::with_capacity(count + 1)).collect();
+    if count == 0 {
+        return false;
+    }
+    // Each vertex's list, least key first, in one flat array (`count` places a vertex);
+    // once full, an edge no better than its last is passed over at one comparison, which
+    // is nearly every edge of a large graph.
+    let mut best: Vec<(K, usize)> = Vec::new();
+    let mut len = vec![0usize; n];
     for (k, e) in edges.iter().enumerate() {
         let ends = [(e.u(), e.v()), (e.v(), e.u())].map(|(a, b)| at(keep[k], a, b));
         if ends == [false, false] {
             continue;
         }
         let x = key(e);
+        if best.is_empty() {
+            best = vec![(x, usize::MAX); n * count];
+        }
         for (v, taken) in [e.u(), e.v()].into_iter().zip(ends) {
             if !taken {
                 continue;
             }
-            let l = &mut best[v];
-            let at = l.partition_point(|&(y, _)| y <= x);
-            if at < count {
-                l.insert(at, (x, k));
-                l.truncate(count);
+            let l = &mut best[v * count..(v + 1) * count];
+            let used = len[v];
+            if used == count && x >= l[count - 1].0 {
+                continue;
             }
+            let at = l[..used].partition_point(|&(y, _)| y <= x);
+            let end = (used + 1).min(count);
+            l.copy_within(at..end - 1, at + 1);
+            l[at] = (x, k);
+            len[v] = end;
         }
     }
     let mut any = false;
-    for (_, k) in best.into_iter().flatten() {
-        keep[k] = true;
-        any = true;
+    for (v, &used) in len.iter().enumerate() {
+        for &(_, k) in &best[v * count..v * count + used] {
+            keep[k] = true;
+            any = true;
+        }
     }
     any
 }
@@ -627,7 +680,7 @@ fn price<const L: usize>(
     mut keep: Vec<bool>,
     rounds: usize,
     mut solve: impl FnMut(&[Edge<L>], &mut [bool]) -> Option<PricedRound<L>>,
-) -> Option<Priced<L>> {
+) -> Option<(Priced<L>, Vec<bool>)> {
     if keep.len() != edges.len() {
         return None;
     }
@@ -654,7 +707,7 @@ fn price<const L: usize>(
             }
         }
         if uncovered == 0 {
-            return Some(found);
+            return Some((found, keep));
         }
     }
     None
@@ -1976,21 +2029,31 @@ mod tests {
         let mut rnd = xorshift(2718);
         let big = 1000u64;
         let mut used = 0;
+        let mut hinted = 0;
         let went_on = WENT_ON.with(|c| c.get());
         for _ in 0..300 {
             let (n, restricted, warm) = restricted_case(&mut rnd, big, false);
             // One edge a vertex: the part often has no perfect matching at first, and the
             // search goes on with the edges it lacked (keep_edges_to_go_on).
-            for least in [1, 2] {
-                if let Some(Ok((m, c))) = max_weight_perfect_matching_warm_priced(
+            // A hint (a like question's part): a few of the edges, whichever they are.
+            let hint: Vec<usize> = (0..restricted.len())
+                .filter(|_| rnd().is_multiple_of(4))
+                .collect();
+            for (least, hint) in [(1, None), (2, None), (1, Some(&hint[..]))] {
+                if let Some((Ok((m, c)), part)) = max_weight_perfect_matching_warm_priced(
                     n,
                     &restricted,
                     &warm,
                     least,
                     n * n,
                     None,
+                    hint,
                 ) {
                     used += 1;
+                    assert!(part.iter().all(|&k| k < restricted.len()));
+                    if hint.is_some() {
+                        hinted += 1;
+                    }
                     assert!(m.iter().all(|x| x.is_some()));
                     assert_eq!(total(&restricted, &m), brute(n, &restricted));
                     assert!(restricted.iter().all(|e| c.covers(e.u(), e.v(), e.w)));
@@ -1998,7 +2061,11 @@ mod tests {
             }
         }
         let went_on = WENT_ON.with(|c| c.get()) - went_on;
-        assert!(used > 400, "priced warm start used {used} times of 600");
+        assert!(used > 600, "priced warm start used {used} times of 900");
+        assert!(
+            hinted > 200,
+            "priced warm start with a hint used {hinted} times of 300"
+        );
         assert!(went_on > 50, "went on with more edges {went_on} times");
     }
 
@@ -2039,9 +2106,24 @@ mod tests {
                         2,
                         n * n,
                         Some(floor),
+                        None,
                     ) {
-                        Some(Ok((m, c))) => WarmSearch::Perfect(m, c),
-                        Some(Err(c)) => WarmSearch::Below(c),
+                        Some((Ok((m, c)), _)) => WarmSearch::Perfect(m, c),
+                        Some((Err(c), _)) => WarmSearch::Below(c),
+                        None => WarmSearch::Declined,
+                    },
+                    // With a hint: the edges at odd positions.
+                    match max_weight_perfect_matching_warm_priced(
+                        n,
+                        &restricted,
+                        &warm,
+                        2,
+                        n * n,
+                        Some(floor),
+                        Some(&(1..restricted.len()).step_by(2).collect::<Vec<_>>()),
+                    ) {
+                        Some((Ok((m, c)), _)) => WarmSearch::Perfect(m, c),
+                        Some((Err(c), _)) => WarmSearch::Below(c),
                         None => WarmSearch::Declined,
                     },
                 ];

@@ -409,11 +409,94 @@ struct EdgeCache {
     pairs: Vec<(u32, u32)>,
     /// Their weights, `limbs` limbs each.
     weights: Vec<u64>,
-    /// `pairs` as a graph on the engine's vertices, made at its first use, with the pairs
-    /// allowed under the constraints `graph_for` (whoever `only` names aside: see
-    /// [`Engine::cached_barrier`]).
+    /// Which of `pairs` the constraints `allowed_for` allow, whoever `only` names aside:
+    /// the questions of a partner search differ only in `only`, so each reads these flags
+    /// and tests `only` alone ([`EdgeCache::allowed`]).
+    allowed: Vec<bool>,
+    allowed_for: Option<Cons>,
+    /// The pairs `allowed` marks as a graph on the engine's vertices, made at its first use
+    /// ([`Engine::cached_barrier`]).
     graph: Option<matching::Graph>,
-    graph_for: Option<Cons>,
+    /// The pairs (indices into `pairs`, ascending) the priced search of the last question
+    /// ended with: most of what the next one needs ([`max_weight_perfect_matching_warm_priced`]).
+    hint: Vec<u32>,
+    /// The last question's list of edges (a `Vec<Edge<limbs>>`), given back when it was
+    /// done with ([`Listed`]) for the next to fill: a fresh list of millions of edges cost
+    /// more in page faults than its copying (ADR swiss-021).
+    spare: Option<Box<dyn std::any::Any>>,
+}
+
+/// A question's edges; when they came from the [`EdgeCache`], their list goes back to it
+/// once read, for the next question of the cache to fill again.
+struct Listed<'e, const M: usize> {
+    edges: Vec<Edge<M>>,
+    back_to: Option<&'e std::cell::RefCell<Option<EdgeCache>>>,
+    /// The edges of [`EdgeCache::hint`] among them (indices into `edges`).
+    hinted: Option<Vec<usize>>,
+}
+
+impl<const M: usize> Listed<'_, M> {
+    /// Keeps the part a priced search of these edges ended with (indices into them, of
+    /// the players `verts`; none: forget the last) as the [`EdgeCache::hint`] of the next
+    /// question.
+    fn remember_part(&self, verts: &[usize], part: &[usize]) {
+        let Some(cache) = self.back_to else {
+            return;
+        };
+        let Some(c) = &mut *cache.borrow_mut() else {
+            return;
+        };
+        let mut hint: Vec<u32> = part
+            .iter()
+            .filter_map(|&k| {
+                let e = self.edges.get(k)?;
+                let (a, b) = (verts[e.u()], verts[e.v()]);
+                let pair = (a.min(b) as u32, a.max(b) as u32);
+                c.pairs.binary_search(&pair).ok().map(|p| p as u32)
+            })
+            .collect();
+        hint.sort_unstable();
+        c.hint = hint;
+    }
+}
+
+impl<const M: usize> std::ops::Deref for Listed<'_, M> {
+    type Target = Vec<Edge<M>>;
+    fn deref(&self) -> &Vec<Edge<M>> {
+        &self.edges
+    }
+}
+
+impl<const M: usize> Drop for Listed<'_, M> {
+    fn drop(&mut self) {
+        if let Some(cache) = self.back_to
+            && let Some(c) = &mut *cache.borrow_mut()
+            && c.limbs == M
+        {
+            c.spare = Some(Box::new(std::mem::take(&mut self.edges)));
+        }
+    }
+}
+
+impl EdgeCache {
+    /// [`EdgeCache::allowed`] for the constraints `cons` (`only` aside), computed again
+    /// when they are not those of the last question.
+    fn allowed_under(&mut self, eng: &Engine, fr: &Frame, cons: &Cons) {
+        if self
+            .allowed_for
+            .as_ref()
+            .is_none_or(|f| !f.same_apart_from_only(cons))
+        {
+            let general = cons.apart_from_only();
+            self.allowed = self
+                .pairs
+                .iter()
+                .map(|&(u, v)| eng.allowed(fr, &general, u as usize, v as usize))
+                .collect();
+            self.allowed_for = Some(general);
+            self.graph = None;
+        }
+    }
 }
 
 /// Questions on fewer vertices are cheap enough to compute afresh.
@@ -495,7 +578,13 @@ fn solve_verts_in<const M: usize>(
         .map(|w| {
             // Twice the floor, each weight raised by the shift (the matcher's units).
             let floor = floor.map(|f| f.times(2).plus(w.shift.times(verts.len() as u64)));
-            warm_matching_in(verts.len(), &edges, &w, floor)
+            let (warm, part) =
+                warm_matching_in(verts.len(), &edges, &w, floor, edges.hinted.as_deref());
+            // A part grown much beyond each vertex's least edges (pricing added the edges
+            // its duals did not cover) would slow the next search down: not kept.
+            let small = |p: &Vec<usize>| p.len() <= verts.len() * WARM_LEAST;
+            edges.remember_part(verts, part.filter(small).as_deref().unwrap_or_default());
+            warm
         });
     let (m, local_cert) = match warm {
         Some(Warm::Solved(m, c)) => (m, c),
@@ -624,12 +713,15 @@ fn widen<const M: usize>(c: &Certificate<M>) -> Certificate<8> {
 
 /// [`max_weight_perfect_matching_warm`] in `M` limbs (the caller guarantees the shifted
 /// weights and doubled duals fit).
+/// `hint`: the part a priced search of a like question ended with (indices into
+/// `edges`); with a priced answer, the part this one ended with.
 fn warm_matching_in<const M: usize>(
     n: usize,
     edges: &[Edge<M>],
     warm: &WarmStart<8>,
     floor: Option<Wide>,
-) -> Warm {
+    hint: Option<&[usize]>,
+) -> (Warm, Option<Vec<usize>>) {
     let w = WarmStart {
         mate: warm.mate.clone(),
         dual: warm.dual.iter().map(|d| d.narrow::<M>()).collect(),
@@ -637,21 +729,30 @@ fn warm_matching_in<const M: usize>(
     };
     if n >= WARM_PRICED_FROM
         && edges.len() >= 4 * n * WARM_LEAST
-        && let Some(found) =
-            max_weight_perfect_matching_warm_priced(n, edges, &w, WARM_LEAST, PRICING_ROUNDS, floor)
+        && let Some((found, part)) = max_weight_perfect_matching_warm_priced(
+            n,
+            edges,
+            &w,
+            WARM_LEAST,
+            PRICING_ROUNDS,
+            floor,
+            hint,
+        )
     {
-        return match found {
+        let warm = match found {
             Ok((m, c)) => Warm::Solved(m, Some(widen(&c))),
             Err(c) => Warm::Below(widen(&c)),
         };
+        return (warm, Some(part));
     }
     // On every edge: a search that ends short of a perfect matching proves there is none.
-    match warm_search(n, edges, &w, floor) {
+    let warm = match warm_search(n, edges, &w, floor) {
         WarmSearch::Perfect(m, c) => Warm::Solved(m, Some(widen(&c))),
         WarmSearch::NoPerfect { outer, free } => Warm::NoPerfect { outer, free },
         WarmSearch::Declined => Warm::Declined,
         WarmSearch::Below(c) => Warm::Below(widen(&c)),
-    }
+    };
+    (warm, None)
 }
 
 /// Whether the barrier of a warm search that could not pair everybody (its outer vertices
@@ -1021,25 +1122,56 @@ impl Engine {
         verts: &[usize],
         idx: &[usize],
         prune: Option<&Sol>,
-    ) -> Vec<Edge<M>> {
+    ) -> Listed<'_, M> {
         let n = self.n;
         let large = self.fast && prune.is_some() && verts.len() >= EDGE_CACHE_FROM;
         let key = (fr.id, prune.map(|k| k.cert_id), M);
         if large
-            && let Some(c) = &*self.edge_cache.borrow()
+            && let Some(c) = &mut *self.edge_cache.borrow_mut()
             && (c.frame, c.cert, c.limbs) == key
             && verts.iter().all(|&v| c.covered[v])
         {
-            let mut edges = Vec::with_capacity(c.pairs.len());
-            for (&(u, v), w) in c.pairs.iter().zip(c.weights.chunks_exact(M)) {
+            let mut edges = c
+                .spare
+                .take()
+                .and_then(|b| b.downcast::<Vec<Edge<M>>>().ok())
+                .map(|b| *b)
+                .unwrap_or_default();
+            edges.clear();
+            edges.reserve(c.pairs.len());
+            c.allowed_under(self, fr, cons);
+            let only = cons.only.as_ref();
+            let mut hinted = Vec::new();
+            let mut hint = c.hint.iter().map(|&p| p as usize).peekable();
+            for (p, ((&(u, v), w), _)) in c
+                .pairs
+                .iter()
+                .zip(c.weights.chunks_exact(M))
+                .zip(&c.allowed)
+                .enumerate()
+                .filter(|(_, (_, ok))| **ok)
+            {
                 let (u, v) = (u as usize, v as usize);
-                if idx[u] != usize::MAX && idx[v] != usize::MAX && self.allowed(fr, cons, u, v) {
-                    let mut limbs = [0u64; M];
-                    limbs.copy_from_slice(w);
-                    edges.push(Edge::new(idx[u], idx[v], WideN(limbs)));
+                let (iu, iv) = (idx[u], idx[v]);
+                if iu == usize::MAX
+                    || iv == usize::MAX
+                    || only.is_some_and(|(who, ok)| (u == *who && !ok[v]) || (v == *who && !ok[u]))
+                {
+                    continue;
                 }
+                while hint.next_if(|&h| h < p).is_some() {}
+                if hint.next_if_eq(&p).is_some() {
+                    hinted.push(edges.len());
+                }
+                let mut limbs = [0u64; M];
+                limbs.copy_from_slice(w);
+                edges.push(Edge::new(iu, iv, WideN(limbs)));
             }
-            return edges;
+            return Listed {
+                edges,
+                back_to: Some(&self.edge_cache),
+                hinted: (!hinted.is_empty()).then_some(hinted),
+            };
         }
         let pairs = verts.len() * verts.len().saturating_sub(1) / 2;
         if large && pairs <= EDGE_CACHE_MAX {
@@ -1054,8 +1186,11 @@ impl Engine {
             covered: (0..=n).map(|v| idx[v] != usize::MAX).collect(),
             pairs: Vec::new(),
             weights: Vec::new(),
+            allowed: Vec::new(),
+            allowed_for: None,
             graph: None,
-            graph_for: None,
+            hint: Vec::new(),
+            spare: None,
         });
         // Small questions reserve every pair at once (no regrowing); large ones grow.
         let mut edges = Vec::with_capacity(if pairs <= 1 << 15 { pairs } else { 0 });
@@ -1089,7 +1224,13 @@ impl Engine {
         if fill.is_some() {
             *self.edge_cache.borrow_mut() = fill;
         }
-        edges
+        // Not given back to the cache: a list built while it filled may be the largest of
+        // the bracket's (all its pairs, before the questions after it leave some out).
+        Listed {
+            edges,
+            back_to: None,
+            hinted: None,
+        }
     }
 
     /// [`no_perfect_matching`] on the [`EdgeCache`]'s graph (global indices) when it holds
@@ -1112,21 +1253,18 @@ impl Engine {
         let n = self.n;
         // The graph of the pairs allowed under `cons` but its `only`, which is asked of each
         // edge at `who` (the others' constraints stay the same from question to question).
-        if c.graph_for
-            .as_ref()
-            .is_none_or(|f| !f.same_apart_from_only(cons))
-        {
-            let general = cons.apart_from_only();
+        c.allowed_under(self, fr, cons);
+        if c.graph.is_none() {
             // Read twice (degrees, then neighbours) rather than collected: a list of the
             // allowed pairs would hold 16 bytes a pair beside the cache, 195 MB at the
             // 9,999-player round 2's 12 million.
             let allowed = c
                 .pairs
                 .iter()
-                .map(|&(u, v)| (u as usize, v as usize))
-                .filter(|&(u, v)| self.allowed(fr, &general, u, v));
+                .zip(&c.allowed)
+                .filter(|(_, ok)| **ok)
+                .map(|(&(u, v), _)| (u as usize, v as usize));
             c.graph = Some(matching::Graph::from_edges(n + 1, allowed));
-            c.graph_for = Some(general);
         }
         let g = c.graph.as_ref()?;
         let present: Vec<bool> = idx.iter().map(|&i| i != usize::MAX).collect();
