@@ -111,17 +111,19 @@ fn large_generated_tournaments_fast_equals_reference() {
     generated(500, 6, 12, Edition::Dutch2026);
 }
 
-/// Issue 9's size, 1,000 players: the fast path against pairings the plain path made once
-/// (`arbiter-pairings --reference-path`, 8 to 25 minutes a round here; too slow to run in
-/// every test run, so its outputs are kept in tests/data/scale, see PROVENANCE.md).
-/// The history is issue 9's tool (`gen_swiss_history.py 1000 9 11 1`); the state before
-/// round r is read from it as `-p` reads a file that ends after round r − 1.
-fn thousand_players_before_round(round: usize, plain: &str) {
+/// Issue 9's sizes, 1,000 and 2,000 players: the fast path against pairings the plain path
+/// made once (`arbiter-pairings --reference-path`, 8 to 25 minutes a round at 1,000 players,
+/// 86 minutes at 2,000; too slow to run in every test run, so its outputs are kept in
+/// tests/data/scale, see PROVENANCE.md). The histories are issue 9's tool
+/// (`gen_swiss_history.py N 9 11 1`); the state before round r is read from one as `-p`
+/// reads a file that ends after round r − 1.
+fn history_before_round(players: usize, round: usize, plain: &str) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/scale");
-    let bytes = std::fs::read(dir.join("h1000-played9-seed1.trf")).expect("read history");
+    let history = format!("h{players}-played9-seed1.trf");
+    let bytes = std::fs::read(dir.join(history)).expect("read history");
     let doc = trf::parse(&bytes).expect("parse").doc;
     let state = trf_input::state_before(&doc, round, Edition::Dutch2026).expect("state");
-    assert_eq!(state.players.len(), 1000);
+    assert_eq!(state.players.len(), players);
     let fast = pair(&state, Edition::Dutch2026, EnginePath::Fast);
     let text = std::fs::read_to_string(dir.join(plain)).expect("read plain pairing");
     let mut lines = text.lines();
@@ -145,7 +147,7 @@ fn thousand_players_before_round(round: usize, plain: &str) {
     let first = got.iter().zip(&boards).position(|(g, p)| g != p);
     assert!(
         got == boards && fast.bye == bye,
-        "1,000 players, round {round}: the fast path differs from the plain path's pairing {plain}: first different board {:?} (fast {:?}, plain {:?}), {} against {} boards, bye {:?} against {:?}",
+        "{players} players, round {round}: the fast path differs from the plain path's pairing {plain}: first different board {:?} (fast {:?}, plain {:?}), {} against {} boards, bye {:?} against {:?}",
         first.map(|i| i + 1),
         first.map(|i| got[i]),
         first.map(|i| boards[i]),
@@ -158,15 +160,22 @@ fn thousand_players_before_round(round: usize, plain: &str) {
 
 #[test]
 fn thousand_players_round_2_fast_equals_plain() {
-    thousand_players_before_round(2, "h1000-round2.plain.txt");
+    history_before_round(1000, 2, "h1000-round2.plain.txt");
 }
 
 #[test]
 fn thousand_players_round_6_fast_equals_plain() {
-    thousand_players_before_round(6, "h1000-round6.plain.txt");
+    history_before_round(1000, 6, "h1000-round6.plain.txt");
 }
 
 #[test]
 fn thousand_players_round_10_fast_equals_plain() {
-    thousand_players_before_round(10, "h1000-round10.plain.txt");
+    history_before_round(1000, 10, "h1000-round10.plain.txt");
+}
+
+/// 2,000 players before round 6: six brackets of 300 to 500 players, where the partner
+/// searches reuse the last search's part (ADR swiss-021).
+#[test]
+fn two_thousand_players_round_6_fast_equals_plain() {
+    history_before_round(2000, 6, "h2000-round6.plain.txt");
 }
