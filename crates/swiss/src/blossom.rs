@@ -501,16 +501,24 @@ pub fn max_weight_perfect_matching_warm_priced<const L: usize>(
     floor: Option<WideN<8>>,
     hint: Option<&[usize]>,
 ) -> Option<(Priced<L>, Vec<usize>)> {
-    if warm.mate.len() != n
-        || warm.dual.len() != n
-        || edges.iter().any(|e| e.u() >= n || e.v() >= n)
-    {
+    if warm.mate.len() != n || warm.dual.len() != n {
         return None;
     }
-    let matched: Vec<bool> = edges
-        .iter()
-        .map(|e| warm.mate[e.u()] == Some(e.v()))
-        .collect();
+    // The warm pairs among the edges, and the vertices none of them covers (one pass: the
+    // edges of a large question are millions).
+    let mut matched = vec![false; edges.len()];
+    let mut free = vec![true; n];
+    for (k, e) in edges.iter().enumerate() {
+        let (u, v) = (e.u(), e.v());
+        if u >= n || v >= n {
+            return None;
+        }
+        if warm.mate[u] == Some(v) {
+            matched[k] = true;
+            free[u] = false;
+            free[v] = false;
+        }
+    }
     // The priced search from the part `keep`, and the part it ended with.
     let search_from = |keep: Vec<bool>| -> Option<(Priced<L>, Vec<usize>)> {
         let (found, keep) = price(edges, keep, rounds, |part, keep| {
@@ -534,11 +542,6 @@ pub fn max_weight_perfect_matching_warm_priced<const L: usize>(
     };
     if let Some(hint) = hint.filter(|h| h.iter().all(|&k| k < edges.len())) {
         // The search starts at the vertices the warm start leaves free: all their edges.
-        let mut free = vec![true; n];
-        for (e, _) in edges.iter().zip(&matched).filter(|(_, m)| **m) {
-            free[e.u()] = false;
-            free[e.v()] = false;
-        }
         let mut keep: Vec<bool> = edges
             .iter()
             .zip(&matched)
@@ -781,6 +784,105 @@ struct Matcher<'a, const L: usize> {
     best_slack: Vec<WideN<L>>,
     touched: Vec<usize>,
     leaf_scratch: Vec<usize>,
+    /// What the current stage labelled ([`Stage`]): the delta steps read these instead of
+    /// every vertex and blossom.
+    stage: Stage,
+}
+
+/// The vertices and blossoms a stage of [`Matcher::solve`] labelled, and the vertices it
+/// gave a best edge: each delta step computes its delta and moves the duals over these
+/// alone. A warm search from a few free vertices labels a small tree among thousands of
+/// vertices, and its delta steps, each reading every vertex and blossom, were most of
+/// its time. Every label a stage writes is recorded here (a blossom with all its leaves),
+/// so each list holds (at least) what the full scans would find; the scans' order decided
+/// ties (the first of equal slack), so the lists' candidates are compared by (value,
+/// index) to choose the same one.
+struct Stage {
+    /// Vertices in a blossom labelled this stage (each once: `vert_in`).
+    verts: Vec<usize>,
+    vert_in: Vec<bool>,
+    /// Non-trivial blossoms labelled or made this stage (each once: `blossom_in`, by
+    /// blossom index minus n).
+    blossoms: Vec<usize>,
+    blossom_in: Vec<bool>,
+    /// Vertices given a best edge this stage (each once: `best_in`).
+    best: Vec<usize>,
+    best_in: Vec<bool>,
+}
+
+impl Stage {
+    fn new(n: usize) -> Self {
+        Stage {
+            verts: Vec::new(),
+            vert_in: vec![false; n],
+            blossoms: Vec::new(),
+            blossom_in: vec![false; n],
+            best: Vec::new(),
+            best_in: vec![false; n],
+        }
+    }
+
+    /// Forgets the stage's records (only those made are reset).
+    fn clear(&mut self, n: usize) {
+        for &v in &self.verts {
+            self.vert_in[v] = false;
+        }
+        for &b in &self.blossoms {
+            self.blossom_in[b - n] = false;
+        }
+        for &v in &self.best {
+            self.best_in[v] = false;
+        }
+        self.verts.clear();
+        self.blossoms.clear();
+        self.best.clear();
+    }
+
+    fn vertex(&mut self, v: usize) {
+        if !self.vert_in[v] {
+            self.vert_in[v] = true;
+            self.verts.push(v);
+        }
+    }
+
+    /// Blossom `b` (≥ n) labelled; its leaves are recorded by the caller.
+    fn blossom(&mut self, b: usize, n: usize) {
+        if !self.blossom_in[b - n] {
+            self.blossom_in[b - n] = true;
+            self.blossoms.push(b);
+        }
+    }
+
+    fn best_edge_at(&mut self, v: usize) {
+        if !self.best_in[v] {
+            self.best_in[v] = true;
+            self.best.push(v);
+        }
+    }
+}
+
+/// Lowers `delta` to the candidate's value when it is strictly smaller (an earlier kind of
+/// delta wins ties), and then names the candidate's index.
+fn lower_to<const L: usize>(
+    delta: &mut WideN<L>,
+    least: Option<(WideN<L>, usize)>,
+) -> Option<usize> {
+    let (d, i) = least.filter(|&(d, _)| d < *delta)?;
+    *delta = d;
+    Some(i)
+}
+
+/// The least of `(value, index)` pairs: the candidate a scan in index order keeping the
+/// first strictly smaller value would end with.
+fn least_first<const L: usize>(
+    best: Option<(WideN<L>, usize)>,
+    value: WideN<L>,
+    index: usize,
+) -> Option<(WideN<L>, usize)> {
+    match best {
+        Some((v, i)) if (v, i) <= (value, index) => best,
+        _ => Some((value, index)),
+    }
 }
 
 impl<'a, const L: usize> Matcher<'a, L> {
@@ -857,6 +959,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
             best_slack: Vec::new(),
             touched: Vec::new(),
             leaf_scratch: Vec::new(),
+            stage: Stage::new(n),
         }
     }
 
@@ -1083,6 +1186,23 @@ impl<'a, const L: usize> Matcher<'a, L> {
         }
     }
 
+    /// Records top-level blossom (or vertex) `b`, labelled this stage, with its leaves
+    /// ([`Stage`]).
+    fn record_labelled(&mut self, b: usize) {
+        if b < self.n {
+            self.stage.vertex(b);
+            return;
+        }
+        self.stage.blossom(b, self.n);
+        let mut leaves = std::mem::take(&mut self.leaf_scratch);
+        leaves.clear();
+        self.leaves(b, &mut leaves);
+        for &v in &leaves {
+            self.stage.vertex(v);
+        }
+        self.leaf_scratch = leaves;
+    }
+
     fn leaves_of(&self, b: usize) -> Vec<usize> {
         let mut v = Vec::new();
         self.leaves(b, &mut v);
@@ -1097,6 +1217,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
         self.labelend[b] = p;
         self.bestedge[w] = NO;
         self.bestedge[b] = NO;
+        self.record_labelled(b);
         if t == 1 {
             // Its vertices are scanned: onto the queue without a vector of their own.
             if b < self.n {
@@ -1174,6 +1295,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
             bw = self.inblossom[w];
         }
         self.label[b] = 1;
+        self.stage.blossom(b, self.n);
         self.labelend[b] = self.labelend[bb];
         self.dualvar[b] = WideN::<L>::ZERO;
         self.blossomendps[b] = endps;
@@ -1188,6 +1310,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 self.queue.push(v);
             }
             self.inblossom[v] = b;
+            self.stage.vertex(v);
         }
         // The least-slack edge from b to each other top-level S-blossom, gathered in
         // scratch arrays kept between calls (only the entries touched are reset).
@@ -1302,6 +1425,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
             let a = self.endpoint((p ^ 1) as usize);
             self.label[a] = 2;
             self.label[bv] = 2;
+            self.record_labelled(bv);
             self.labelend[a] = p;
             self.labelend[bv] = p;
             self.bestedge[bv] = NO;
@@ -1457,6 +1581,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 *a = false;
             }
             self.queue.clear();
+            self.stage.clear(n);
             // The roots of the search: each delta lowers the doubled dual objective by delta
             // per tree (its outer tops outnumber its inner tops by one).
             let mut roots = 0u64;
@@ -1506,6 +1631,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                             } else if self.label[w] == 0 {
                                 self.label[w] = 2;
                                 self.labelend[w] = (p ^ 1) as isize;
+                                self.stage.vertex(w);
                             }
                         } else if self.label[self.inblossom[w]] == 1 {
                             let b = self.inblossom[v];
@@ -1519,6 +1645,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                                 || kslack < self.slack(self.bestedge[w] as usize))
                         {
                             self.bestedge[w] = k as isize;
+                            self.stage.best_edge_at(w);
                         }
                     }
                 }
@@ -1530,28 +1657,34 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 // Delta 1: the least dual of an S-vertex (duals may not go below zero).
                 // From a cold start (or [`Matcher::warm_roots`]) the roots hold it, and it
                 // ends the search when they reach zero.
+                // Each delta reads only what this stage labelled ([`Stage`]); of equal
+                // candidates, the least index (the one a scan in index order would keep).
                 let mut delta = if self.maxcard {
                     WideN::<L>([u64::MAX; L])
                 } else {
-                    (0..n)
-                        .filter(|&v| self.label[self.inblossom[v]] == 1)
-                        .map(|v| self.dualvar[v])
+                    self.stage
+                        .verts
+                        .iter()
+                        .filter(|&&v| self.label[self.inblossom[v]] == 1)
+                        .map(|&v| self.dualvar[v])
                         .min()
                         .unwrap_or(WideN::<L>::ZERO)
                 };
                 let mut deltaedge = NO;
                 let mut deltablossom = NO;
-                for v in 0..n {
+                let mut least = None;
+                for &v in &self.stage.best {
                     if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NO {
-                        let d = self.slack(self.bestedge[v] as usize);
-                        if d < delta {
-                            delta = d;
-                            deltatype = 2;
-                            deltaedge = self.bestedge[v];
-                        }
+                        least = least_first(least, self.slack(self.bestedge[v] as usize), v);
                     }
                 }
-                for b in 0..2 * n {
+                if let Some(v) = lower_to(&mut delta, least) {
+                    deltatype = 2;
+                    deltaedge = self.bestedge[v];
+                }
+                let mut least = None;
+                let tops = self.stage.verts.iter().chain(&self.stage.blossoms);
+                for &b in tops {
                     if self.blossomparent[b] == NO && self.label[b] == 1 && self.bestedge[b] != NO {
                         let slack = self.slack(self.bestedge[b] as usize);
                         debug_assert_eq!(
@@ -1565,24 +1698,23 @@ impl<'a, const L: usize> Matcher<'a, L> {
                             slack.0[0] & 1 == 0,
                             "an S-S slack is even (the roots' duals share one parity)"
                         );
-                        let d = slack.half();
-                        if d < delta {
-                            delta = d;
-                            deltatype = 3;
-                            deltaedge = self.bestedge[b];
-                        }
+                        least = least_first(least, slack.half(), b);
                     }
                 }
-                for b in n..2 * n {
-                    if self.blossombase[b] >= 0
-                        && self.blossomparent[b] == NO
-                        && self.label[b] == 2
-                        && self.dualvar[b] < delta
+                if let Some(b) = lower_to(&mut delta, least) {
+                    deltatype = 3;
+                    deltaedge = self.bestedge[b];
+                }
+                let mut least = None;
+                for &b in &self.stage.blossoms {
+                    if self.blossombase[b] >= 0 && self.blossomparent[b] == NO && self.label[b] == 2
                     {
-                        delta = self.dualvar[b];
-                        deltatype = 4;
-                        deltablossom = b as isize;
+                        least = least_first(least, self.dualvar[b], b);
                     }
+                }
+                if let Some(b) = lower_to(&mut delta, least) {
+                    deltatype = 4;
+                    deltablossom = b as isize;
                 }
                 if deltatype == 1 && (0..n).any(|v| self.mate[v] == NO && self.dualvar[v] != delta)
                 {
@@ -1596,20 +1728,24 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     break;
                 }
                 if self.maxcard
-                    && (0..n).any(|v| self.label[self.inblossom[v]] == 1 && self.dualvar[v] < delta)
+                    && self
+                        .stage
+                        .verts
+                        .iter()
+                        .any(|&v| self.label[self.inblossom[v]] == 1 && self.dualvar[v] < delta)
                 {
                     self.failed = true;
                     return;
                 }
                 self.stage_delta = self.stage_delta.plus(delta);
-                for v in 0..n {
+                for &v in &self.stage.verts {
                     match self.label[self.inblossom[v]] {
                         1 => self.dualvar[v] = self.dualvar[v].minus(delta),
                         2 => self.dualvar[v] = self.dualvar[v].plus(delta),
                         _ => {}
                     }
                 }
-                for b in n..2 * n {
+                for &b in &self.stage.blossoms {
                     if self.blossombase[b] >= 0 && self.blossomparent[b] == NO {
                         match self.label[b] {
                             1 => self.dualvar[b] = self.dualvar[b].plus(delta),

@@ -417,9 +417,10 @@ struct EdgeCache {
     /// The pairs `allowed` marks as a graph on the engine's vertices, made at its first use
     /// ([`Engine::cached_barrier`]).
     graph: Option<matching::Graph>,
-    /// The pairs (indices into `pairs`, ascending) the priced search of the last question
-    /// ended with: most of what the next one needs ([`max_weight_perfect_matching_warm_priced`]).
-    hint: Vec<u32>,
+    /// The pairs (global indices, ascending as in `pairs`) the priced search of the last
+    /// question ended with: most of what the next one needs
+    /// ([`max_weight_perfect_matching_warm_priced`]); read while its edges are listed.
+    hint: Vec<(u32, u32)>,
     /// The last question's list of edges (a `Vec<Edge<limbs>>`), given back when it was
     /// done with ([`Listed`]) for the next to fill: a fresh list of millions of edges cost
     /// more in page faults than its copying (ADR swiss-021).
@@ -433,6 +434,8 @@ struct Listed<'e, const M: usize> {
     back_to: Option<&'e std::cell::RefCell<Option<EdgeCache>>>,
     /// The edges of [`EdgeCache::hint`] among them (indices into `edges`).
     hinted: Option<Vec<usize>>,
+    /// The heaviest edge's weight (`None`: no edges), found while they were listed.
+    heaviest: Option<WideN<M>>,
 }
 
 impl<const M: usize> Listed<'_, M> {
@@ -446,13 +449,12 @@ impl<const M: usize> Listed<'_, M> {
         let Some(c) = &mut *cache.borrow_mut() else {
             return;
         };
-        let mut hint: Vec<u32> = part
+        let mut hint: Vec<(u32, u32)> = part
             .iter()
             .filter_map(|&k| {
                 let e = self.edges.get(k)?;
-                let (a, b) = (verts[e.u()], verts[e.v()]);
-                let pair = (a.min(b) as u32, a.max(b) as u32);
-                c.pairs.binary_search(&pair).ok().map(|p| p as u32)
+                let (a, b) = (*verts.get(e.u())?, *verts.get(e.v())?);
+                Some((a.min(b) as u32, a.max(b) as u32))
             })
             .collect();
         hint.sort_unstable();
@@ -572,7 +574,7 @@ fn solve_verts_in<const M: usize>(
     let warm = prune
         .filter(|_| warm_ok)
         .and_then(|k| {
-            let maxw = edges.iter().map(|e| e.w).max()?;
+            let maxw = edges.heaviest?;
             eng.warm_start(k, verts, &idx, maxw.narrow::<8>())
         })
         .map(|w| {
@@ -1142,16 +1144,18 @@ impl Engine {
             c.allowed_under(self, fr, cons);
             let only = cons.only.as_ref();
             let mut hinted = Vec::new();
-            let mut hint = c.hint.iter().map(|&p| p as usize).peekable();
-            for (p, ((&(u, v), w), _)) in c
+            let mut heaviest: Option<WideN<M>> = None;
+            // The hint and the pairs are both in ascending order: read side by side.
+            let mut hint = c.hint.iter().copied().peekable();
+            for (&pair, w) in c
                 .pairs
                 .iter()
                 .zip(c.weights.chunks_exact(M))
                 .zip(&c.allowed)
-                .enumerate()
-                .filter(|(_, (_, ok))| **ok)
+                .filter(|(_, ok)| **ok)
+                .map(|(pw, _)| pw)
             {
-                let (u, v) = (u as usize, v as usize);
+                let (u, v) = (pair.0 as usize, pair.1 as usize);
                 let (iu, iv) = (idx[u], idx[v]);
                 if iu == usize::MAX
                     || iv == usize::MAX
@@ -1159,18 +1163,23 @@ impl Engine {
                 {
                     continue;
                 }
-                while hint.next_if(|&h| h < p).is_some() {}
-                if hint.next_if_eq(&p).is_some() {
+                while hint.next_if(|&h| h < pair).is_some() {}
+                if hint.next_if_eq(&pair).is_some() {
                     hinted.push(edges.len());
                 }
                 let mut limbs = [0u64; M];
                 limbs.copy_from_slice(w);
-                edges.push(Edge::new(iu, iv, WideN(limbs)));
+                let w = WideN(limbs);
+                if heaviest.is_none_or(|h| w > h) {
+                    heaviest = Some(w);
+                }
+                edges.push(Edge::new(iu, iv, w));
             }
             return Listed {
                 edges,
                 back_to: Some(&self.edge_cache),
                 hinted: (!hinted.is_empty()).then_some(hinted),
+                heaviest,
             };
         }
         let pairs = verts.len() * verts.len().saturating_sub(1) / 2;
@@ -1194,6 +1203,7 @@ impl Engine {
         });
         // Small questions reserve every pair at once (no regrowing); large ones grow.
         let mut edges = Vec::with_capacity(if pairs <= 1 << 15 { pairs } else { 0 });
+        let mut heaviest: Option<WideN<M>> = None;
         for (i, &u) in verts.iter().enumerate() {
             for &v in &verts[i + 1..] {
                 let Some(w) = self.w(fr, u, v) else {
@@ -1217,6 +1227,9 @@ impl Engine {
                     }
                 }
                 if self.allowed(fr, cons, u, v) {
+                    if heaviest.is_none_or(|h| w > h) {
+                        heaviest = Some(w);
+                    }
                     edges.push(Edge::new(i, idx[v], w));
                 }
             }
@@ -1230,6 +1243,7 @@ impl Engine {
             edges,
             back_to: None,
             hinted: None,
+            heaviest,
         }
     }
 
