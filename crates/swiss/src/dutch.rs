@@ -299,7 +299,29 @@ pub(crate) struct Engine {
     /// Fast path: which players may meet the players a reduced solve set aside
     /// ([`Engine::rest_extension`]).
     rest_meets: std::cell::RefCell<Option<RestMeets>>,
+    /// Fast path: each kept player's heaviest edges to the players a reduced solve set
+    /// aside ([`RestQuery::heaviest`]).
+    rest_heaviest: std::cell::RefCell<Option<RestHeaviest>>,
 }
+
+/// How many of a kept player's heaviest edges to `rest` [`RestHeaviest`] lists.
+const REST_HEAVIEST: usize = 8;
+
+/// Each kept player's [`REST_HEAVIEST`] heaviest edges to `rest`, for one frame and `rest`,
+/// whatever the constraints and the known optimum: [`RestMeets`] is emptied whenever the
+/// known optimum changes (20 times in one bracket of the 9,999-player round 6), and each
+/// time the heaviest edges of 1,600 floaters to 4,194 players of `rest` were weighed again
+/// (ADR swiss-024).
+struct RestHeaviest {
+    frame: u64,
+    rest: Vec<usize>,
+    /// Per vertex (`None`: not listed yet).
+    top: Vec<Option<HeaviestToRest>>,
+}
+
+/// A player's heaviest edges to `rest` that have a weight, heaviest first, as (weight, the
+/// player of `rest`), and whether they are all of them.
+type HeaviestToRest = (Vec<(Wide, usize)>, bool);
 
 /// Which kept players may meet one of `rest` in a matching of the known optimum's quality,
 /// for one frame, known optimum, constraints (but `only`) and `rest`: successive questions
@@ -364,12 +386,12 @@ impl RestQuery<'_> {
         if let Some(w) = self.memo(u).and_then(|m| m.heaviest[u]) {
             return w;
         }
-        let w = self
-            .rest
-            .iter()
-            .filter(|&&x| self.eng.may_meet(self.fr, self.cons, self.prune, u, x))
-            .filter_map(|&x| self.eng.w(self.fr, u, x))
-            .max();
+        let w = self.eng.heaviest_to_rest(self.fr, self.rest, u, |x, w| {
+            self.eng.allowed(self.fr, self.cons, u, x)
+                && !self
+                    .prune
+                    .is_some_and(|k| k.excludes_weight(self.fr, u, x, w))
+        });
         if let Some(mut m) = self.memo(u) {
             m.heaviest[u] = Some(w);
         }
@@ -916,6 +938,7 @@ pub fn pair_round(
         serial: Default::default(),
         edge_cache: Default::default(),
         rest_meets: Default::default(),
+        rest_heaviest: Default::default(),
         ps: ps.into_iter().map(|p| p.0).collect(),
     };
     eng.remaining[n] = eng.has_bye;
@@ -1732,6 +1755,66 @@ impl Engine {
         self.has_edge(fr, u, x)
             && self.allowed(fr, cons, u, x)
             && !prune.is_some_and(|k| k.excludes(self, fr, u, x))
+    }
+
+    /// The heaviest weight of u's edges to `rest` (in frame `fr`) among those `may` takes
+    /// (`may(x, w)`: the edge to x, of weight w): the first `may` takes of u's
+    /// [`RestHeaviest`] list, heaviest first (every edge after it weighs no more); all of
+    /// u's edges weighed again only when `may` takes none of a list that is not all of
+    /// them. The same maximum as weighing every edge `may` takes.
+    fn heaviest_to_rest(
+        &self,
+        fr: &Frame,
+        rest: &[usize],
+        u: usize,
+        may: impl Fn(usize, Wide) -> bool,
+    ) -> Option<Wide> {
+        let weigh = |x: usize| self.has_edge(fr, u, x).then(|| self.w(fr, u, x)).flatten();
+        let (top, all) = {
+            let mut cache = self.rest_heaviest.borrow_mut();
+            let cache = match cache.take() {
+                Some(c) if c.frame == fr.id && c.rest == rest => cache.insert(c),
+                _ => cache.insert(RestHeaviest {
+                    frame: fr.id,
+                    rest: rest.to_vec(),
+                    top: vec![None; self.n + 1],
+                }),
+            };
+            cache.top[u]
+                .get_or_insert_with(|| {
+                    // Heaviest first (ties: the earlier in `rest`), at most REST_HEAVIEST.
+                    let mut top: Vec<(Wide, usize)> = Vec::with_capacity(REST_HEAVIEST + 1);
+                    let mut all = true;
+                    for &x in rest {
+                        let Some(w) = weigh(x) else { continue };
+                        let at = top.partition_point(|&(y, _)| y >= w);
+                        if at < REST_HEAVIEST {
+                            top.insert(at, (w, x));
+                        }
+                        if top.len() > REST_HEAVIEST {
+                            top.pop();
+                            all = false;
+                        } else if at >= REST_HEAVIEST {
+                            all = false;
+                        }
+                    }
+                    (top, all)
+                })
+                .clone()
+        };
+        let every = || {
+            rest.iter()
+                .filter_map(|&x| weigh(x).filter(|&w| may(x, w)))
+                .max()
+        };
+        let found = match top.iter().find(|&&(w, x)| may(x, w)) {
+            Some(&(w, _)) => Some(w),
+            None if all => None,
+            None => every(),
+        };
+        // Debug builds: the same as weighing every edge.
+        debug_assert_eq!(found, every(), "u's heaviest edge to rest");
+        found
     }
 
     /// The [`RestQuery`] of a reduced solve's question, its memo kept when the frame, the
