@@ -406,10 +406,11 @@ fn warm_search_stuck<const L: usize>(
 /// solves do not settle it (or without edges).
 ///
 /// Each round after the first continues from the one before (its matching, duals and
-/// blossoms, [`Matcher::carry`]) instead of solving from nothing: the edges added are
+/// blossoms, `Matcher::carry`) instead of solving from nothing: the edges added are
 /// covered by raising duals, which frees only the pairs that lose their tightness, and the
-/// search goes on from there. A round adds at most a few of each vertex's most uncovered
-/// edges ([`most_uncovered`]); the others are priced again in the next round.
+/// search goes on from there. When many edges are uncovered, a round adds each vertex's
+/// few most uncovered ones (`most_uncovered`); the others are priced again in the next
+/// round.
 pub fn max_weight_matching_priced<const L: usize>(
     n: usize,
     edges: &[Edge<L>],
@@ -470,8 +471,9 @@ pub fn max_weight_matching_priced<const L: usize>(
     None
 }
 
-/// At most this many of a vertex's uncovered edges join a cold priced part after its first
-/// round, twice as many after each further round ([`most_uncovered`], ADR swiss-023).
+/// How many uncovered edges each vertex takes into a cold priced part after its first
+/// round, twice as many after each further round ([`most_uncovered`], ADR swiss-023; an
+/// edge joins while either end has fewer, so a vertex may end up with more).
 const ADDED_PER_VERTEX: usize = 4;
 
 /// The edges not yet in the part (`keep` false) that `cert` does not cover, marked in

@@ -381,7 +381,9 @@ impl RestQuery<'_> {
         b
     }
 
-    /// The heaviest weight of u's edges to `rest` that [`RestQuery::meets`] counts.
+    /// The heaviest weight of u's edges to `rest` that the question allows (its constraints
+    /// and the known optimum's pruning; [`RestQuery::meets`] also rules out a player the
+    /// constraints require inside the bracket, and [`RestQuery::demand`] asks it first).
     fn heaviest(&self, u: usize) -> Option<Wide> {
         if let Some(w) = self.memo(u).and_then(|m| m.heaviest[u]) {
             return w;
@@ -737,6 +739,7 @@ fn widen<const M: usize>(c: &Certificate<M>) -> Certificate<8> {
 
 /// [`max_weight_perfect_matching_warm`] in `M` limbs (the caller guarantees the shifted
 /// weights and doubled duals fit).
+///
 /// `hint`: the part a priced search of a like question ended with (indices into
 /// `edges`); with a priced answer, the part this one ended with.
 fn warm_matching_in<const M: usize>(
