@@ -495,8 +495,10 @@ impl<const M: usize> std::ops::Deref for Listed<'_, M> {
 
 impl<const M: usize> Drop for Listed<'_, M> {
     fn drop(&mut self) {
+        // A cache borrowed elsewhere just does without the list (no panic in a drop).
         if let Some(cache) = self.back_to
-            && let Some(c) = &mut *cache.borrow_mut()
+            && let Ok(mut cache) = cache.try_borrow_mut()
+            && let Some(c) = &mut *cache
             && c.limbs == M
         {
             c.spare = Some(Box::new(std::mem::take(&mut self.edges)));
@@ -1227,6 +1229,9 @@ impl Engine {
             hint: Vec::new(),
             spare: None,
         });
+        // The cache's pairs ascend (its hint is merged with them side by side) because
+        // `verts` does.
+        debug_assert!(verts.is_sorted(), "a question's players ascend");
         // Small questions reserve every pair at once (no regrowing); large ones grow.
         let mut edges = Vec::with_capacity(if pairs <= 1 << 15 { pairs } else { 0 });
         let mut heaviest: Option<WideN<M>> = None;
