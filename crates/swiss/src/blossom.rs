@@ -144,13 +144,19 @@ impl<const L: usize> Certificate<L> {
     /// slackness still holds, so that matching is optimal for the whole graph and the
     /// certificate is one of the graph (LP duality).
     pub fn covers(&self, u: usize, v: usize, w: WideN<L>) -> bool {
+        self.shortfall(u, v, w).is_none()
+    }
+
+    /// How far the duals over edge (u, v) of weight `w` fall short of twice its shifted
+    /// weight; `None` when they cover it ([`Certificate::covers`]).
+    pub fn shortfall(&self, u: usize, v: usize, w: WideN<L>) -> Option<WideN<L>> {
         // The vertex duals alone often cover it (blossom duals only add): no chain walk.
         let w2 = w.plus(self.shift);
         if self.vertex[u].plus(self.vertex[v]) >= w2.plus(w2) {
-            return true;
+            return None;
         }
         let (sum, two_w) = self.dual_sum_and_twice(u, v, w);
-        sum >= two_w
+        (sum < two_w).then(|| two_w.minus(sum))
     }
 
     /// The duals over edge (u, v) (vertices and the blossoms holding both) and twice its
@@ -492,9 +498,10 @@ fn most_uncovered<const L: usize>(
 ) -> Vec<Edge<L>> {
     let mut short: Vec<(usize, WideN<L>)> = Vec::new();
     for (k, e) in edges.iter().enumerate() {
-        if !keep[k] && !cert.covers(e.u(), e.v(), e.w) {
-            let (sum, two_w) = cert.dual_sum_and_twice(e.u(), e.v(), e.w);
-            short.push((k, two_w.minus(sum)));
+        if !keep[k]
+            && let Some(by) = cert.shortfall(e.u(), e.v(), e.w)
+        {
+            short.push((k, by));
         }
     }
     if short.len() > per_vertex.saturating_mul(n) {
@@ -2012,14 +2019,7 @@ mod tests {
         let mut deepest = 0;
         for _ in 0..200 {
             let n = 2 * (rnd() % 12 + 3) as usize;
-            let mut edges = Vec::new();
-            for u in 0..n {
-                for v in u + 1..n {
-                    if !rnd().is_multiple_of(3) {
-                        edges.push(Edge::new(u, v, w(100 + rnd() % 3)));
-                    }
-                }
-            }
+            let edges = random_graph(&mut rnd, n, 3, 100, 3);
             if edges.is_empty() {
                 continue;
             }
@@ -2113,14 +2113,7 @@ mod tests {
             } else {
                 (rnd() % 9 + 2) as usize
             };
-            let mut edges = Vec::new();
-            for u in 0..n {
-                for v in u + 1..n {
-                    if !rnd().is_multiple_of(4) {
-                        edges.push(Edge::new(u, v, w(rnd() % 40 + 1)));
-                    }
-                }
-            }
+            let edges = random_graph(&mut rnd, n, 4, 1, 40);
             let keep: Vec<bool> = edges.iter().map(|_| rnd().is_multiple_of(3)).collect();
             let Some((m, cert)) = max_weight_matching_priced(n, &edges, keep.clone(), n * n) else {
                 // Only an empty part (no edge kept) declines.
@@ -2166,14 +2159,7 @@ mod tests {
                 (rnd() % 9 + 2) as usize
             };
             let sparse = rnd() % 4 + 2;
-            let mut edges = Vec::new();
-            for u in 0..n {
-                for v in u + 1..n {
-                    if !rnd().is_multiple_of(sparse) {
-                        edges.push(Edge::new(u, v, w(rnd() % 60 + 1)));
-                    }
-                }
-            }
+            let edges = random_graph(&mut rnd, n, sparse, 1, 60);
             let keep: Vec<bool> = edges.iter().map(|_| rnd().is_multiple_of(4)).collect();
             let before = CONTINUED.with(|c| c.get());
             let failed_before = GAVE_UP.with(|c| c.get());
@@ -2221,14 +2207,7 @@ mod tests {
         let held_back_before = HELD_BACK.with(|c| c.get());
         for _ in 0..120u32 {
             let n = (rnd() % 50 + 30) as usize;
-            let mut edges = Vec::new();
-            for u in 0..n {
-                for v in u + 1..n {
-                    if !rnd().is_multiple_of(8) {
-                        edges.push(Edge::new(u, v, w(rnd() % 200 + 1)));
-                    }
-                }
-            }
+            let edges = random_graph(&mut rnd, n, 8, 1, 200);
             let keep: Vec<bool> = edges.iter().map(|_| rnd().is_multiple_of(40)).collect();
             let Some((m, cert)) = max_weight_matching_priced(n, &edges, keep.clone(), n * n) else {
                 assert!(!keep.contains(&true));
@@ -2368,6 +2347,26 @@ mod tests {
     }
 
     /// A xorshift generator for the random tests.
+    /// A random graph on n vertices: each pair an edge unless `rnd()` is a multiple of
+    /// `missing_one_in`, weighing `low + rnd() % spread` (the weight drawn after the pair).
+    fn random_graph(
+        rnd: &mut impl FnMut() -> u64,
+        n: usize,
+        missing_one_in: u64,
+        low: u64,
+        spread: u64,
+    ) -> Vec<Edge> {
+        let mut edges = Vec::new();
+        for u in 0..n {
+            for v in u + 1..n {
+                if !rnd().is_multiple_of(missing_one_in) {
+                    edges.push(Edge::new(u, v, w(low + rnd() % spread)));
+                }
+            }
+        }
+        edges
+    }
+
     fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
         move || {
             seed ^= seed << 13;
@@ -2469,14 +2468,7 @@ mod tests {
         let mut rnd = xorshift(777);
         for _ in 0..200 {
             let n = (rnd() % 9 + 2) as usize;
-            let mut edges = Vec::new();
-            for u in 0..n {
-                for v in u + 1..n {
-                    if !rnd().is_multiple_of(3) {
-                        edges.push(Edge::new(u, v, w(rnd() % 20 + 1)));
-                    }
-                }
-            }
+            let edges = random_graph(&mut rnd, n, 3, 1, 20);
             let (m, cert) = max_weight_matching_with_duals(n, &edges);
             let Some(cert) = cert else { continue };
             let best = total(&edges, &m);
@@ -2504,14 +2496,7 @@ mod tests {
         let mut rnd = xorshift(12345);
         for _ in 0..400 {
             let n = (rnd() % 9 + 2) as usize;
-            let mut edges = Vec::new();
-            for u in 0..n {
-                for v in u + 1..n {
-                    if !rnd().is_multiple_of(3) {
-                        edges.push(Edge::new(u, v, w(rnd() % 20 + 1)));
-                    }
-                }
-            }
+            let edges = random_graph(&mut rnd, n, 3, 1, 20);
             let m = max_weight_matching(n, &edges);
             for v in 0..n {
                 if let Some(u) = m[v] {

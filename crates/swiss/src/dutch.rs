@@ -311,12 +311,15 @@ const REST_HEAVIEST: usize = 8;
 /// whatever the constraints and the known optimum: [`RestMeets`] is emptied whenever the
 /// known optimum changes (20 times in one bracket of the 9,999-player round 6), and each
 /// time the heaviest edges of 1,600 floaters to 4,194 players of `rest` were weighed again
-/// (ADR swiss-024).
+/// (ADR swiss-024). Made (or kept) by [`Engine::rest_query`], once per question; its `id`
+/// names the frame and `rest` for [`RestMeets`] too.
 struct RestHeaviest {
     frame: u64,
     rest: Vec<usize>,
     /// Per vertex (`None`: not listed yet).
     top: Vec<Option<HeaviestToRest>>,
+    /// Distinct for every list ([`Engine::next_id`]).
+    id: u64,
 }
 
 /// A player's heaviest edges to `rest` that have a weight, heaviest first, as (weight, the
@@ -327,11 +330,11 @@ type HeaviestToRest = (Vec<(Wide, usize)>, bool);
 /// for one frame, known optimum, constraints (but `only`) and `rest`: successive questions
 /// of a bracket ask it of the same players (ADR swiss-011).
 struct RestMeets {
-    frame: u64,
+    /// The frame and `rest`, as the [`RestHeaviest`] id of the question.
+    rest_id: u64,
     cert: Option<u64>,
     /// The constraints, `only` aside.
     cons: Cons,
-    rest: Vec<usize>,
     meets: Vec<Option<bool>>,
     /// The heaviest edge from each kept player to `rest` (outer `None`: not known yet).
     heaviest: Vec<Option<Option<Wide>>>,
@@ -347,6 +350,8 @@ struct RestQuery<'a> {
     cons: &'a Cons,
     prune: Option<&'a Sol>,
     rest: &'a [usize],
+    /// The [`RestHeaviest`] list of this frame and `rest`.
+    rest_id: u64,
     memo: Option<u64>,
 }
 
@@ -388,12 +393,14 @@ impl RestQuery<'_> {
         if let Some(w) = self.memo(u).and_then(|m| m.heaviest[u]) {
             return w;
         }
-        let w = self.eng.heaviest_to_rest(self.fr, self.rest, u, |x, w| {
-            self.eng.allowed(self.fr, self.cons, u, x)
-                && !self
-                    .prune
-                    .is_some_and(|k| k.excludes_weight(self.fr, u, x, w))
-        });
+        let w = self
+            .eng
+            .heaviest_to_rest(self.fr, self.rest, self.rest_id, u, |x, w| {
+                self.eng.allowed(self.fr, self.cons, u, x)
+                    && !self
+                        .prune
+                        .is_some_and(|k| k.excludes_weight(self.fr, u, x, w))
+            });
         if let Some(mut m) = self.memo(u) {
             m.heaviest[u] = Some(w);
         }
@@ -1769,27 +1776,31 @@ impl Engine {
     /// (`may(x, w)`: the edge to x, of weight w): the first `may` takes of u's
     /// [`RestHeaviest`] list, heaviest first (every edge after it weighs no more); all of
     /// u's edges weighed again only when `may` takes none of a list that is not all of
-    /// them. The same maximum as weighing every edge `may` takes.
+    /// them. The same maximum as weighing every edge `may` takes. `rest_id`: the list
+    /// [`Engine::rest_query`] made for `fr` and `rest` (without it, every edge is weighed).
     fn heaviest_to_rest(
         &self,
         fr: &Frame,
         rest: &[usize],
+        rest_id: u64,
         u: usize,
         may: impl Fn(usize, Wide) -> bool,
     ) -> Option<Wide> {
         let weigh = |x: usize| self.has_edge(fr, u, x).then(|| self.w(fr, u, x)).flatten();
-        let (top, all) = {
-            let mut cache = self.rest_heaviest.borrow_mut();
-            let cache = match cache.take() {
-                Some(c) if c.frame == fr.id && c.rest == rest => cache.insert(c),
-                _ => cache.insert(RestHeaviest {
-                    frame: fr.id,
-                    rest: rest.to_vec(),
-                    top: vec![None; self.n + 1],
-                }),
-            };
-            cache.top[u]
-                .get_or_insert_with(|| {
+        let every = || {
+            rest.iter()
+                .filter_map(|&x| weigh(x).filter(|&w| may(x, w)))
+                .max()
+        };
+        // The first of the list `may` takes (`Some(None)`: none, and the list is all of
+        // u's edges); `None`: weigh them all.
+        let listed = self
+            .rest_heaviest
+            .borrow_mut()
+            .as_mut()
+            .filter(|c| c.id == rest_id)
+            .and_then(|c| {
+                let (top, all) = c.top[u].get_or_insert_with(|| {
                     // Heaviest first (ties: the earlier in `rest`), at most REST_HEAVIEST.
                     let mut top: Vec<(Wide, usize)> = Vec::with_capacity(REST_HEAVIEST + 1);
                     let mut all = true;
@@ -1807,19 +1818,13 @@ impl Engine {
                         }
                     }
                     (top, all)
-                })
-                .clone()
-        };
-        let every = || {
-            rest.iter()
-                .filter_map(|&x| weigh(x).filter(|&w| may(x, w)))
-                .max()
-        };
-        let found = match top.iter().find(|&&(w, x)| may(x, w)) {
-            Some(&(w, _)) => Some(w),
-            None if all => None,
-            None => every(),
-        };
+                });
+                match top.iter().find(|&&(w, x)| may(x, w)) {
+                    Some(&(w, _)) => Some(Some(w)),
+                    None => all.then_some(None),
+                }
+            });
+        let found = listed.unwrap_or_else(every);
         // Debug builds: the same as weighing every edge.
         debug_assert_eq!(found, every(), "u's heaviest edge to rest");
         found
@@ -1836,19 +1841,32 @@ impl Engine {
         rest: &'a [usize],
         in_rest: &[bool],
     ) -> RestQuery<'a> {
+        let rest_id = {
+            let mut heaviest = self.rest_heaviest.borrow_mut();
+            match &*heaviest {
+                Some(h) if h.frame == fr.id && h.rest == rest => h.id,
+                _ => {
+                    let id = self.next_id();
+                    *heaviest = Some(RestHeaviest {
+                        frame: fr.id,
+                        rest: rest.to_vec(),
+                        top: vec![None; self.n + 1],
+                        id,
+                    });
+                    id
+                }
+            }
+        };
         let mut memo = self.rest_meets.borrow_mut();
         let cert = prune.map(|k| k.cert_id);
         let same = memo.as_ref().is_some_and(|m| {
-            (m.frame, m.cert) == (fr.id, cert)
-                && m.cons.same_apart_from_only(cons)
-                && m.rest == rest
+            (m.rest_id, m.cert) == (rest_id, cert) && m.cons.same_apart_from_only(cons)
         });
         if !same {
             *memo = Some(RestMeets {
-                frame: fr.id,
+                rest_id,
                 cert,
                 cons: cons.apart_from_only(),
-                rest: rest.to_vec(),
                 meets: vec![None; self.n + 1],
                 heaviest: vec![None; self.n + 1],
                 id: self.next_id(),
@@ -1860,6 +1878,7 @@ impl Engine {
             cons,
             prune,
             rest,
+            rest_id,
             // Not when `only` restricts a player of `rest` (its edges differ by question).
             memo: memo
                 .as_ref()
