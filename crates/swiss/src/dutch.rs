@@ -13,7 +13,7 @@
 //! optimum is still reachable after each decision.
 
 use crate::blossom::{
-    Certificate, Edge, Link, WarmSearch, WarmStart, common_outer, keep_best_per_vertex,
+    Certificate, Edge, Link, Priced, WarmSearch, WarmStart, common_outer, keep_best_per_vertex,
     max_weight_matching, max_weight_matching_priced, max_weight_matching_with_duals,
     max_weight_perfect_matching_warm_priced, outer_sum, warm_search,
 };
@@ -58,6 +58,7 @@ const WARM_PRICED_FROM: usize = 400;
 const MAX_PLAYERS: usize = 9999;
 
 mod board_order;
+mod cached_question;
 mod quality_criteria;
 
 /// A player as the engine sees them (sorted by Art. 1.2 order: score, then TPN).
@@ -452,10 +453,22 @@ struct EdgeCache {
     /// question ended with: most of what the next one needs
     /// ([`max_weight_perfect_matching_warm_priced`]); read while its edges are listed.
     hint: Vec<(u32, u32)>,
+    /// The same part as indices into `pairs`, when a question answered on the cache left it
+    /// ([`Engine::cached_warm_question`]; empty otherwise).
+    hint_at: Vec<u32>,
     /// The last question's list of edges (a `Vec<Edge<limbs>>`), given back when it was
     /// done with ([`Listed`]) for the next to fill: a fresh list of millions of edges cost
     /// more in page faults than its copying (ADR swiss-021).
     spare: Option<Box<dyn std::any::Any>>,
+    /// The pairs by player, made at the first question answered on the cache
+    /// ([`Engine::cached_warm_question`]).
+    pairs_at: Option<cached_question::PairsAt>,
+    /// The heaviest pair's weight, when the pruning certificate covers every pair (else
+    /// `None`: the questions are listed).
+    heaviest: Option<Wide>,
+    /// How many questions were answered on the cache (debug builds leave the hint out of
+    /// every other one, see [`Engine::cached_warm_question`]).
+    asked: u32,
 }
 
 /// A question's edges; when they came from the [`EdgeCache`], their list goes back to it
@@ -490,6 +503,7 @@ impl<const M: usize> Listed<'_, M> {
             .collect();
         hint.sort_unstable();
         c.hint = hint;
+        c.hint_at.clear();
     }
 }
 
@@ -592,6 +606,22 @@ fn solve_verts_in<const M: usize>(
         if found.is_some_and(|(outer, free)| proves_no(&outer, free)) {
             return Answer::No;
         }
+    }
+    // A large question about a known optimum: asked of the edge cache itself when it can
+    // (ADR swiss-025), else its edges are listed.
+    if warm_ok
+        && verts.len() >= WARM_PRICED_FROM
+        && let Some(k) = prune
+        && let Some((found, edges)) = eng.cached_warm_question::<M>(fr, cons, verts, &idx, k, floor)
+    {
+        return match found {
+            Ok((m, c)) => {
+                #[cfg(debug_assertions)]
+                assert_fields_fit(fr, &edges, &m);
+                Answer::Solved(eng.solution(base, verts, &edges, m, Some(widen(&c))))
+            }
+            Err(c) => Answer::Below(eng.globalize(verts, widen(&c))),
+        };
     }
     let edges = eng.edges_in::<M>(fr, cons, verts, &idx, prune);
     if let Some((k, proves_no)) = question
@@ -1234,7 +1264,11 @@ impl Engine {
             allowed_for: None,
             graph: None,
             hint: Vec::new(),
+            hint_at: Vec::new(),
             spare: None,
+            pairs_at: None,
+            heaviest: None,
+            asked: 0,
         });
         // The cache's pairs ascend (its hint is merged with them side by side) because
         // `verts` does.
