@@ -466,6 +466,8 @@ struct EdgeCache {
     /// The heaviest pair's weight, when the pruning certificate covers every pair (else
     /// `None`: the questions are listed).
     heaviest: Option<Wide>,
+    /// Whether `heaviest` (and `pairs_at`) were worked out.
+    checked: bool,
     /// How many questions were answered on the cache (debug builds leave the hint out of
     /// every other one, see [`Engine::cached_warm_question`]).
     asked: u32,
@@ -1248,18 +1250,33 @@ impl Engine {
             };
         }
         let pairs = verts.len() * verts.len().saturating_sub(1) / 2;
-        if large && pairs <= EDGE_CACHE_MAX {
-            // The cache held another question's edges and this one's will fit: freed
-            // before they are listed (two such lists at once would double the memory).
-            *self.edge_cache.borrow_mut() = None;
-        }
+        // The cache held another question's edges and this one's will fit: emptied before
+        // they are listed (two such lists at once would double the memory), its lists
+        // filled again in place: fresh memory of that size is paid in page faults, 9 % of
+        // the 9,999-player round 6's profile, whose partner searches fill a new cache after
+        // each new optimum (ADR swiss-025).
+        let old = (large && pairs <= EDGE_CACHE_MAX)
+            .then(|| self.edge_cache.borrow_mut().take())
+            .flatten();
+        let (mut old_pairs, mut old_weights, old_edges) = match old {
+            Some(c) => {
+                let edges = c
+                    .spare
+                    .and_then(|b| b.downcast::<Vec<Edge<M>>>().ok())
+                    .map(|b| *b);
+                (c.pairs, c.weights, edges)
+            }
+            None => (Vec::new(), Vec::new(), None),
+        };
+        old_pairs.clear();
+        old_weights.clear();
         let mut fill = large.then(|| EdgeCache {
             frame: key.0,
             cert: key.1,
             limbs: M,
             covered: (0..=n).map(|v| idx[v] != usize::MAX).collect(),
-            pairs: Vec::new(),
-            weights: Vec::new(),
+            pairs: old_pairs,
+            weights: old_weights,
             allowed: Vec::new(),
             allowed_for: None,
             graph: None,
@@ -1268,13 +1285,21 @@ impl Engine {
             spare: None,
             pairs_at: None,
             heaviest: None,
+            checked: false,
             asked: 0,
         });
         // The cache's pairs ascend (its hint is merged with them side by side) because
         // `verts` does.
         debug_assert!(verts.is_sorted(), "a question's players ascend");
-        // Small questions reserve every pair at once (no regrowing); large ones grow.
-        let mut edges = Vec::with_capacity(if pairs <= 1 << 15 { pairs } else { 0 });
+        // Small questions reserve every pair at once (no regrowing); large ones grow, or
+        // fill the last list of the cache again.
+        let mut edges = match old_edges {
+            Some(mut e) => {
+                e.clear();
+                e
+            }
+            None => Vec::with_capacity(if pairs <= 1 << 15 { pairs } else { 0 }),
+        };
         let mut heaviest: Option<WideN<M>> = None;
         for (i, &u) in verts.iter().enumerate() {
             for &v in &verts[i + 1..] {

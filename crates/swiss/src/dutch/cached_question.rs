@@ -87,9 +87,10 @@ impl Engine {
         }
         let cert = k.cert.as_ref()?;
         c.allowed_under(self, fr, cons);
-        if c.pairs_at.is_none() {
-            // Once per cache: the pairs by player, and whether `k`'s duals cover every pair
-            // (a certificate found on fewer edges need not; then every question is listed).
+        if !c.checked {
+            // Once per cache: whether `k`'s duals cover every pair (a certificate found on
+            // fewer edges need not; then every question is listed), and the pairs by player.
+            c.checked = true;
             let mut heaviest = WideN::<M>::ZERO;
             let mut covers = true;
             for (p, &(u, v)) in c.pairs.iter().enumerate() {
@@ -97,10 +98,12 @@ impl Engine {
                 heaviest = heaviest.max(w);
                 covers = covers && cert.covers(u as usize, v as usize, w.narrow::<8>());
             }
-            c.pairs_at = Some(PairsAt::new(self.n + 1, &c.pairs));
-            c.heaviest = covers.then(|| heaviest.narrow::<8>());
-            // The listed path's spare list is not needed while questions come here.
-            c.spare = None;
+            if covers {
+                c.pairs_at = Some(PairsAt::new(self.n + 1, &c.pairs));
+                c.heaviest = Some(heaviest.narrow::<8>());
+                // The listed path's spare list is not needed while questions come here.
+                c.spare = None;
+            }
         }
         let maxw = c.heaviest?;
         c.asked = c.asked.wrapping_add(1);
@@ -138,6 +141,12 @@ impl Engine {
             list.get(i).filter(|&&p| other(p) == b).map(|&p| p as usize)
         };
         let warm = self.warm_start(k, verts, idx, maxw)?;
+        // The warm duals in `M` limbs (`solve_verts` sizes them to fit; checked, since the
+        // check below trusts them on the pairs it skips).
+        let fits = |d: &Wide| d.narrow::<M>().narrow::<8>() == *d;
+        if !warm.dual.iter().all(fits) || !fits(&warm.shift) {
+            return None;
+        }
         let nv = verts.len();
         // The part: the warm pairs that are edges, every edge at a player they leave free,
         // and the part the last question ended with.
@@ -182,10 +191,10 @@ impl Engine {
             part.extend(hinted.filter(|&p| usable(p).is_some()));
         }
         if starve {
-            let mut k = 0;
+            let mut seen = 0;
             part.retain(|_| {
-                k += 1;
-                k <= start_at || k % 2 == 0
+                seen += 1;
+                seen <= start_at || seen % 2 == 0
             });
         }
         part.sort_unstable();
