@@ -530,49 +530,6 @@ impl<const M: usize> Drop for Listed<'_, M> {
 }
 
 impl EdgeCache {
-    /// Whether the cache holds the edges of a question on `verts` in frame `frame` under the
-    /// constraints `cons` about the known optimum whose certificate is `cert` (its pruning),
-    /// in `limbs` limbs (`None`: any).
-    ///
-    /// A new known optimum of the same frame under the same constraints (a partner search
-    /// after a question answered "yes", ADR swiss-025) takes the cache over instead of
-    /// filling another: a pair pruned by the optimum the cache was filled for is in no
-    /// matching of its quality, and each later optimum of the search, with the pairs fixed
-    /// since, is a matching of that quality (every decision keeps it, and the criteria of
-    /// a union are the sums of its parts'). So no matching a later question asks about uses
-    /// a pair the cache left out. The cover of every pair by the new optimum's duals (which
-    /// [`Engine::cached_warm_question`] needs) is checked again.
-    fn serves(
-        &mut self,
-        frame: u64,
-        cons: &Cons,
-        cert: Option<u64>,
-        limbs: Option<usize>,
-        verts: &[usize],
-    ) -> bool {
-        if self.frame != frame
-            || limbs.is_some_and(|l| l != self.limbs)
-            || !verts.iter().all(|&v| self.covered[v])
-        {
-            return false;
-        }
-        if self.cert == cert {
-            return true;
-        }
-        let same_search = cert.is_some()
-            && self.cert.is_some()
-            && self
-                .allowed_for
-                .as_ref()
-                .is_some_and(|f| f.same_apart_from_only(cons));
-        if same_search {
-            self.cert = cert;
-            self.checked = false;
-            self.heaviest = None;
-        }
-        same_search
-    }
-
     /// [`EdgeCache::allowed`] for the constraints `cons` (`only` aside), computed again
     /// when they are not those of the last question.
     fn allowed_under(&mut self, eng: &Engine, fr: &Frame, cons: &Cons) {
@@ -1240,7 +1197,8 @@ impl Engine {
         let key = (fr.id, prune.map(|k| k.cert_id), M);
         if large
             && let Some(c) = &mut *self.edge_cache.borrow_mut()
-            && c.serves(fr.id, cons, key.1, Some(M), verts)
+            && (c.frame, c.cert, c.limbs) == key
+            && verts.iter().all(|&v| c.covered[v])
         {
             let mut edges = c
                 .spare
@@ -1400,7 +1358,7 @@ impl Engine {
     ) -> Option<Option<(Vec<(usize, usize)>, usize)>> {
         let mut cache = self.edge_cache.borrow_mut();
         let c = cache.as_mut()?;
-        if !c.serves(fr.id, cons, Some(k.cert_id), None, verts) {
+        if (c.frame, c.cert) != (fr.id, Some(k.cert_id)) || !verts.iter().all(|&v| c.covered[v]) {
             return None;
         }
         let n = self.n;
