@@ -13,9 +13,9 @@
 //! Here the part is built from each player's own pairs in the cache ([`PairsAt`]): the warm
 //! pairs, every edge at a player they leave free, and the part the last question ended with
 //! (the same part the listed search starts from, in the same order). The check reads only
-//! the edges at players whose dual the search lowered: the warm duals cover every edge, and
-//! a search only lowers duals, so an edge at two players whose duals did not fall stays
-//! covered (blossom duals only add). A search that stops short (no perfect matching on the
+//! the edges at players whose dual the search lowered: the warm duals cover every edge, so
+//! an edge at two players whose duals did not fall stays covered (blossom duals only add),
+//! and so does one whose other end rose at least as far. A search that stops short (no perfect matching on the
 //! part, a warm start it cannot use, too many rounds) leaves the question to the listed
 //! path, which answers it as before.
 
@@ -222,14 +222,27 @@ impl Engine {
             };
             // Only the edges at a player whose dual fell can be uncovered: one pass over
             // the cache in its order (reading each player's pairs instead jumps about it).
-            let fell: Vec<bool> = (0..nv).map(|i| duals.vertex[i] < start.dual[i]).collect();
+            // How far each player's dual fell and rose: a pair whose one end rose at least
+            // as far as the other fell keeps the cover of the warm duals, its weight unread
+            // (the searches of a partner search are forests of players who fell and
+            // partners who rose as much, and half the pairs between them are such).
+            let moved: Vec<(WideN<M>, WideN<M>)> = (0..nv)
+                .map(|i| {
+                    let (now, then) = (duals.vertex[i], start.dual[i]);
+                    if now < then {
+                        (then.minus(now), WideN::ZERO)
+                    } else {
+                        (WideN::ZERO, now.minus(then))
+                    }
+                })
+                .collect();
             let mut uncovered: Vec<usize> = Vec::new();
             for (p, (&(u, v), &ok)) in c.pairs.iter().zip(&c.allowed).enumerate() {
                 if !ok {
                     continue;
                 }
                 let (iu, iv) = (idx[u as usize], idx[v as usize]);
-                if iu == usize::MAX || iv == usize::MAX || !(fell[iu] || fell[iv]) {
+                if iu == usize::MAX || iv == usize::MAX || cover_kept(moved[iu], moved[iv]) {
                     continue;
                 }
                 if usable(p).is_some() && !duals.covers(iu, iv, weight(p)) {
@@ -273,9 +286,48 @@ impl Engine {
     }
 }
 
+/// Whether a pair whose ends' duals moved by `a` and `b` (how far each fell, how far it
+/// rose) keeps the cover the warm duals gave it, whatever its weight: neither end fell, or
+/// one end rose at least as far as the other fell (blossom duals only add to a cover).
+fn cover_kept<const M: usize>(a: (WideN<M>, WideN<M>), b: (WideN<M>, WideN<M>)) -> bool {
+    match (a.0.is_zero(), b.0.is_zero()) {
+        (true, true) => true,
+        (false, true) => b.1 >= a.0,
+        (true, false) => a.1 >= b.0,
+        (false, false) => false,
+    }
+}
+
 /// The weight of the cache's pair `p` (`M` limbs a pair in `weights`).
 fn cached_weight<const M: usize>(weights: &[u64], p: usize) -> WideN<M> {
     let mut limbs = [0u64; M];
     limbs.copy_from_slice(&weights[p * M..(p + 1) * M]);
     WideN(limbs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(x: u64) -> WideN<2> {
+        let mut v = WideN::<2>::ZERO;
+        v.add_at(0, x);
+        v
+    }
+
+    #[test]
+    fn a_pair_keeps_its_cover_unless_an_end_fell_further_than_the_other_rose() {
+        let still = (w(0), w(0));
+        assert!(cover_kept(still, still));
+        assert!(cover_kept((w(0), w(5)), (w(0), w(0))));
+        // One end fell by 3: the other must have risen by 3 or more.
+        for (fell, rose, kept) in [(3, 3, true), (3, 4, true), (3, 2, false), (3, 0, false)] {
+            let down = (w(fell), w(0));
+            let up = (w(0), w(rose));
+            assert_eq!(cover_kept(down, up), kept, "fell {fell}, rose {rose}");
+            assert_eq!(cover_kept(up, down), kept, "either order");
+        }
+        // Both fell: only the weight can tell.
+        assert!(!cover_kept((w(1), w(0)), (w(1), w(0))));
+    }
 }
