@@ -211,6 +211,15 @@ impl Cons {
     fn same_apart_from_only(&self, other: &Cons) -> bool {
         self.req == other.req && self.tops == other.tops
     }
+
+    /// Whether `only` lets u and v meet (it restricts one player's partners).
+    fn only_allows(&self, u: usize, v: usize) -> bool {
+        match &self.only {
+            Some((who, ok)) if u == *who => ok[v],
+            Some((who, ok)) if v == *who => ok[u],
+            _ => true,
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -530,6 +539,14 @@ impl<const M: usize> Drop for Listed<'_, M> {
 }
 
 impl EdgeCache {
+    /// Whether the cache holds the pairs of a question on `verts` in frame `frame` pruned by
+    /// the certificate `cert`, its weights in `limbs` limbs (`None`: any width).
+    fn holds(&self, frame: u64, cert: Option<u64>, limbs: Option<usize>, verts: &[usize]) -> bool {
+        (self.frame, self.cert) == (frame, cert)
+            && limbs.is_none_or(|l| l == self.limbs)
+            && verts.iter().all(|&v| self.covered[v])
+    }
+
     /// [`EdgeCache::allowed`] for the constraints `cons` (`only` aside), computed again
     /// when they are not those of the last question.
     fn allowed_under(&mut self, eng: &Engine, fr: &Frame, cons: &Cons) {
@@ -778,6 +795,15 @@ fn widen<const M: usize>(c: &Certificate<M>) -> Certificate<8> {
     }
 }
 
+/// A warm start in `M` limbs (the caller guarantees its duals fit).
+fn narrow_warm<const M: usize>(warm: &WarmStart<8>) -> WarmStart<M> {
+    WarmStart {
+        mate: warm.mate.clone(),
+        dual: warm.dual.iter().map(|d| d.narrow::<M>()).collect(),
+        shift: warm.shift.narrow::<M>(),
+    }
+}
+
 /// [`max_weight_perfect_matching_warm`] in `M` limbs (the caller guarantees the shifted
 /// weights and doubled duals fit).
 ///
@@ -790,11 +816,7 @@ fn warm_matching_in<const M: usize>(
     floor: Option<Wide>,
     hint: Option<&[usize]>,
 ) -> (Warm, Option<Vec<usize>>) {
-    let w = WarmStart {
-        mate: warm.mate.clone(),
-        dual: warm.dual.iter().map(|d| d.narrow::<M>()).collect(),
-        shift: warm.shift.narrow::<M>(),
-    };
+    let w = narrow_warm::<M>(warm);
     if n >= WARM_PRICED_FROM
         && edges.len() >= 4 * n * WARM_LEAST
         && let Some((found, part)) = max_weight_perfect_matching_warm_priced(
@@ -1197,8 +1219,7 @@ impl Engine {
         let key = (fr.id, prune.map(|k| k.cert_id), M);
         if large
             && let Some(c) = &mut *self.edge_cache.borrow_mut()
-            && (c.frame, c.cert, c.limbs) == key
-            && verts.iter().all(|&v| c.covered[v])
+            && c.holds(key.0, key.1, Some(M), verts)
         {
             let mut edges = c
                 .spare
@@ -1209,7 +1230,6 @@ impl Engine {
             edges.clear();
             edges.reserve(c.pairs.len());
             c.allowed_under(self, fr, cons);
-            let only = cons.only.as_ref();
             let mut hinted = Vec::new();
             let mut heaviest: Option<WideN<M>> = None;
             // The hint and the pairs are both in ascending order: read side by side.
@@ -1224,10 +1244,7 @@ impl Engine {
             {
                 let (u, v) = (pair.0 as usize, pair.1 as usize);
                 let (iu, iv) = (idx[u], idx[v]);
-                if iu == usize::MAX
-                    || iv == usize::MAX
-                    || only.is_some_and(|(who, ok)| (u == *who && !ok[v]) || (v == *who && !ok[u]))
-                {
+                if iu == usize::MAX || iv == usize::MAX || !cons.only_allows(u, v) {
                     continue;
                 }
                 while hint.next_if(|&h| h < pair).is_some() {}
@@ -1358,7 +1375,7 @@ impl Engine {
     ) -> Option<Option<(Vec<(usize, usize)>, usize)>> {
         let mut cache = self.edge_cache.borrow_mut();
         let c = cache.as_mut()?;
-        if (c.frame, c.cert) != (fr.id, Some(k.cert_id)) || !verts.iter().all(|&v| c.covered[v]) {
+        if !c.holds(fr.id, Some(k.cert_id), None, verts) {
             return None;
         }
         let n = self.n;
@@ -1382,11 +1399,7 @@ impl Engine {
         let start: Vec<Option<usize>> = (0..=n)
             .map(|v| k.mate[v].filter(|&u| present[v] && present[u]))
             .collect();
-        let edge_ok = |u: usize, v: usize| match &cons.only {
-            Some((who, ok)) if u == *who => ok[v],
-            Some((who, ok)) if v == *who => ok[u],
-            _ => true,
-        };
+        let edge_ok = |u: usize, v: usize| cons.only_allows(u, v);
         Some(
             match matching::perfect_or_barrier_in(g, &present, &start, edge_ok) {
                 matching::Completion::Barrier { outer, free } => Some((

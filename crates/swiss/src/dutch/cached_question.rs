@@ -79,10 +79,7 @@ impl Engine {
     ) -> Option<CachedAnswer<M>> {
         let mut guard = self.edge_cache.borrow_mut();
         let c = guard.as_mut()?;
-        if (c.frame, c.cert, c.limbs) != (fr.id, Some(k.cert_id), M)
-            || c.hint.is_empty()
-            || !verts.iter().all(|&v| c.covered[v])
-        {
+        if !c.holds(fr.id, Some(k.cert_id), Some(M), verts) || c.hint.is_empty() {
             return None;
         }
         let cert = k.cert.as_ref()?;
@@ -110,7 +107,6 @@ impl Engine {
         let c = &*c;
         let at = c.pairs_at.as_ref()?;
         let weight = |p: usize| cached_weight::<M>(&c.weights, p);
-        let only = cons.only.as_ref();
         // The local ends of pair `p` when it is an edge of this question.
         let usable = |p: usize| -> Option<(usize, usize)> {
             if !c.allowed[p] {
@@ -118,10 +114,7 @@ impl Engine {
             }
             let (u, v) = (c.pairs[p].0 as usize, c.pairs[p].1 as usize);
             let (iu, iv) = (idx[u], idx[v]);
-            if iu == usize::MAX
-                || iv == usize::MAX
-                || only.is_some_and(|(who, ok)| (u == *who && !ok[v]) || (v == *who && !ok[u]))
-            {
+            if iu == usize::MAX || iv == usize::MAX || !cons.only_allows(u, v) {
                 return None;
             }
             Some((iu, iv))
@@ -199,11 +192,7 @@ impl Engine {
         }
         part.sort_unstable();
         part.dedup();
-        let start = WarmStart {
-            mate: warm.mate.clone(),
-            dual: warm.dual.iter().map(|d| d.narrow::<M>()).collect(),
-            shift: warm.shift.narrow::<M>(),
-        };
+        let start = narrow_warm::<M>(&warm);
         // Twice the floor, each weight raised by the shift (the matcher's units).
         let floor = floor.map(|f| f.times(2).plus(warm.shift.times(nv as u64)));
         let mut answer = None;
