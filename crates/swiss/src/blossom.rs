@@ -818,6 +818,11 @@ struct Matcher<'a, const L: usize> {
     unusedblossoms: Vec<usize>,
     dualvar: Vec<WideN<L>>,
     allowedge: Vec<bool>,
+    /// Scratch of [`Matcher::augment_and_go_on`]: the root of each labelled top-level
+    /// blossom's tree, by index (`NO` unknown), and the blossoms it set.
+    root_of: Vec<isize>,
+    rooted: Vec<usize>,
+    leaving: Vec<bool>,
     queue: Vec<usize>,
     /// Maximum-cardinality mode (warm starts): no delta 1, duals may not go below zero.
     maxcard: bool,
@@ -1003,6 +1008,9 @@ impl<'a, const L: usize> Matcher<'a, L> {
             unusedblossoms: (n..2 * n).collect(),
             dualvar,
             allowedge: vec![false; edges.len()],
+            root_of: vec![NO; 2 * n],
+            rooted: Vec::new(),
+            leaving: vec![false; 2 * n],
             queue: Vec::new(),
             maxcard: false,
             failed: false,
@@ -1596,6 +1604,181 @@ impl<'a, const L: usize> Matcher<'a, L> {
         }
     }
 
+    /// The root (top-level S-blossom without a parent edge) of the search tree that holds
+    /// the labelled top-level blossom `b`, memoised in `root_of`.
+    fn tree_root(&mut self, b: usize) -> usize {
+        // Up to the root or a top whose root is known, then the same way again noting it.
+        let mut t = b;
+        let root = loop {
+            if self.root_of[t] != NO {
+                break self.root_of[t] as usize;
+            }
+            if self.labelend[t] == NO {
+                break t;
+            }
+            t = self.inblossom[self.endpoint(self.labelend[t] as usize)];
+        };
+        let mut t = b;
+        while self.root_of[t] == NO {
+            self.root_of[t] = root as isize;
+            self.rooted.push(t);
+            if self.labelend[t] == NO {
+                break;
+            }
+            t = self.inblossom[self.endpoint(self.labelend[t] as usize)];
+        }
+        root
+    }
+
+    /// Augments the matching over edge k (between two S-blossoms of different trees) and
+    /// goes on with the stage instead of starting another (ADR swiss-026). A stage of the
+    /// textbook method ends at each augmentation and the next labels every root again and
+    /// scans all their edges: a cold solve of a few thousand vertices scanned its hundred
+    /// thousand edges once for each of its thousand pairs. Here only the two trees the
+    /// path joined leave the forest: their vertices and blossoms lose their labels (they
+    /// are all matched now; blossoms made this stage stay, unlabelled), the other trees
+    /// stay as they are, and the duals stay feasible. What the stage recorded about the
+    /// edges at those vertices is renewed: their own best edges from the S-vertices left
+    /// (as unlabelled vertices), and the best edge of each vertex or S-blossom elsewhere
+    /// that named one of their edges (an S–S edge that is now S–unlabelled, or an
+    /// S–unlabelled edge whose S end left).
+    fn augment_and_go_on(&mut self, k: usize) {
+        let n = self.n;
+        // The two trees, found before the augmentation changes the blossoms' bases.
+        let (u, v) = (self.edges[k].u(), self.edges[k].v());
+        let ru = self.tree_root(self.inblossom[u]);
+        let rv = self.tree_root(self.inblossom[v]);
+        let mut tops: Vec<usize> = Vec::new();
+        for i in 0..self.stage.verts.len() {
+            let x = self.stage.verts[i];
+            let b = self.inblossom[x];
+            if self.label[b] == 0 || self.leaving[b] {
+                continue;
+            }
+            let r = self.tree_root(b);
+            if r == ru || r == rv {
+                self.leaving[b] = true;
+                tops.push(b);
+            }
+        }
+        for &x in &self.rooted {
+            self.root_of[x] = NO;
+        }
+        self.rooted.clear();
+        for &b in &tops {
+            self.leaving[b] = false;
+        }
+        self.augment_matching(k);
+        let mut leaves = Vec::new();
+        let mut stack = Vec::new();
+        for &b in &tops {
+            self.blossombestedges[b] = None;
+            stack.push(b);
+            while let Some(c) = stack.pop() {
+                self.label[c] = 0;
+                self.labelend[c] = NO;
+                self.bestedge[c] = NO;
+                if c < n {
+                    leaves.push(c);
+                } else {
+                    stack.extend_from_slice(&self.blossomchilds[c]);
+                }
+            }
+        }
+        // Blossoms without dual are opened, as the textbook method does at each stage's
+        // end (nested ones would make every later walk of their leaves longer).
+        for &b in &tops {
+            if b >= n && self.blossombase[b] >= 0 && self.dualvar[b].is_zero() {
+                self.expand_blossom(b, true);
+            }
+        }
+        for &x in &leaves {
+            for pi in self.neighstart[x]..self.neighstart[x + 1] {
+                let kk = (self.neighbend[pi] / 2) as isize;
+                // Tight while both ends moved together; not known to be from now on.
+                self.allowedge[kk as usize] = false;
+                let r = self.neighbour[pi] as usize;
+                let top = self.inblossom[r];
+                if top != r && self.label[r] == 2 && self.endpoint(self.labelend[r] as usize) == x {
+                    // A vertex inside a T-blossom elsewhere, marked as reached from x:
+                    // marked again from another S-vertex over a tight edge, if any, else
+                    // given its best edge (for when the blossom is opened).
+                    self.label[r] = 0;
+                    self.labelend[r] = NO;
+                    self.renew_best(r);
+                    let b = self.bestedge[r];
+                    if b != NO && self.slack(b as usize).is_zero() {
+                        let e = &self.edges[b as usize];
+                        self.label[r] = 2;
+                        self.labelend[r] = 2 * b + isize::from(e.u() == r);
+                    }
+                    continue;
+                }
+                if self.bestedge[r] == kk {
+                    self.renew_best(r);
+                }
+                if top != r && self.bestedge[top] == kk {
+                    self.renew_best(top);
+                }
+            }
+        }
+        for &x in &leaves {
+            self.renew_best(x);
+        }
+    }
+
+    /// Recomputes the best edge of `r`: for a top-level S-blossom (or S-vertex), its
+    /// least-slack edge to another S-blossom (with its key, [`Matcher::bestkey`]); for a
+    /// vertex not labelled itself, its least-slack edge from an S-vertex.
+    fn renew_best(&mut self, r: usize) {
+        let two_d = self.stage_delta.plus(self.stage_delta);
+        if self.blossomparent[r] == NO && self.label[r] == 1 {
+            let mut leaves = std::mem::take(&mut self.leaf_scratch);
+            leaves.clear();
+            self.leaves(r, &mut leaves);
+            let mut best = NO;
+            let mut least = WideN::<L>::ZERO;
+            for &v in &leaves {
+                for pi in self.neighstart[v]..self.neighstart[v + 1] {
+                    let w = self.neighbour[pi] as usize;
+                    let bw = self.inblossom[w];
+                    if bw == r || self.label[bw] != 1 {
+                        continue;
+                    }
+                    let kk = self.neighbend[pi] as usize / 2;
+                    let slack = self.slack(kk);
+                    if best == NO || slack < least {
+                        best = kk as isize;
+                        least = slack;
+                    }
+                }
+            }
+            self.leaf_scratch = leaves;
+            self.bestedge[r] = best;
+            self.bestkey[r] = least.plus(two_d);
+        } else if r < self.n && self.label[r] == 0 && self.label[self.inblossom[r]] != 1 {
+            let mut best = NO;
+            let mut least = WideN::<L>::ZERO;
+            for pi in self.neighstart[r]..self.neighstart[r + 1] {
+                let w = self.neighbour[pi] as usize;
+                let bw = self.inblossom[w];
+                if bw == self.inblossom[r] || self.label[bw] != 1 {
+                    continue;
+                }
+                let kk = self.neighbend[pi] as usize / 2;
+                let slack = self.slack(kk);
+                if best == NO || slack < least {
+                    best = kk as isize;
+                    least = slack;
+                }
+            }
+            self.bestedge[r] = best;
+            if best != NO {
+                self.stage.best_edge_at(r);
+            }
+        }
+    }
+
     /// Whether `outer` (each vertex's outer blossom) with the inner vertices is Tutte's
     /// barrier: each edge at an outer vertex stays inside its blossom or leads to an inner
     /// vertex (not a blossom), and the outer blossoms, each of odd size, outnumber the
@@ -1619,9 +1802,13 @@ impl<'a, const L: usize> Matcher<'a, L> {
             && free > 0
     }
 
+    /// The search: one stage, every free vertex a root, that augments the matching over
+    /// each path it finds and goes on with the other trees
+    /// ([`Matcher::augment_and_go_on`]), until no delta is left (the roots' duals reach
+    /// zero, or in maximum-cardinality mode nothing is left to grow).
     fn solve(&mut self) {
         let n = self.n;
-        for _ in 0..n {
+        {
             for l in self.label.iter_mut() {
                 *l = 0;
             }
@@ -1646,11 +1833,12 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     roots += 1;
                 }
             }
-            let mut augmented = false;
             loop {
                 while let Some(v) = self.queue.pop() {
-                    if augmented {
-                        break;
+                    // A vertex whose tree left the forest while it waited
+                    // ([`Matcher::augment_and_go_on`]).
+                    if self.label[self.inblossom[v]] != 1 {
+                        continue;
                     }
                     // Duals change only between scans (delta steps): v's own and the stage's
                     // sum of deltas are fixed here.
@@ -1679,8 +1867,10 @@ impl<'a, const L: usize> Matcher<'a, L> {
                                 if base >= 0 {
                                     self.add_blossom(base as usize, k);
                                 } else {
-                                    self.augment_matching(k);
-                                    augmented = true;
+                                    // The stage goes on with the other trees (v, no longer
+                                    // labelled, is not scanned further).
+                                    self.augment_and_go_on(k);
+                                    roots -= 2;
                                     break;
                                 }
                             } else if self.label[w] == 0 {
@@ -1703,9 +1893,6 @@ impl<'a, const L: usize> Matcher<'a, L> {
                             self.stage.best_edge_at(w);
                         }
                     }
-                }
-                if augmented {
-                    break;
                 }
                 // Delta 1: minimum vertex dual (not max-cardinality mode).
                 let mut deltatype = if self.maxcard { -1 } else { 1 };
@@ -1834,19 +2021,9 @@ impl<'a, const L: usize> Matcher<'a, L> {
                         self.allowedge[k] = true;
                         self.queue.push(self.edges[k].u());
                     }
-                    _ => self.expand_blossom(deltablossom as usize, false),
-                }
-            }
-            if !augmented {
-                break;
-            }
-            for b in n..2 * n {
-                if self.blossomparent[b] == NO
-                    && self.blossombase[b] >= 0
-                    && self.label[b] == 1
-                    && self.dualvar[b].is_zero()
-                {
-                    self.expand_blossom(b, true);
+                    _ => {
+                        self.expand_blossom(deltablossom as usize, false);
+                    }
                 }
             }
         }
