@@ -6,14 +6,30 @@
 //! total weight; the caller makes maximum cardinality the top-priority field.
 
 use crate::weight::WideN;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 const NO: isize = -1;
+
+/// How a vertex's dual moves with a stage's deltas ([`Matcher::dual`]): an S-vertex's falls
+/// by each, a T-vertex's rises by each, an unlabelled one's stays.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Moving {
+    Still,
+    Falls,
+    Rises,
+}
 
 /// From this many vertices the search augments and goes on in one stage
 /// ([`Matcher::augment_and_go_on`], ADR swiss-026); smaller searches end a stage at each
 /// augmenting path, which costs them less (a 100-player round's brackets: 2.7 against
 /// 3.7 ms).
 const GO_ON_FROM: usize = 256;
+
+/// From this many vertices the search keeps its vertex duals lazily and its delta
+/// candidates in heaps ([`Matcher::dual`], ADR swiss-026); smaller ones move the duals of
+/// every labelled vertex at each delta step, which costs them less.
+const LAZY_FROM: usize = 1024;
 
 /// An undirected weighted edge between vertices `u` and `v`.
 ///
@@ -822,7 +838,32 @@ struct Matcher<'a, const L: usize> {
     stage_delta: WideN<L>,
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
+    /// Each vertex's dual and each blossom's, doubled. Inside a stage a vertex's dual is
+    /// kept lazily (ADR swiss-026): `moving[v]` says how it moves with the stage's deltas
+    /// (S falls, T rises, else still) and `dualvar[v]` holds it offset by `stage_delta`
+    /// accordingly ([`Matcher::dual`]), so a delta step moves no vertex dual; each stage
+    /// ends with them settled ([`Matcher::settle`]). Blossom duals are kept exactly.
     dualvar: Vec<WideN<L>>,
+    moving: Vec<Moving>,
+    /// Whether this search keeps its vertex duals lazily and its delta candidates in heaps
+    /// (from [`GO_ON_FROM`] vertices, as [`Matcher::augment_and_go_on`]); smaller ones
+    /// move every labelled vertex's dual at each delta step and read the stage's lists.
+    lazy: bool,
+    /// The S-vertex of least dual this stage (S-vertices stay S for the stage and their
+    /// duals fall together, so it stays the least until another becomes S): delta 1, and
+    /// the warm search's check that no dual falls below zero.
+    least_s: isize,
+    /// Candidates for delta 2, the unlabelled vertices' best edges, by the stage delta at
+    /// which each becomes tight (its slack then falls by each delta) and vertex: stale
+    /// entries are skipped when read ([`Matcher::least_unlabelled`]).
+    tight_at: BinaryHeap<Reverse<(WideN<L>, usize)>>,
+    /// Candidates for delta 3, the top-level S-blossoms' best edges, by `bestkey` and
+    /// blossom (stale entries skipped, [`Matcher::least_s_to_s`]).
+    s_best: BinaryHeap<Reverse<(WideN<L>, usize)>>,
+    /// The vertices and blossoms whose best edge changed since the last delta step: their
+    /// entries are made then, once each (a scan may better one many times).
+    changed: Vec<usize>,
+    changed_in: Vec<bool>,
     allowedge: Vec<bool>,
     /// Scratch of [`Matcher::augment_and_go_on`]: the root of each labelled top-level
     /// blossom's tree, by index (`NO` unknown), and the blossoms it set.
@@ -855,14 +896,14 @@ struct Matcher<'a, const L: usize> {
     stage: Stage,
 }
 
-/// The vertices and blossoms a stage of [`Matcher::solve`] labelled, and the vertices it
-/// gave a best edge: each delta step computes its delta and moves the duals over these
-/// alone. A warm search from a few free vertices labels a small tree among thousands of
-/// vertices, and its delta steps, each reading every vertex and blossom, were most of
-/// its time. Every label a stage writes is recorded here (a blossom with all its leaves),
-/// so each list holds (at least) what the full scans would find; the scans' order decided
-/// ties (the first of equal slack), so the lists' candidates are compared by (value,
-/// index) to choose the same one.
+/// The vertices and blossoms a stage of [`Matcher::solve`] labelled: the stage's end
+/// settles these vertices' duals ([`Matcher::settle`]), and each delta step moves the
+/// duals of these blossoms (the top-level labelled ones; the others are dropped from the
+/// list as it is read). A warm search from a few free vertices labels a small tree among
+/// thousands of vertices, and its delta steps, each reading every vertex and blossom, were
+/// most of its time. Every label a stage writes is recorded here (a blossom with all its
+/// leaves). The scans' order decided ties (the first of equal slack), so the candidates of
+/// a delta are compared by (value, index) to choose the same one.
 struct Stage {
     /// Vertices in a blossom labelled this stage (each once: `vert_in`).
     verts: Vec<usize>,
@@ -871,7 +912,8 @@ struct Stage {
     /// blossom index minus n).
     blossoms: Vec<usize>,
     blossom_in: Vec<bool>,
-    /// Vertices given a best edge this stage (each once: `best_in`).
+    /// Vertices given a best edge this stage (each once: `best_in`; the textbook stages,
+    /// whose delta 2 reads them).
     best: Vec<usize>,
     best_in: Vec<bool>,
 }
@@ -911,18 +953,18 @@ impl Stage {
         }
     }
 
+    fn best_edge_at(&mut self, v: usize) {
+        if !self.best_in[v] {
+            self.best_in[v] = true;
+            self.best.push(v);
+        }
+    }
+
     /// Blossom `b` (≥ n) labelled; its leaves are recorded by the caller.
     fn blossom(&mut self, b: usize, n: usize) {
         if !self.blossom_in[b - n] {
             self.blossom_in[b - n] = true;
             self.blossoms.push(b);
-        }
-    }
-
-    fn best_edge_at(&mut self, v: usize) {
-        if !self.best_in[v] {
-            self.best_in[v] = true;
-            self.best.push(v);
         }
     }
 }
@@ -1013,10 +1055,17 @@ impl<'a, const L: usize> Matcher<'a, L> {
             blossombestedges: vec![None; 2 * n],
             unusedblossoms: (n..2 * n).collect(),
             dualvar,
+            moving: Vec::new(),
+            lazy: false,
+            least_s: NO,
+            tight_at: BinaryHeap::new(),
+            s_best: BinaryHeap::new(),
+            changed: Vec::new(),
+            changed_in: Vec::new(),
             allowedge: vec![false; edges.len()],
-            root_of: vec![NO; 2 * n],
+            root_of: Vec::new(),
             rooted: Vec::new(),
-            leaving: vec![false; 2 * n],
+            leaving: Vec::new(),
             queue: Vec::new(),
             maxcard: false,
             failed: false,
@@ -1237,12 +1286,158 @@ impl<'a, const L: usize> Matcher<'a, L> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn slack(&self, k: usize) -> WideN<L> {
         let e = &self.edges[k];
-        self.dualvar[e.u()]
-            .plus(self.dualvar[e.v()])
-            .minus(self.twice[k])
+        self.dual(e.u()).plus(self.dual(e.v())).minus(self.twice[k])
+    }
+
+    /// The (doubled) dual of vertex `v` now: `dualvar[v]` offset by the stage's deltas as
+    /// `v` moves with them (wrapping arithmetic: the offset stored may wrap, the dual does
+    /// not).
+    #[inline(always)]
+    fn dual(&self, v: usize) -> WideN<L> {
+        if !self.lazy {
+            return self.dualvar[v];
+        }
+        match self.moving[v] {
+            Moving::Still => self.dualvar[v],
+            Moving::Falls => self.dualvar[v].minus(self.stage_delta),
+            Moving::Rises => self.dualvar[v].plus(self.stage_delta),
+        }
+    }
+
+    /// Vertex `v` moves as `how` from now on (its label's top-level blossom was labelled,
+    /// relabelled or unlabelled): its dual is kept, offset anew. A vertex that moves is
+    /// recorded as labelled this stage ([`Stage`]), so that the stage's end settles it.
+    fn set_moving(&mut self, v: usize, how: Moving) {
+        if !self.lazy {
+            // Duals moved at each delta step: only recorded.
+            if how != Moving::Still {
+                self.stage.vertex(v);
+            }
+            return;
+        }
+        if self.moving[v] == how {
+            return;
+        }
+        let d = self.dual(v);
+        self.moving[v] = how;
+        self.dualvar[v] = match how {
+            Moving::Still => d,
+            Moving::Falls => d.plus(self.stage_delta),
+            Moving::Rises => d.minus(self.stage_delta),
+        };
+        if how == Moving::Falls && (self.least_s == NO || d < self.dual(self.least_s as usize)) {
+            self.least_s = v as isize;
+        }
+        if how != Moving::Still {
+            self.stage.vertex(v);
+        }
+    }
+
+    /// The stage ends: every vertex's dual is written out exactly (outside a stage
+    /// `dualvar` holds them as they are).
+    fn settle(&mut self) {
+        if !self.lazy {
+            return;
+        }
+        for i in 0..self.stage.verts.len() {
+            let v = self.stage.verts[i];
+            self.set_moving(v, Moving::Still);
+        }
+    }
+
+    /// Vertex or blossom `b` was given a best edge: its entry for delta 2 or 3 is made at
+    /// the next delta step ([`Matcher::offer_changed`]).
+    #[inline]
+    fn best_changed(&mut self, b: usize) {
+        if !self.lazy {
+            // Delta 2 reads the vertices given a best edge while unlabelled or inside a
+            // T-blossom; delta 3 reads every labelled top.
+            if b < self.n && self.label[self.inblossom[b]] != 1 {
+                self.stage.best_edge_at(b);
+            }
+            return;
+        }
+        if !self.changed_in[b] {
+            self.changed_in[b] = true;
+            self.changed.push(b);
+        }
+    }
+
+    /// The entries of the vertices and blossoms given a best edge since the last delta
+    /// step: an unlabelled vertex's for delta 2 (one inside a T-blossom waits for the
+    /// blossom to open, [`Matcher::expand_blossom`]), a top-level S-blossom's for delta 3.
+    fn offer_changed(&mut self) {
+        let mut changed = std::mem::take(&mut self.changed);
+        for &b in &changed {
+            self.changed_in[b] = false;
+            if self.bestedge[b] == NO {
+                continue;
+            }
+            if b < self.n && self.label[self.inblossom[b]] == 0 {
+                self.offer_unlabelled(b);
+            } else if self.label[b] == 1 && self.blossomparent[b] == NO {
+                self.s_best.push(Reverse((self.bestkey[b], b)));
+            }
+        }
+        changed.clear();
+        self.changed = changed;
+    }
+
+    /// Delta 2's candidate: the unlabelled vertex whose best edge (to an S-vertex) has the
+    /// least slack, the least such vertex of equal slack, with that slack. Entries that no
+    /// longer hold (the vertex labelled since, or given another best edge) are dropped.
+    fn least_unlabelled(&mut self) -> Option<(WideN<L>, usize)> {
+        while let Some(&Reverse((at, v))) = self.tight_at.peek() {
+            let k = self.bestedge[v];
+            if self.label[self.inblossom[v]] == 0 && k != NO {
+                let slack = self.slack(k as usize);
+                if slack.plus(self.stage_delta) == at {
+                    return Some((slack, v));
+                }
+            }
+            self.tight_at.pop();
+        }
+        None
+    }
+
+    /// Offers vertex `v`'s best edge, `v` unlabelled, as a candidate for delta 2.
+    fn offer_unlabelled(&mut self, v: usize) {
+        let k = self.bestedge[v];
+        if k != NO && self.lazy {
+            let at = self.slack(k as usize).plus(self.stage_delta);
+            self.tight_at.push(Reverse((at, v)));
+        }
+    }
+
+    /// Delta 3's candidate: the top-level S-blossom (or S-vertex) whose best edge to
+    /// another S-blossom has the least slack, the least such of equal slack, with half
+    /// that slack. Entries that no longer hold are dropped.
+    fn least_s_to_s(&mut self) -> Option<(WideN<L>, usize)> {
+        while let Some(&Reverse((key, b))) = self.s_best.peek() {
+            if self.blossomparent[b] == NO
+                && self.label[b] == 1
+                && self.bestedge[b] != NO
+                && self.bestkey[b] == key
+                && (b < self.n || self.blossombase[b] >= 0)
+            {
+                let slack = self.slack(self.bestedge[b] as usize);
+                debug_assert_eq!(
+                    key.minus(self.stage_delta).minus(self.stage_delta),
+                    slack,
+                    "the cached slack of an S-blossom's best edge"
+                );
+                debug_assert!(
+                    slack.0[0] & 1 == 0,
+                    "an S-S slack is even (the roots' duals share one parity)"
+                );
+                return Some((slack.half(), b));
+            }
+            self.s_best.pop();
+        }
+        None
     }
 
     fn leaves(&self, b: usize, out: &mut Vec<usize>) {
@@ -1255,11 +1450,12 @@ impl<'a, const L: usize> Matcher<'a, L> {
         }
     }
 
-    /// Records top-level blossom (or vertex) `b`, labelled this stage, with its leaves
-    /// ([`Stage`]).
-    fn record_labelled(&mut self, b: usize) {
+    /// Records top-level blossom (or vertex) `b`, labelled `t` (S = 1, T = 2) this stage,
+    /// with its leaves ([`Stage`]), whose duals now move with the deltas.
+    fn record_labelled(&mut self, b: usize, t: u8) {
+        let how = if t == 1 { Moving::Falls } else { Moving::Rises };
         if b < self.n {
-            self.stage.vertex(b);
+            self.set_moving(b, how);
             return;
         }
         self.stage.blossom(b, self.n);
@@ -1267,7 +1463,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
         leaves.clear();
         self.leaves(b, &mut leaves);
         for &v in &leaves {
-            self.stage.vertex(v);
+            self.set_moving(v, how);
         }
         self.leaf_scratch = leaves;
     }
@@ -1286,7 +1482,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
         self.labelend[b] = p;
         self.bestedge[w] = NO;
         self.bestedge[b] = NO;
-        self.record_labelled(b);
+        self.record_labelled(b, t);
         if t == 1 {
             // Its vertices are scanned: onto the queue without a vector of their own.
             if b < self.n {
@@ -1379,7 +1575,8 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 self.queue.push(v);
             }
             self.inblossom[v] = b;
-            self.stage.vertex(v);
+            // T-vertices become S (S ones stay).
+            self.set_moving(v, Moving::Falls);
         }
         // The least-slack edge from b to each other top-level S-blossom, gathered in
         // scratch arrays kept between calls (only the entries touched are reset).
@@ -1428,6 +1625,9 @@ impl<'a, const L: usize> Matcher<'a, L> {
         self.blossombestedges[b] = Some(list);
         self.bestedge[b] = best;
         self.bestkey[b] = least.plus(self.stage_delta).plus(self.stage_delta);
+        if best != NO {
+            self.best_changed(b);
+        }
     }
 
     /// [`Matcher::add_blossom`]: edge k from the new blossom b, kept when it is the
@@ -1450,6 +1650,18 @@ impl<'a, const L: usize> Matcher<'a, L> {
     }
 
     fn expand_blossom(&mut self, b: usize, endstage: bool) {
+        // A T-blossom opened inside a stage: its vertices stop rising, and are labelled
+        // again below (or left unlabelled).
+        let opened = self.lazy && !endstage && self.label[b] == 2;
+        let leaves = if opened {
+            let leaves = self.leaves_of(b);
+            for &v in &leaves {
+                self.set_moving(v, Moving::Still);
+            }
+            leaves
+        } else {
+            Vec::new()
+        };
         // b's lists are taken out (it is freed at the end; nothing below reads them).
         let childs = std::mem::take(&mut self.blossomchilds[b]);
         for &s in &childs {
@@ -1494,7 +1706,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
             let a = self.endpoint((p ^ 1) as usize);
             self.label[a] = 2;
             self.label[bv] = 2;
-            self.record_labelled(bv);
+            self.record_labelled(bv, 2);
             self.labelend[a] = p;
             self.labelend[bv] = p;
             self.bestedge[bv] = NO;
@@ -1527,6 +1739,13 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     self.assign_label(v, 2, le);
                 }
                 j += jstep;
+            }
+        }
+        // The vertices left unlabelled: their best edges (kept while they were inside b)
+        // are candidates for delta 2 from now on.
+        for &v in &leaves {
+            if self.label[self.inblossom[v]] == 0 {
+                self.offer_unlabelled(v);
             }
         }
         self.label[b] = 0;
@@ -1690,6 +1909,8 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 self.labelend[c] = NO;
                 self.bestedge[c] = NO;
                 if c < n {
+                    // Its dual stops moving.
+                    self.set_moving(c, Moving::Still);
                     leaves.push(c);
                 } else {
                     stack.extend_from_slice(&self.blossomchilds[c]);
@@ -1736,6 +1957,18 @@ impl<'a, const L: usize> Matcher<'a, L> {
         for &x in &leaves {
             self.renew_best(x);
         }
+        // The S-vertex of least dual may have left: found again among those left.
+        if self.least_s != NO && self.moving[self.least_s as usize] != Moving::Falls {
+            self.least_s = NO;
+            for i in 0..self.stage.verts.len() {
+                let v = self.stage.verts[i];
+                if self.moving[v] == Moving::Falls
+                    && (self.least_s == NO || self.dual(v) < self.dual(self.least_s as usize))
+                {
+                    self.least_s = v as isize;
+                }
+            }
+        }
     }
 
     /// Recomputes the best edge of `r`: for a top-level S-blossom (or S-vertex), its
@@ -1767,6 +2000,9 @@ impl<'a, const L: usize> Matcher<'a, L> {
             self.leaf_scratch = leaves;
             self.bestedge[r] = best;
             self.bestkey[r] = least.plus(two_d);
+            if best != NO {
+                self.best_changed(r);
+            }
         } else if r < self.n && self.label[r] == 0 && self.label[self.inblossom[r]] != 1 {
             let mut best = NO;
             let mut least = WideN::<L>::ZERO;
@@ -1785,7 +2021,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
             }
             self.bestedge[r] = best;
             if best != NO {
-                self.stage.best_edge_at(r);
+                self.best_changed(r);
             }
         }
     }
@@ -1820,11 +2056,35 @@ impl<'a, const L: usize> Matcher<'a, L> {
     /// stages, each ending at its augmenting path.
     fn solve(&mut self) {
         let n = self.n;
-        let go_on = n >= GO_ON_FROM;
-        // This crate's tests, on small graphs, take the one-stage way (the engine's
-        // brackets below the threshold take the other).
+        let (go_on, lazy) = (n >= GO_ON_FROM, n >= LAZY_FROM);
+        // This crate's tests, on small graphs, take the one-stage way and lazy duals (the
+        // engine's brackets below the thresholds take the others).
         #[cfg(test)]
-        let go_on = go_on || tests::GO_ON_ALWAYS.with(|c| c.get());
+        let (go_on, lazy) = match tests::GO_ON_ALWAYS.with(|c| c.get()) {
+            true => (true, true),
+            false => (go_on, lazy),
+        };
+        self.lazy = lazy;
+        // Their scratch, made only for the searches that use it.
+        if lazy {
+            self.moving.resize(n, Moving::Still);
+            self.changed_in.resize(2 * n, false);
+        }
+        if go_on {
+            self.root_of.resize(2 * n, NO);
+            self.leaving.resize(2 * n, false);
+        }
+        if lazy {
+            self.solve_stages::<true>(go_on);
+        } else {
+            self.solve_stages::<false>(go_on);
+        }
+    }
+
+    /// [`Matcher::solve`]'s stages, compiled once with lazy duals and once without (the
+    /// small searches' hot loops then hold nothing of the lazy way).
+    fn solve_stages<const LAZY: bool>(&mut self, go_on: bool) {
+        let n = self.n;
         for _ in 0..n {
             for l in self.label.iter_mut() {
                 *l = 0;
@@ -1841,6 +2101,13 @@ impl<'a, const L: usize> Matcher<'a, L> {
             }
             self.queue.clear();
             self.stage.clear(n);
+            self.least_s = NO;
+            self.tight_at.clear();
+            self.s_best.clear();
+            for &b in &self.changed {
+                self.changed_in[b] = false;
+            }
+            self.changed.clear();
             // The roots of the search: each delta lowers the doubled dual objective by delta
             // per tree (its outer tops outnumber its inner tops by one).
             let mut roots = 0u64;
@@ -1863,7 +2130,8 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     }
                     // Duals change only between scans (delta steps): v's own and the stage's
                     // sum of deltas are fixed here.
-                    let dv = self.dualvar[v];
+                    let dv = self.dual(v);
+                    let lazy = LAZY;
                     let two_d = self.stage_delta.plus(self.stage_delta);
                     for pi in self.neighstart[v]..self.neighstart[v + 1] {
                         let p = self.neighbend[pi] as usize;
@@ -1875,7 +2143,8 @@ impl<'a, const L: usize> Matcher<'a, L> {
                         let mut kslack = WideN::<L>::ZERO;
                         if !self.allowedge[k] {
                             // The ends of edge k are v and w.
-                            kslack = dv.plus(self.dualvar[w]).minus(self.twice[k]);
+                            let dw = if lazy { self.dual(w) } else { self.dualvar[w] };
+                            kslack = dv.plus(dw).minus(self.twice[k]);
                             if kslack.is_zero() {
                                 self.allowedge[k] = true;
                             }
@@ -1909,13 +2178,20 @@ impl<'a, const L: usize> Matcher<'a, L> {
                             if self.bestedge[b] == NO || key < self.bestkey[b] {
                                 self.bestedge[b] = k as isize;
                                 self.bestkey[b] = key;
+                                if LAZY {
+                                    self.best_changed(b);
+                                }
                             }
                         } else if self.label[w] == 0
                             && (self.bestedge[w] == NO
                                 || kslack < self.slack(self.bestedge[w] as usize))
                         {
                             self.bestedge[w] = k as isize;
-                            self.stage.best_edge_at(w);
+                            if LAZY {
+                                self.best_changed(w);
+                            } else {
+                                self.stage.best_edge_at(w);
+                            }
                         }
                     }
                 }
@@ -1927,10 +2203,12 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 // Delta 1: the least dual of an S-vertex (duals may not go below zero).
                 // From a cold start (or [`Matcher::warm_roots`]) the roots hold it, and it
                 // ends the search when they reach zero.
-                // Each delta reads only what this stage labelled ([`Stage`]); of equal
-                // candidates, the least index (the one a scan in index order would keep).
-                let mut delta = if self.maxcard {
-                    WideN::<L>([u64::MAX; L])
+                // A lazy search keeps the candidates of deltas 1 to 3 as it goes (no vertex
+                // is read here); the others read what the stage labelled ([`Stage`]). Of
+                // equal candidates, the least index (the one a scan in index order would
+                // keep).
+                let least_s = if LAZY {
+                    (self.least_s != NO).then(|| self.dual(self.least_s as usize))
                 } else {
                     self.stage
                         .verts
@@ -1938,58 +2216,82 @@ impl<'a, const L: usize> Matcher<'a, L> {
                         .filter(|&&v| self.label[self.inblossom[v]] == 1)
                         .map(|&v| self.dualvar[v])
                         .min()
-                        .unwrap_or(WideN::<L>::ZERO)
+                };
+                let mut delta = if self.maxcard {
+                    WideN::<L>([u64::MAX; L])
+                } else {
+                    least_s.unwrap_or(WideN::<L>::ZERO)
                 };
                 let mut deltaedge = NO;
                 let mut deltablossom = NO;
-                let mut least = None;
-                for &v in &self.stage.best {
-                    if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NO {
-                        least = least_first(least, self.slack(self.bestedge[v] as usize), v);
+                let least = if LAZY {
+                    self.offer_changed();
+                    self.least_unlabelled()
+                } else {
+                    let mut least = None;
+                    for &v in &self.stage.best {
+                        if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NO {
+                            let slack = self.slack(self.bestedge[v] as usize);
+                            least = least_first(least, slack, v);
+                        }
                     }
-                }
+                    least
+                };
                 if let Some(v) = lower_to(&mut delta, least) {
                     deltatype = 2;
                     deltaedge = self.bestedge[v];
                 }
-                let mut least = None;
-                let tops = self.stage.verts.iter().chain(&self.stage.blossoms);
-                for &b in tops {
-                    if self.blossomparent[b] == NO && self.label[b] == 1 && self.bestedge[b] != NO {
-                        let slack = self.slack(self.bestedge[b] as usize);
-                        debug_assert_eq!(
-                            self.bestkey[b]
-                                .minus(self.stage_delta)
-                                .minus(self.stage_delta),
-                            slack,
-                            "the cached slack of an S-blossom's best edge"
-                        );
-                        debug_assert!(
-                            slack.0[0] & 1 == 0,
-                            "an S-S slack is even (the roots' duals share one parity)"
-                        );
-                        least = least_first(least, slack.half(), b);
+                let least = if LAZY {
+                    self.least_s_to_s()
+                } else {
+                    let mut least = None;
+                    let tops = self.stage.verts.iter().chain(&self.stage.blossoms);
+                    for &b in tops {
+                        if self.blossomparent[b] == NO
+                            && self.label[b] == 1
+                            && self.bestedge[b] != NO
+                        {
+                            let slack = self.slack(self.bestedge[b] as usize);
+                            debug_assert_eq!(
+                                self.bestkey[b]
+                                    .minus(self.stage_delta)
+                                    .minus(self.stage_delta),
+                                slack,
+                                "the cached slack of an S-blossom's best edge"
+                            );
+                            least = least_first(least, slack.half(), b);
+                        }
                     }
-                }
+                    least
+                };
                 if let Some(b) = lower_to(&mut delta, least) {
                     deltatype = 3;
                     deltaedge = self.bestedge[b];
                 }
+                // Delta 4 reads the stage's blossoms, dropping those no longer top-level
+                // and labelled (a blossom labelled again is recorded again).
                 let mut least = None;
-                for &b in &self.stage.blossoms {
-                    if self.blossombase[b] >= 0 && self.blossomparent[b] == NO && self.label[b] == 2
-                    {
+                let mut blossoms = std::mem::take(&mut self.stage.blossoms);
+                blossoms.retain(|&b| {
+                    let top = self.blossombase[b] >= 0
+                        && self.blossomparent[b] == NO
+                        && self.label[b] != 0;
+                    if !top {
+                        self.stage.blossom_in[b - n] = false;
+                    } else if self.label[b] == 2 {
                         least = least_first(least, self.dualvar[b], b);
                     }
-                }
+                    top
+                });
+                self.stage.blossoms = blossoms;
                 if let Some(b) = lower_to(&mut delta, least) {
                     deltatype = 4;
                     deltablossom = b as isize;
                 }
-                if deltatype == 1 && (0..n).any(|v| self.mate[v] == NO && self.dualvar[v] != delta)
-                {
+                if deltatype == 1 && (0..n).any(|v| self.mate[v] == NO && self.dual(v) != delta) {
                     // A matched S-vertex would reach zero before the roots (a warm start's).
                     self.failed = true;
+                    self.settle();
                     return;
                 }
                 if deltatype == -1 {
@@ -1997,31 +2299,28 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     self.exhausted = true;
                     break;
                 }
-                if self.maxcard
-                    && self
-                        .stage
-                        .verts
-                        .iter()
-                        .any(|&v| self.label[self.inblossom[v]] == 1 && self.dualvar[v] < delta)
-                {
+                if self.maxcard && least_s.is_some_and(|d| d < delta) {
                     self.failed = true;
+                    self.settle();
                     return;
                 }
+                // A lazy search's vertex duals move by being read against the stage's sum of
+                // deltas; the others' are moved here.
                 self.stage_delta = self.stage_delta.plus(delta);
-                for &v in &self.stage.verts {
-                    match self.label[self.inblossom[v]] {
-                        1 => self.dualvar[v] = self.dualvar[v].minus(delta),
-                        2 => self.dualvar[v] = self.dualvar[v].plus(delta),
-                        _ => {}
+                if !LAZY {
+                    for &v in &self.stage.verts {
+                        match self.label[self.inblossom[v]] {
+                            1 => self.dualvar[v] = self.dualvar[v].minus(delta),
+                            2 => self.dualvar[v] = self.dualvar[v].plus(delta),
+                            _ => {}
+                        }
                     }
                 }
                 for &b in &self.stage.blossoms {
-                    if self.blossombase[b] >= 0 && self.blossomparent[b] == NO {
-                        match self.label[b] {
-                            1 => self.dualvar[b] = self.dualvar[b].plus(delta),
-                            2 => self.dualvar[b] = self.dualvar[b].minus(delta),
-                            _ => {}
-                        }
+                    match self.label[b] {
+                        1 => self.dualvar[b] = self.dualvar[b].plus(delta),
+                        2 => self.dualvar[b] = self.dualvar[b].minus(delta),
+                        _ => {}
                     }
                 }
                 if let Some(floor) = self.floor {
@@ -2029,6 +2328,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     // The duals are feasible again after this step: stop here if below.
                     if self.objective < fall.plus(floor) {
                         self.below = true;
+                        self.settle();
                         return;
                     }
                     self.objective = self.objective.minus(fall);
@@ -2054,6 +2354,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     }
                 }
             }
+            self.settle();
             if !augmented {
                 break;
             }
@@ -2085,7 +2386,8 @@ mod tests {
         /// Priced warm searches that stopped on their part and went on with more edges
         /// ([`keep_edges_to_go_on`]).
         pub(super) static WENT_ON: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-        /// Every solve augments and goes on whatever its size ([`GO_ON_FROM`]).
+        /// Every solve augments and goes on, with lazy duals, whatever its size
+        /// ([`GO_ON_FROM`], [`LAZY_FROM`]); `false`: as the engine's searches do.
         pub(super) static GO_ON_ALWAYS: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
     }
 
@@ -2710,8 +3012,8 @@ mod tests {
         }
     }
 
-    /// Larger graphs than brute force reaches: the one-stage search (ADR swiss-026) and the
-    /// textbook stages find matchings of the same weight, and the duals of each cover
+    /// Larger graphs than brute force reaches: the one-stage search with lazy duals (ADR
+    /// swiss-026) and the textbook stages with eager ones find matchings of the same weight, and the duals of each cover
     /// every edge with every matched edge tight. Dense graphs of few weights make many
     /// blossoms, trees that leave the forest holding some, and T-blossoms opened after.
     #[test]
