@@ -846,7 +846,7 @@ struct Matcher<'a, const L: usize> {
     dualvar: Vec<WideN<L>>,
     moving: Vec<Moving>,
     /// Whether this search keeps its vertex duals lazily and its delta candidates in heaps
-    /// (from [`GO_ON_FROM`] vertices, as [`Matcher::augment_and_go_on`]); smaller ones
+    /// (from [`LAZY_FROM`] vertices, not cold starts); the others
     /// move every labelled vertex's dual at each delta step and read the stage's lists.
     lazy: bool,
     /// The S-vertex of least dual this stage (S-vertices stay S for the stage and their
@@ -2056,7 +2056,11 @@ impl<'a, const L: usize> Matcher<'a, L> {
     /// stages, each ending at its augmenting path.
     fn solve(&mut self) {
         let n = self.n;
-        let (go_on, lazy) = (n >= GO_ON_FROM, n >= LAZY_FROM);
+        // Lazy duals pay where the forest is large and few trees leave it: a search from a
+        // few free vertices (a warm start, a pricing round going on). A cold solve pairs
+        // a thousand trees, and the renewals each one's leaving brings cost more there.
+        let free = (0..n).filter(|&v| self.mate[v] == NO).count();
+        let (go_on, lazy) = (n >= GO_ON_FROM, n >= LAZY_FROM && free * 2 <= n);
         // This crate's tests, on small graphs, take the one-stage way and lazy duals (the
         // engine's brackets below the thresholds take the others).
         #[cfg(test)]
