@@ -1931,7 +1931,11 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 self.allowedge[kk as usize] = false;
                 let r = self.neighbour[pi] as usize;
                 let top = self.inblossom[r];
-                if top != r && self.label[r] == 2 && self.endpoint(self.labelend[r] as usize) == x {
+                if top != r
+                    && self.label[top] == 2
+                    && self.label[r] == 2
+                    && self.endpoint(self.labelend[r] as usize) == x
+                {
                     // A vertex inside a T-blossom elsewhere, marked as reached from x:
                     // marked again from another S-vertex over a tight edge, if any, else
                     // given its best edge (for when the blossom is opened).
@@ -2065,7 +2069,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
         // engine's brackets below the thresholds take the others).
         #[cfg(test)]
         let (go_on, lazy) = match tests::GO_ON_ALWAYS.with(|c| c.get()) {
-            true => (true, true),
+            true => (true, tests::LAZY_ALWAYS.with(|c| c.get())),
             false => (go_on, lazy),
         };
         self.lazy = lazy;
@@ -2393,6 +2397,9 @@ mod tests {
         /// Every solve augments and goes on, with lazy duals, whatever its size
         /// ([`GO_ON_FROM`], [`LAZY_FROM`]); `false`: as the engine's searches do.
         pub(super) static GO_ON_ALWAYS: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+        /// With `GO_ON_ALWAYS`: lazy duals (`false`: the one stage with eager duals, as the
+        /// engine's searches of 256 to 1,023 vertices and its cold solves take).
+        pub(super) static LAZY_ALWAYS: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
     }
 
     /// Warm start after a restriction: from the optimum of a graph, restrict one vertex's
@@ -3016,8 +3023,8 @@ mod tests {
         }
     }
 
-    /// Larger graphs than brute force reaches: the one-stage search with lazy duals (ADR
-    /// swiss-026) and the textbook stages with eager ones find matchings of the same weight, and the duals of each cover
+    /// Larger graphs than brute force reaches: the one-stage search with lazy duals and with
+    /// eager ones (ADR swiss-026) and the textbook stages find matchings of the same weight, and the duals of each cover
     /// every edge with every matched edge tight. Dense graphs of few weights make many
     /// blossoms, trees that leave the forest holding some, and T-blossoms opened after.
     #[test]
@@ -3028,8 +3035,10 @@ mod tests {
             let (missing, spread) = [(2, 4), (3, 20), (5, 3), (8, 50)][case % 4];
             let edges = random_graph(&mut rnd, n, missing, 1, spread);
             let mut found = Vec::new();
-            for go_on in [true, false] {
+            // One stage with lazy duals, one stage with eager ones, the textbook stages.
+            for (go_on, lazy) in [(true, true), (true, false), (false, false)] {
                 GO_ON_ALWAYS.with(|c| c.set(go_on));
+                LAZY_ALWAYS.with(|c| c.set(lazy));
                 let (m, cert) = max_weight_matching_with_duals(n, &edges);
                 if let Some(cert) = cert {
                     for e in &edges {
@@ -3048,7 +3057,9 @@ mod tests {
                 found.push(total(&edges, &m));
             }
             GO_ON_ALWAYS.with(|c| c.set(true));
-            assert_eq!(found[0], found[1], "case {case}: n={n}");
+            LAZY_ALWAYS.with(|c| c.set(true));
+            assert_eq!(found[0], found[1], "case {case}: n={n}, lazy");
+            assert_eq!(found[1], found[2], "case {case}: n={n}, eager");
         }
     }
 
