@@ -1406,7 +1406,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
     /// Offers vertex `v`'s best edge, `v` unlabelled, as a candidate for delta 2.
     fn offer_unlabelled(&mut self, v: usize) {
         let k = self.bestedge[v];
-        if k != NO && self.lazy {
+        if k != NO {
             let at = self.slack(k as usize).plus(self.stage_delta);
             self.tight_at.push(Reverse((at, v)));
         }
@@ -1984,48 +1984,40 @@ impl<'a, const L: usize> Matcher<'a, L> {
             let mut leaves = std::mem::take(&mut self.leaf_scratch);
             leaves.clear();
             self.leaves(r, &mut leaves);
-            let mut best = NO;
-            let mut least = WideN::<L>::ZERO;
+            let mut best = (NO, WideN::<L>::ZERO);
             for &v in &leaves {
-                for pi in self.neighstart[v]..self.neighstart[v + 1] {
-                    let w = self.neighbour[pi] as usize;
-                    let bw = self.inblossom[w];
-                    if bw == r || self.label[bw] != 1 {
-                        continue;
-                    }
-                    let kk = self.neighbend[pi] as usize / 2;
-                    let slack = self.slack(kk);
-                    if best == NO || slack < least {
-                        best = kk as isize;
-                        least = slack;
-                    }
-                }
+                self.least_edge_to_s(v, r, &mut best);
             }
             self.leaf_scratch = leaves;
+            let (best, least) = best;
             self.bestedge[r] = best;
             self.bestkey[r] = least.plus(two_d);
             if best != NO {
                 self.best_changed(r);
             }
         } else if r < self.n && self.label[r] == 0 && self.label[self.inblossom[r]] != 1 {
-            let mut best = NO;
-            let mut least = WideN::<L>::ZERO;
-            for pi in self.neighstart[r]..self.neighstart[r + 1] {
-                let w = self.neighbour[pi] as usize;
-                let bw = self.inblossom[w];
-                if bw == self.inblossom[r] || self.label[bw] != 1 {
-                    continue;
-                }
-                let kk = self.neighbend[pi] as usize / 2;
-                let slack = self.slack(kk);
-                if best == NO || slack < least {
-                    best = kk as isize;
-                    least = slack;
-                }
-            }
+            let mut best = (NO, WideN::<L>::ZERO);
+            self.least_edge_to_s(r, self.inblossom[r], &mut best);
+            let best = best.0;
             self.bestedge[r] = best;
             if best != NO {
                 self.best_changed(r);
+            }
+        }
+    }
+
+    /// Lowers `best` (an edge and its slack, `NO` for none yet) to the least-slack edge from
+    /// vertex `v` to a top-level S-blossom other than `own` (the first of equal slack).
+    fn least_edge_to_s(&self, v: usize, own: usize, best: &mut (isize, WideN<L>)) {
+        for pi in self.neighstart[v]..self.neighstart[v + 1] {
+            let bw = self.inblossom[self.neighbour[pi] as usize];
+            if bw == own || self.label[bw] != 1 {
+                continue;
+            }
+            let k = self.neighbend[pi] as usize / 2;
+            let slack = self.slack(k);
+            if best.0 == NO || slack < best.1 {
+                *best = (k as isize, slack);
             }
         }
     }
