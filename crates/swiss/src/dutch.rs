@@ -472,6 +472,10 @@ struct EdgeCache {
     /// The pairs by player, made at the first question answered on the cache
     /// ([`Engine::cached_warm_question`]).
     pairs_at: Option<cached_question::PairsAt>,
+    /// A lower bound of each pair's slack under the warm duals every question starts from,
+    /// made with `pairs_at` ([`cached_question::SlackFloor`]; `None` when the warm duals do
+    /// not fit the cache's limbs).
+    warm_slack: Option<Vec<cached_question::SlackFloor>>,
     /// The heaviest pair's weight, when the pruning certificate covers every pair (else
     /// `None`: the questions are listed).
     heaviest: Option<Wide>,
@@ -1301,6 +1305,7 @@ impl Engine {
             hint_at: Vec::new(),
             spare: None,
             pairs_at: None,
+            warm_slack: None,
             heaviest: None,
             checked: false,
             asked: 0,

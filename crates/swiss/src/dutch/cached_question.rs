@@ -98,6 +98,20 @@ impl Engine {
             if covers {
                 c.pairs_at = Some(PairsAt::new(self.n + 1, &c.pairs));
                 c.heaviest = Some(heaviest.narrow::<8>());
+                // The warm duals every question starts from (`Engine::warm_start`'s), each
+                // pair's slack under them.
+                let shift = heaviest.narrow::<8>().times(2).max(cert.shift);
+                let dual: Vec<Option<WideN<M>>> = (0..=self.n)
+                    .map(|v| {
+                        let d = cert.spread_dual(v, shift);
+                        (c.covered.get(v) == Some(&true) && d.narrow::<M>().narrow::<8>() == d)
+                            .then(|| d.narrow::<M>())
+                    })
+                    .collect();
+                let twice_shift = shift.narrow::<M>().times(2);
+                c.warm_slack = (shift.narrow::<M>().narrow::<8>() == shift)
+                    .then(|| warm_slack_floors(&c.pairs, &c.weights, &dual, twice_shift))
+                    .flatten();
                 // The listed path's spare list is not needed while questions come here.
                 c.spare = None;
             }
@@ -209,33 +223,68 @@ impl Engine {
             let duals = match &found {
                 Ok((_, d)) | Err(d) => d,
             };
-            // Only the edges at a player whose dual fell can be uncovered: one pass over
-            // the cache in its order (reading each player's pairs instead jumps about it).
-            // How far each player's dual fell and rose: a pair whose one end rose at least
-            // as far as the other fell keeps the cover of the warm duals, its weight unread
-            // (the searches of a partner search are forests of players who fell and
-            // partners who rose as much, and half the pairs between them are such).
-            let moved: Vec<(WideN<M>, WideN<M>)> = (0..nv)
-                .map(|i| {
-                    let (now, then) = (duals.vertex[i], start.dual[i]);
-                    if now < then {
-                        (then.minus(now), WideN::ZERO)
-                    } else {
-                        (WideN::ZERO, now.minus(then))
-                    }
-                })
-                .collect();
+            // Only the edges at a player whose dual fell can be uncovered (the warm duals
+            // cover every edge, a search only lowers the duals of the players it labels
+            // outer, blossom duals only add): one pass over the cache in its order (reading
+            // each player's pairs instead jumps about it).
             let mut uncovered: Vec<usize> = Vec::new();
-            for (p, (&(u, v), &ok)) in c.pairs.iter().zip(&c.allowed).enumerate() {
-                if !ok {
-                    continue;
-                }
-                let (iu, iv) = (idx[u as usize], idx[v as usize]);
-                if iu == usize::MAX || iv == usize::MAX || cover_kept(moved[iu], moved[iv]) {
-                    continue;
-                }
+            let mut unless_covered = |p: usize, iu: usize, iv: usize| {
                 if usable(p).is_some() && !duals.covers(iu, iv, weight(p)) {
                     uncovered.push(p);
+                }
+            };
+            // How far each player's dual fell (negative: rose), when every fall fits.
+            // Debug builds take the pass without slacks on one starved question in two, so
+            // that the tests exercise both.
+            let by_slack = !(cfg!(debug_assertions) && c.asked % 4 == 2);
+            let fell: Option<Vec<i128>> =
+                c.warm_slack.as_ref().filter(|_| by_slack).and_then(|_| {
+                    let mut fell = vec![FELL_ABSENT; self.n + 1];
+                    for (i, &v) in verts.iter().enumerate() {
+                        fell[v] = fall_of(start.dual[i], duals.vertex[i])?;
+                    }
+                    Some(fell)
+                });
+            if let (Some(fell), Some(slack)) = (&fell, &c.warm_slack) {
+                // The players' duals alone cover a pair whose warm slack is at least the sum
+                // of its ends' falls (ADR swiss-027): only pairs its floor cannot clear are
+                // read (a third of them in the partner searches of a 9,999-player round 2,
+                // whose forests hold every player: each fell or rose by about one unit of a
+                // criterion, and the sums are the little deltas before).
+                for (p, ((&(u, v), &ok), &floor)) in
+                    c.pairs.iter().zip(&c.allowed).zip(slack).enumerate()
+                {
+                    // An end absent from the question makes the sum negative.
+                    let sum = fell[u as usize] + fell[v as usize];
+                    if ok && sum > 0 && !floor.covers(sum) {
+                        unless_covered(p, idx[u as usize], idx[v as usize]);
+                    }
+                }
+            } else {
+                // How far each player's dual fell and rose: a pair whose one end rose at
+                // least as far as the other fell keeps the cover of the warm duals, its
+                // weight unread (the searches of a partner search are forests of players
+                // who fell and partners who rose as much, and half the pairs between them
+                // are such).
+                let moved: Vec<(WideN<M>, WideN<M>)> = (0..nv)
+                    .map(|i| {
+                        let (now, then) = (duals.vertex[i], start.dual[i]);
+                        if now < then {
+                            (then.minus(now), WideN::ZERO)
+                        } else {
+                            (WideN::ZERO, now.minus(then))
+                        }
+                    })
+                    .collect();
+                for (p, (&(u, v), &ok)) in c.pairs.iter().zip(&c.allowed).enumerate() {
+                    let (iu, iv) = (idx[u as usize], idx[v as usize]);
+                    if ok
+                        && iu != usize::MAX
+                        && iv != usize::MAX
+                        && !cover_kept(moved[iu], moved[iv])
+                    {
+                        unless_covered(p, iu, iv);
+                    }
                 }
             }
             if uncovered.is_empty() {
@@ -275,6 +324,88 @@ impl Engine {
     }
 }
 
+/// A lower bound of a pair's slack (twice the warm duals of its ends less twice its
+/// shifted weight), in 32 bits: below 2^24 the slack itself; above, its 24 highest bits
+/// and how far they are shifted (`shift << 24 | bits`, the top bit of `bits` set), the
+/// bits below cleared. Monotone in the slack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct SlackFloor(u32);
+
+impl SlackFloor {
+    fn of<const M: usize>(slack: WideN<M>) -> SlackFloor {
+        let top = slack
+            .0
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, l)| **l != 0)
+            .map_or(0, |(i, l)| 64 * i as u32 + 64 - l.leading_zeros());
+        if top <= 24 {
+            return SlackFloor(slack.0[0] as u32);
+        }
+        let shift = top - 24;
+        SlackFloor((shift.min(255) << 24) | slack.field(shift, 24) as u32)
+    }
+
+    /// Whether the slack is at least `sum` (> 0, below 2^127): then the pair stays covered
+    /// when its ends' duals fell by `sum` together. False when the bound cannot tell.
+    fn covers(self, sum: i128) -> bool {
+        let (shift, bits) = (self.0 >> 24, i128::from(self.0 & 0xff_ffff));
+        match shift {
+            0 => bits >= sum,
+            // At least 2^23 · 2^103 = 2^126, more than any two falls (`fall_of`).
+            103.. => true,
+            _ => bits << shift >= sum,
+        }
+    }
+}
+
+/// An end absent from the question: any sum with a fall (`fall_of`, at most 2^126 − 1) is
+/// negative.
+const FELL_ABSENT: i128 = -(1 << 126);
+
+/// How far a dual fell from `then` to `now` (negative: how far it rose), when less than
+/// 2^126 either way.
+fn fall_of<const M: usize>(then: WideN<M>, now: WideN<M>) -> Option<i128> {
+    let (by, sign) = if now <= then {
+        (then.minus(now), 1)
+    } else {
+        (now.minus(then), -1)
+    };
+    let fits = by.0.iter().skip(2).all(|&l| l == 0) && by.0.get(1).is_none_or(|&l| l < 1 << 62);
+    let low = i128::from(by.0[0]) | by.0.get(1).map_or(0, |&l| i128::from(l) << 64);
+    fits.then_some(sign * low)
+}
+
+/// Each pair's [`SlackFloor`] under the warm duals `dual` (by global index; `None` for a
+/// vertex the cache does not cover or whose dual does not fit); `None` when a pair's end
+/// has none. `twice_shift`: twice the shift the weights are raised by.
+fn warm_slack_floors<const M: usize>(
+    pairs: &[(u32, u32)],
+    weights: &[u64],
+    dual: &[Option<WideN<M>>],
+    twice_shift: WideN<M>,
+) -> Option<Vec<SlackFloor>> {
+    let mut out = Vec::with_capacity(pairs.len());
+    for (p, &(u, v)) in pairs.iter().enumerate() {
+        let (du, dv) = (
+            dual.get(u as usize)?.as_ref()?,
+            dual.get(v as usize)?.as_ref()?,
+        );
+        let w = cached_weight::<M>(weights, p);
+        let (sum, need) = (du.plus(*dv), w.plus(w).plus(twice_shift));
+        // A sum that wraps or falls short (neither happens: the duals cover every pair and
+        // fit) gets the floor 0, which clears nothing.
+        let slack = if sum >= *du && sum >= need {
+            sum.minus(need)
+        } else {
+            WideN::ZERO
+        };
+        out.push(SlackFloor::of(slack));
+    }
+    Some(out)
+}
+
 /// Whether a pair whose ends' duals moved by `a` and `b` (how far each fell, how far it
 /// rose) keeps the cover the warm duals gave it, whatever its weight: neither end fell, or
 /// one end rose at least as far as the other fell (blossom duals only add to a cover).
@@ -302,6 +433,72 @@ mod tests {
         let mut v = WideN::<2>::ZERO;
         v.add_at(0, x);
         v
+    }
+
+    /// A value with `bits` set at `shift` (two limbs).
+    fn at(shift: u32, bits: u64) -> WideN<2> {
+        let mut v = WideN::<2>::ZERO;
+        v.add_at(shift, bits);
+        v
+    }
+
+    #[test]
+    fn a_slack_floor_is_a_monotone_lower_bound_that_clears_only_what_the_slack_covers() {
+        let mut rnd = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            rnd ^= rnd << 13;
+            rnd ^= rnd >> 7;
+            rnd ^= rnd << 17;
+            rnd
+        };
+        let mut values: Vec<WideN<2>> = vec![WideN::ZERO, w(1), w((1 << 24) - 1), w(1 << 24)];
+        for _ in 0..2000 {
+            let shift = (next() % 120) as u32;
+            values.push(at(shift, next() >> (next() % 64)));
+        }
+        // As an i128 when below 2^127.
+        let exact = |v: &WideN<2>| {
+            (v.0[1] < 1 << 63).then(|| i128::from(v.0[0]) | i128::from(v.0[1]) << 64)
+        };
+        values.sort();
+        for pair in values.windows(2) {
+            assert!(
+                SlackFloor::of(pair[0]) <= SlackFloor::of(pair[1]),
+                "monotone"
+            );
+        }
+        for v in &values {
+            let f = SlackFloor::of(*v);
+            let Some(x) = exact(v) else { continue };
+            // The floor is the slack with the bits below its 24 highest cleared.
+            let top = 128 - x.leading_zeros();
+            let cut = top.saturating_sub(24);
+            let floor = x >> cut << cut;
+            if floor > 0 && floor < 1 << 126 {
+                assert!(
+                    f.covers(floor) && !f.covers(floor + 1),
+                    "floor {f:?} of {x}"
+                );
+            }
+            if floor >= 1 << 126 {
+                assert!(f.covers((1 << 126) - 1), "clears any two falls");
+            }
+        }
+        assert!(SlackFloor::of(w(5)).covers(5) && !SlackFloor::of(w(5)).covers(6));
+        assert!(!SlackFloor::of(WideN::<2>::ZERO).covers(1));
+    }
+
+    #[test]
+    fn falls_fit_only_below_2_to_the_126() {
+        assert_eq!(fall_of(w(10), w(3)), Some(7));
+        assert_eq!(fall_of(w(3), w(10)), Some(-7));
+        assert_eq!(fall_of(at(100, 1), WideN::ZERO), Some(1 << 100));
+        assert_eq!(fall_of(at(125, 1), WideN::ZERO), Some(1 << 125));
+        assert_eq!(fall_of(at(126, 1), WideN::ZERO), None);
+        assert_eq!(fall_of(WideN::ZERO, at(126, 1)), None);
+        // Two falls and an absent end: never a positive sum, never an overflow.
+        let most = (1i128 << 126) - 1;
+        assert!(most + FELL_ABSENT < 0 && FELL_ABSENT + FELL_ABSENT < 0);
     }
 
     #[test]
