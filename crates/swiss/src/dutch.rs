@@ -104,6 +104,9 @@ struct Fields {
     ex2: Option<usize>,
     ex3: Option<usize>,
     ex4: Option<usize>,
+    /// Fast path only: the rank of the partner a partner search's question gives the player
+    /// it restricts (not a criterion; ADR swiss-028), above the generation order.
+    rank: Option<usize>,
     /// Fast path only: the generation-order tie-break (not a criterion; see [`Order`]).
     order: Option<usize>,
 }
@@ -191,9 +194,10 @@ struct Cons {
     req: Vec<Option<bool>>,
     /// Remainder S1 members after the exchange: paired with a lower-ranked non-S1 remainder player.
     tops: Vec<bool>,
-    /// `Some((who, allowed))`: `who` may be paired only with the players marked in `allowed`
-    /// (the fast path's test of several candidate partners in one matching).
-    only: Option<(usize, Vec<bool>)>,
+    /// `Some((who, rank))`: `who` may be paired only with the players of a positive rank
+    /// (the fast path's test of several candidate partners in one matching); the rank
+    /// goes into the pair's weight (`Frame::rank_bonus`, ADR swiss-028).
+    only: Option<(usize, Vec<u32>)>,
 }
 
 impl Cons {
@@ -215,10 +219,27 @@ impl Cons {
     /// Whether `only` lets u and v meet (it restricts one player's partners).
     fn only_allows(&self, u: usize, v: usize) -> bool {
         match &self.only {
-            Some((who, ok)) if u == *who => ok[v],
-            Some((who, ok)) if v == *who => ok[u],
+            Some((who, ok)) if u == *who => ok[v] > 0,
+            Some((who, ok)) if v == *who => ok[u] > 0,
             _ => true,
         }
+    }
+
+    /// What `only`'s rank adds to the weight of the pair (u, v) (zero when it does not
+    /// restrict either).
+    fn bonus(&self, fr: &Frame, u: usize, v: usize) -> Option<Wide> {
+        match &self.only {
+            Some((who, r)) if u == *who && r[v] > 0 => Some(fr.rank_bonus(r[v])),
+            Some((who, r)) if v == *who && r[u] > 0 => Some(fr.rank_bonus(r[u])),
+            _ => None,
+        }
+    }
+
+    /// The player `only` restricts and the most its rank adds to a weight.
+    fn most_bonus(&self, fr: &Frame) -> Option<(usize, Wide)> {
+        let (who, r) = self.only.as_ref()?;
+        fr.f.rank?;
+        Some((*who, fr.rank_bonus(r.iter().copied().max()?)))
     }
 }
 
@@ -248,9 +269,10 @@ impl Sol {
             return false;
         };
         let rc = c.reduced_cost(a, b, w);
-        match fr.criteria_shift() {
+        match fr.order_top() {
             None => rc > Wide::ZERO,
-            // 2 × reduced cost ≥ 2 × 2^shift: more than any tie-break total.
+            // 2 × reduced cost ≥ 2 × 2^shift: more than any tie-break total (a known
+            // optimum's matching has no partner rank, ADR swiss-028).
             Some(shift) => rc.truncate_below(shift + 1) > Wide::ZERO,
         }
     }
@@ -271,11 +293,29 @@ impl Frame {
         }
     }
 
-    /// The lowest bit of the criteria when the generation-order tie-break sits below them.
+    /// The lowest bit of the criteria when the partner rank and the generation-order
+    /// tie-break sit below them.
     fn criteria_shift(&self) -> Option<u32> {
+        self.f
+            .rank
+            .or(self.f.order)
+            .map(|o| self.layout.fields[o].shift + self.layout.fields[o].bits)
+    }
+
+    /// The bit above the generation-order tie-break.
+    fn order_top(&self) -> Option<u32> {
         self.f
             .order
             .map(|o| self.layout.fields[o].shift + self.layout.fields[o].bits)
+    }
+
+    /// What the partner rank `r` adds to a weight.
+    fn rank_bonus(&self, r: u32) -> Wide {
+        let mut b = Wide::ZERO;
+        if let Some(f) = self.f.rank {
+            b.add_at(self.layout.fields[f].shift, u64::from(r));
+        }
+        b
     }
 }
 
@@ -662,6 +702,7 @@ fn solve_verts_in<const M: usize>(
         .and_then(|k| {
             let maxw = edges.heaviest?;
             eng.warm_start(k, verts, &idx, maxw.narrow::<8>())
+                .map(|w| raised_for_rank(w, cons, fr, &idx))
         })
         .map(|w| {
             // Twice the floor, each weight raised by the shift (the matcher's units).
@@ -692,6 +733,19 @@ fn solve_verts_in<const M: usize>(
     #[cfg(debug_assertions)]
     assert_fields_fit(fr, &edges, &m);
     Answer::Solved(eng.solution(base, verts, &edges, m, local_cert))
+}
+
+/// A warm start for a question whose restricted player's pairs carry a partner rank
+/// (ADR swiss-028): that player starts free (its known partner is not among those it may
+/// take), so its dual may rise by the most a rank adds (doubled, as the duals are), and
+/// the duals cover its pairs again.
+fn raised_for_rank(mut w: WarmStart<8>, cons: &Cons, fr: &Frame, idx: &[usize]) -> WarmStart<8> {
+    if let Some((who, most)) = cons.most_bonus(fr)
+        && let Some(&i) = idx.get(who).filter(|&&i| i != usize::MAX)
+    {
+        w.dual[i] = w.dual[i].plus(most.times(2));
+    }
+    w
 }
 
 /// Debug builds: every field's total over the matching `m` of `edges` stays within the
@@ -1041,7 +1095,7 @@ impl Engine {
             }
             if let Some((who, ok)) = &cons.only
                 && x == *who
-                && !ok[y]
+                && ok[y] == 0
             {
                 return false;
             }
@@ -1257,7 +1311,10 @@ impl Engine {
                 }
                 let mut limbs = [0u64; M];
                 limbs.copy_from_slice(w);
-                let w = WideN(limbs);
+                let mut w = WideN(limbs);
+                if let Some(b) = cons.bonus(fr, u, v) {
+                    w = w.plus(b.narrow::<M>());
+                }
                 if heaviest.is_none_or(|h| w > h) {
                     heaviest = Some(w);
                 }
@@ -1346,6 +1403,10 @@ impl Engine {
                     }
                 }
                 if self.allowed(fr, cons, u, v) {
+                    let w = match cons.bonus(fr, u, v) {
+                        Some(b) => w.plus(b.narrow::<M>()),
+                        None => w,
+                    };
                     if heaviest.is_none_or(|h| w > h) {
                         heaviest = Some(w);
                     }
@@ -2470,7 +2531,12 @@ impl Engine {
         // The partner found so far and the solution of the rest after it.
         let mut best: Option<(usize, Sol)> = None;
         // First all of them (usually none keeps the best quality: one matching decides),
-        // then, once one is found, halves of the candidates before it.
+        // then, once one is found, halves of the candidates before it. With a partner rank
+        // in the weights (ADR swiss-028), the one found is the first that keeps the best
+        // quality: no halves.
+        let ranked =
+            fr.f.rank
+                .is_some_and(|f| open.len() as u64 <= fr.layout.fields[f].capacity);
         let mut whole = true;
         while !open.is_empty() {
             // The first half of the candidates left: one of them, or none (then the first
@@ -2481,18 +2547,26 @@ impl Engine {
                 open.len().div_ceil(2)
             };
             whole = false;
-            let mut only = vec![false; n + 1];
-            for &c in &open[..half] {
-                only[c] = true;
+            // Each candidate's rank: the earlier in generation order, the higher.
+            let mut only = vec![0u32; n + 1];
+            for (i, &c) in open[..half].iter().enumerate() {
+                only[c] = if ranked { (half - i) as u32 } else { 1 };
             }
             let mut c2 = cons.clone();
             c2.only = Some((who, only));
             match self.solve_reaching(fr, &c2, None, &cur) {
-                Some(s) if fr.same_quality(&s.total, &cur.total) => {
+                Some(mut s) if fr.same_quality(&s.total, &cur.total) => {
                     match s.mate[who].filter(|p| open[..half].contains(p)) {
                         Some(p) => {
-                            // `open` is in generation order: keep what comes before `p`.
-                            open.truncate(open.iter().position(|&c| c == p).unwrap_or(0));
+                            // The solution's total without the rank of `who`'s partner.
+                            if let Some(b) = c2.bonus(fr, who, p) {
+                                s.total = s.total.minus(b);
+                            }
+                            // `open` is in generation order: keep what comes before `p`
+                            // (nothing once ranked: `p` is the first that keeps the best
+                            // quality).
+                            let before = open.iter().position(|&c| c == p).unwrap_or(0);
+                            open.truncate(if ranked { 0 } else { before });
                             best = Some((p, self.without(s, fr, who, p)));
                         }
                         None => {

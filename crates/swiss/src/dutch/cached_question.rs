@@ -120,7 +120,16 @@ impl Engine {
         c.asked = c.asked.wrapping_add(1);
         let c = &*c;
         let at = c.pairs_at.as_ref()?;
-        let weight = |p: usize| cached_weight::<M>(&c.weights, p);
+        // A pair's weight in this question: with the partner rank of the player `only`
+        // restricts (ADR swiss-028).
+        let weight = |p: usize| {
+            let w = cached_weight::<M>(&c.weights, p);
+            let (u, v) = c.pairs[p];
+            match cons.bonus(fr, u as usize, v as usize) {
+                Some(b) => w.plus(b.narrow::<M>()),
+                None => w,
+            }
+        };
         // The local ends of pair `p` when it is an edge of this question.
         let usable = |p: usize| -> Option<(usize, usize)> {
             if !c.allowed[p] {
@@ -147,7 +156,10 @@ impl Engine {
             let i = list.partition_point(|&p| other(p) < b);
             list.get(i).filter(|&&p| other(p) == b).map(|&p| p as usize)
         };
-        let warm = self.warm_start(k, verts, idx, maxw)?;
+        // The heaviest pair with the most a partner rank adds; the restricted player's dual
+        // raised as much (the slack floors do not depend on the shift).
+        let maxw = maxw.plus(cons.most_bonus(fr).map_or(Wide::ZERO, |(_, b)| b));
+        let warm = raised_for_rank(self.warm_start(k, verts, idx, maxw)?, cons, fr, idx);
         // The warm duals in `M` limbs (`solve_verts` sizes them to fit; checked, since the
         // check below trusts them on the pairs it skips).
         let fits = |d: &Wide| d.narrow::<M>().narrow::<8>() == *d;

@@ -69,7 +69,8 @@ impl Engine {
         // matching's arithmetic and its edge lists (ADR swiss-017).
         let pairs_among = |k: usize| (k as u64 + 2) / 2 + 1;
         let max_edges = pairs_among(n);
-        let bracket_edges = pairs_among((0..n).filter(|&v| in_b[v]).count());
+        let in_bracket = (0..n).filter(|&v| in_b[v]).count() as u64;
+        let bracket_edges = pairs_among(in_bracket as usize);
         let look_edges = pairs_among((0..n).filter(|&v| in_b[v] || in_n[v]).count());
         let order = self
             .fast
@@ -78,6 +79,8 @@ impl Engine {
         let bits;
         let mut f = Fields::default();
         let two26 = self.edition == Edition::Dutch2026;
+        // The partner rank, unless its bits would widen a question's weights by a limb.
+        let mut with_rank = true;
         loop {
             let mut l = Layout::default();
             f.complete = l.push("C4", 1, max_edges);
@@ -151,11 +154,27 @@ impl Engine {
             });
             f.ex4 = small
                 .map(|x| l.push_bits("exchange: lowest BSN into S1", x.len as u32 + 1 + edge_bits));
+            // The partner rank of a partner search's question (one pair a matching, at
+            // most one rank a player; ADR swiss-028).
+            // A rank is at most the number of candidates, all of the bracket.
+            f.rank = order
+                .as_ref()
+                .filter(|_| with_rank)
+                .map(|_| l.push("partner rank (partner search)", in_bracket + 1, 1));
             f.order = order.as_ref().map(|o| {
                 let side = u64::from(o.residents.max(o.mdps)) + 1;
                 l.push("generation order (tie-break)", side * side, bracket_edges)
             });
             if let Some(b) = l.finish() {
+                // A question's weights take the bits, two for the doubled duals and four
+                // for a warm start's shift (`Engine::solve_verts`), in 64-bit limbs.
+                let limbs = |bits: u32| (bits + 2 + 4).div_ceil(64);
+                if let Some(r) = f.rank
+                    && limbs(b) > limbs(b - l.fields[r].bits)
+                {
+                    with_rank = false;
+                    continue;
+                }
                 fr_layout = l;
                 bits = b;
                 break;
