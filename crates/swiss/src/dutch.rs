@@ -2763,50 +2763,83 @@ impl Engine {
                 }
             }
         }
-        let mut fr = self.build_frame(
-            in_b.clone(),
-            mdp.clone(),
-            in_n.clone(),
-            s0,
-            None,
-            false,
-            isolated,
-        )?;
         let mut cons = Cons {
             req: vec![None; n + 1],
             tops: vec![false; n + 1],
             only: None,
         };
-        let mut cur = self
-            .solve(&fr, &cons, None)
-            .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
-        // C9 (2026) applies only to a bracket that downfloats exactly one player, who
-        // gets the PAB.
-        let mut c9_on = false;
-        if self.edition == Edition::Dutch2026 && self.has_bye && !fr.isolated {
-            let floaters: Vec<usize> = (0..n)
+        // The players of the bracket its pairing `sol` does not pair inside it.
+        let floaters_of = |s: &Self, fr: &Frame, sol: &Sol| -> Vec<usize> {
+            (0..n)
                 .filter(|&v| {
                     in_b[v]
-                        && self.remaining[v]
-                        && !matches!(cur.mate[v], Some(p) if self.in_bracket(&fr, v, p))
+                        && s.remaining[v]
+                        && !matches!(sol.mate[v], Some(p) if s.in_bracket(fr, v, p))
                 })
-                .collect();
-            if floaters.len() == 1 && cur.mate[floaters[0]] == Some(n) {
-                c9_on = true;
-                fr = self.build_frame(
+                .collect()
+        };
+        // C9 (2026) applies only to a bracket that downfloats exactly one player, who gets
+        // the PAB: the bracket is solved without it, and again with it when it applies.
+        // The last bracket of a round with a PAB is solved with C9 at once (ADR swiss-030):
+        // its downfloater, if it has exactly one, gets the PAB, and how many it has is
+        // decided above C9 (by C4 and C6), so a solution with C9 that downfloats exactly one
+        // player to the PAB is the one the second solve would find.
+        let c9_possible = self.edition == Edition::Dutch2026 && self.has_bye;
+        let at_once = (c9_possible && !in_n.iter().any(|&x| x))
+            .then(|| {
+                let fr = self
+                    .build_frame(
+                        in_b.clone(),
+                        mdp.clone(),
+                        in_n.clone(),
+                        s0,
+                        None,
+                        true,
+                        isolated,
+                    )
+                    .ok()?;
+                let cur = self.solve(&fr, &cons, None)?;
+                let floaters = floaters_of(self, &fr, &cur);
+                (floaters.len() == 1 && cur.mate[floaters[0]] == Some(n)).then_some((fr, cur))
+            })
+            .flatten();
+        let (fr, mut cur, c9_on) = match at_once {
+            Some((fr, cur)) => (fr, cur, true),
+            None => {
+                let mut fr = self.build_frame(
                     in_b.clone(),
                     mdp.clone(),
                     in_n.clone(),
                     s0,
                     None,
-                    true,
+                    false,
                     isolated,
                 )?;
-                cur = self
+                let mut cur = self
                     .solve(&fr, &cons, None)
                     .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
+                let mut c9_on = false;
+                if c9_possible && !fr.isolated {
+                    let floaters = floaters_of(self, &fr, &cur);
+                    if floaters.len() == 1 && cur.mate[floaters[0]] == Some(n) {
+                        c9_on = true;
+                        fr = self.build_frame(
+                            in_b.clone(),
+                            mdp.clone(),
+                            in_n.clone(),
+                            s0,
+                            None,
+                            true,
+                            isolated,
+                        )?;
+                        cur = self
+                            .solve(&fr, &cons, None)
+                            .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
+                    }
+                }
+                (fr, cur, c9_on)
             }
-        }
+        };
         let mut expl = BracketExplanation {
             score: s0,
             players: mdps
