@@ -139,6 +139,12 @@ fn gallai_edmonds_forest(
         even[r] = true;
         root[r] = r;
     }
+    // The labelled vertices: only they can lie in a blossom, so a blossom's shrinking reads
+    // them rather than every vertex of the graph (the engine's graphs hold every player,
+    // its questions a few thousand of them).
+    let mut labelled: Vec<usize> = roots.to_vec();
+    let mut marked: Vec<usize> = Vec::new();
+    let mut relabelled: Vec<usize> = Vec::new();
     while let Some(v) = queue.pop_front() {
         for to in g.neighbours(v) {
             if base[v] == base[to] || mate[v] == to || odd[to] || !edge_ok(v, to) {
@@ -153,6 +159,8 @@ fn gallai_edmonds_forest(
                 even[next] = true;
                 root[next] = root[v];
                 queue.push_back(next);
+                labelled.push(to);
+                labelled.push(next);
                 continue;
             }
             // Two even vertices of one tree (the matching is maximum): an odd cycle to shrink.
@@ -167,23 +175,36 @@ fn gallai_edmonds_forest(
                 while x != b {
                     mark[x] = true;
                     mark[base[mate[x]]] = true;
+                    marked.push(x);
+                    marked.push(base[mate[x]]);
                     x = base[parent[mate[x]]];
                 }
             }
-            for i in 0..n {
-                if mark[base[i]] && !even[i] {
-                    even[i] = true;
-                    odd[i] = false;
-                    root[i] = root[v];
-                    queue.push_back(i);
-                }
+            // The odd vertices of the blossom turn even, queued in the order of their
+            // indices (as a scan of every vertex would queue them).
+            relabelled.clear();
+            relabelled.extend(
+                labelled
+                    .iter()
+                    .copied()
+                    .filter(|&i| mark[base[i]] && !even[i]),
+            );
+            relabelled.sort_unstable();
+            for &i in &relabelled {
+                even[i] = true;
+                odd[i] = false;
+                root[i] = root[v];
+                queue.push_back(i);
             }
-            for i in 0..n {
+            for &i in &labelled {
                 if mark[base[i]] {
                     base[i] = b;
                 }
             }
-            mark.fill(false);
+            for &x in &marked {
+                mark[x] = false;
+            }
+            marked.clear();
         }
     }
     let labels = (0..n)
