@@ -1287,9 +1287,17 @@ impl Engine {
         let EdgeCache {
             mut pairs,
             mut weights,
+            mut allowed,
+            allowed_for,
+            graph,
             spare,
             ..
         } = before;
+        // Its constraint flags hold for this question (the same constraints but `only`,
+        // the same frame), `only` asked of each pair apart; so does the barrier's graph of
+        // the pairs they allow (its pairs at players no longer here are not read: the
+        // barrier reads only the players present).
+        let flags = allowed.len() == pairs.len();
         let mut edges = spare
             .and_then(|b| b.downcast::<Vec<Edge<M>>>().ok())
             .map(|b| *b)
@@ -1306,10 +1314,23 @@ impl Engine {
             let mut limbs = [0u64; M];
             limbs.copy_from_slice(&weights[p * M..(p + 1) * M]);
             let w = WideN(limbs);
+            let ok = if flags {
+                allowed[p] && cons.only_allows(u, v)
+            } else {
+                self.allowed(fr, cons, u, v)
+            };
+            debug_assert_eq!(
+                ok,
+                self.allowed(fr, cons, u, v),
+                "the kept flags allow what the constraints allow"
+            );
             pairs[kept] = pairs[p];
             weights.copy_within(p * M..(p + 1) * M, kept * M);
+            if flags {
+                allowed[kept] = allowed[p];
+            }
             kept += 1;
-            if self.allowed(fr, cons, u, v) {
+            if ok {
                 let w = match cons.bonus(fr, u, v) {
                     Some(b) => w.plus(b.narrow::<M>()),
                     None => w,
@@ -1322,6 +1343,7 @@ impl Engine {
         }
         pairs.truncate(kept);
         weights.truncate(kept * M);
+        allowed.truncate(if flags { kept } else { 0 });
         *self.edge_cache.borrow_mut() = Some(EdgeCache {
             frame: fr.id,
             cert: prune.map(|k| k.cert_id),
@@ -1329,9 +1351,9 @@ impl Engine {
             covered: idx.iter().map(|&i| i != usize::MAX).collect(),
             pairs,
             weights,
-            allowed: Vec::new(),
-            allowed_for: None,
-            graph: None,
+            allowed,
+            allowed_for: allowed_for.filter(|_| flags),
+            graph: graph.filter(|_| flags),
             hint: Vec::new(),
             hint_at: Vec::new(),
             spare: None,
