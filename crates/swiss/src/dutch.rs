@@ -589,6 +589,40 @@ impl<const M: usize> Drop for Listed<'_, M> {
 }
 
 impl EdgeCache {
+    /// A cache of `pairs` and their `weights` (`limbs` limbs each) among the vertices
+    /// `idx` marks, for the frame and the pruning optimum `prune` (its certificate and
+    /// lineage); what the questions work out from them (constraint flags, graph, hint,
+    /// pairs by player, slack floors) is made when first needed.
+    fn new(
+        frame: u64,
+        prune: Option<&Sol>,
+        limbs: usize,
+        idx: &[usize],
+        pairs: Vec<(u32, u32)>,
+        weights: Vec<u64>,
+    ) -> EdgeCache {
+        EdgeCache {
+            frame,
+            cert: prune.map(|k| k.cert_id),
+            limbs,
+            covered: idx.iter().map(|&i| i != usize::MAX).collect(),
+            pairs,
+            weights,
+            allowed: Vec::new(),
+            allowed_for: None,
+            graph: None,
+            hint: Vec::new(),
+            hint_at: Vec::new(),
+            spare: None,
+            pairs_at: None,
+            warm_slack: None,
+            heaviest: None,
+            checked: false,
+            asked: 0,
+            lineage: prune.map(|k| k.lineage),
+        }
+    }
+
     /// Whether the cache holds the pairs of a question on `verts` in frame `frame` pruned by
     /// the certificate `cert`, its weights in `limbs` limbs (`None`: any width).
     fn holds(&self, frame: u64, cert: Option<u64>, limbs: Option<usize>, verts: &[usize]) -> bool {
@@ -1343,27 +1377,14 @@ impl Engine {
         }
         pairs.truncate(kept);
         weights.truncate(kept * M);
-        allowed.truncate(if flags { kept } else { 0 });
-        *self.edge_cache.borrow_mut() = Some(EdgeCache {
-            frame: fr.id,
-            cert: prune.map(|k| k.cert_id),
-            limbs: M,
-            covered: idx.iter().map(|&i| i != usize::MAX).collect(),
-            pairs,
-            weights,
-            allowed,
-            allowed_for: allowed_for.filter(|_| flags),
-            graph: graph.filter(|_| flags),
-            hint: Vec::new(),
-            hint_at: Vec::new(),
-            spare: None,
-            pairs_at: None,
-            warm_slack: None,
-            heaviest: None,
-            checked: false,
-            asked: 0,
-            lineage: prune.map(|k| k.lineage),
-        });
+        allowed.truncate(kept);
+        let mut kept_cache = EdgeCache::new(fr.id, prune, M, idx, pairs, weights);
+        if flags {
+            kept_cache.allowed = allowed;
+            kept_cache.allowed_for = allowed_for;
+            kept_cache.graph = graph;
+        }
+        *self.edge_cache.borrow_mut() = Some(kept_cache);
         Listed {
             edges,
             back_to: None,
@@ -1479,26 +1500,7 @@ impl Engine {
         };
         old_pairs.clear();
         old_weights.clear();
-        let mut fill = large.then(|| EdgeCache {
-            frame: key.0,
-            cert: key.1,
-            limbs: M,
-            covered: (0..=n).map(|v| idx[v] != usize::MAX).collect(),
-            pairs: old_pairs,
-            weights: old_weights,
-            allowed: Vec::new(),
-            allowed_for: None,
-            graph: None,
-            hint: Vec::new(),
-            hint_at: Vec::new(),
-            spare: None,
-            pairs_at: None,
-            warm_slack: None,
-            heaviest: None,
-            checked: false,
-            asked: 0,
-            lineage: prune.map(|k| k.lineage),
-        });
+        let mut fill = large.then(|| EdgeCache::new(key.0, prune, M, idx, old_pairs, old_weights));
         // The cache's pairs ascend (its hint is merged with them side by side) because
         // `verts` does.
         debug_assert!(verts.is_sorted(), "a question's players ascend");
@@ -2807,19 +2809,21 @@ impl Engine {
         // decided above C9 (by C4 and C6), so a solution with C9 that downfloats exactly one
         // player to the PAB is the one the second solve would find.
         let c9_possible = self.edition == Edition::Dutch2026 && self.has_bye;
+        // The bracket's frame, with or without C9.
+        let frame = |s: &Self, c9: bool| {
+            s.build_frame(
+                in_b.clone(),
+                mdp.clone(),
+                in_n.clone(),
+                s0,
+                None,
+                c9,
+                isolated,
+            )
+        };
         let at_once = (c9_possible && !in_n.iter().any(|&x| x))
             .then(|| {
-                let fr = self
-                    .build_frame(
-                        in_b.clone(),
-                        mdp.clone(),
-                        in_n.clone(),
-                        s0,
-                        None,
-                        true,
-                        isolated,
-                    )
-                    .ok()?;
+                let fr = frame(self, true).ok()?;
                 let cur = self.solve(&fr, &cons, None)?;
                 let floaters = floaters_of(self, &fr, &cur);
                 (floaters.len() == 1 && cur.mate[floaters[0]] == Some(n)).then_some((fr, cur))
@@ -2828,15 +2832,7 @@ impl Engine {
         let (fr, mut cur, c9_on) = match at_once {
             Some((fr, cur)) => (fr, cur, true),
             None => {
-                let mut fr = self.build_frame(
-                    in_b.clone(),
-                    mdp.clone(),
-                    in_n.clone(),
-                    s0,
-                    None,
-                    false,
-                    isolated,
-                )?;
+                let mut fr = frame(self, false)?;
                 let mut cur = self
                     .solve(&fr, &cons, None)
                     .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
@@ -2845,15 +2841,7 @@ impl Engine {
                     let floaters = floaters_of(self, &fr, &cur);
                     if floaters.len() == 1 && cur.mate[floaters[0]] == Some(n) {
                         c9_on = true;
-                        fr = self.build_frame(
-                            in_b.clone(),
-                            mdp.clone(),
-                            in_n.clone(),
-                            s0,
-                            None,
-                            true,
-                            isolated,
-                        )?;
+                        fr = frame(self, true)?;
                         cur = self
                             .solve(&fr, &cons, None)
                             .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;

@@ -249,15 +249,18 @@ impl Engine {
             // Debug builds take the pass without slacks on one starved question in two, so
             // that the tests exercise both.
             let by_slack = !(cfg!(debug_assertions) && c.asked % 4 == 2);
-            let fell: Option<Vec<i128>> =
-                c.warm_slack.as_ref().filter(|_| by_slack).and_then(|_| {
+            let slack_and_falls = c
+                .warm_slack
+                .as_ref()
+                .filter(|_| by_slack)
+                .and_then(|slack| {
                     let mut fell = vec![FELL_ABSENT; self.n + 1];
                     for (i, &v) in verts.iter().enumerate() {
                         fell[v] = fall_of(start.dual[i], duals.vertex[i])?;
                     }
-                    Some(fell)
+                    Some((slack, fell))
                 });
-            if let (Some(fell), Some(slack)) = (&fell, &c.warm_slack) {
+            if let Some((slack, fell)) = slack_and_falls {
                 // The players' duals alone cover a pair whose warm slack is at least the sum
                 // of its ends' falls (ADR swiss-027): only pairs its floor cannot clear are
                 // read (a third of them in the partner searches of a 9,999-player round 2,
