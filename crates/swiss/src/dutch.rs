@@ -235,6 +235,14 @@ impl Cons {
         }
     }
 
+    /// The weight `w` of the pair (u, v) in this question: with `only`'s rank.
+    fn weigh<const M: usize>(&self, fr: &Frame, u: usize, v: usize, w: WideN<M>) -> WideN<M> {
+        match self.bonus(fr, u, v) {
+            Some(b) => w.plus(b.narrow::<M>()),
+            None => w,
+        }
+    }
+
     /// The player `only` restricts and the most its rank adds to a weight.
     fn most_bonus(&self, fr: &Frame) -> Option<(usize, Wide)> {
         let (who, r) = self.only.as_ref()?;
@@ -1365,10 +1373,7 @@ impl Engine {
             }
             kept += 1;
             if ok {
-                let w = match cons.bonus(fr, u, v) {
-                    Some(b) => w.plus(b.narrow::<M>()),
-                    None => w,
-                };
+                let w = cons.weigh(fr, u, v, w);
                 if heaviest.is_none_or(|h| w > h) {
                     heaviest = Some(w);
                 }
@@ -1444,10 +1449,7 @@ impl Engine {
                 }
                 let mut limbs = [0u64; M];
                 limbs.copy_from_slice(w);
-                let mut w = WideN(limbs);
-                if let Some(b) = cons.bonus(fr, u, v) {
-                    w = w.plus(b.narrow::<M>());
-                }
+                let w = cons.weigh(fr, u, v, WideN(limbs));
                 if heaviest.is_none_or(|h| w > h) {
                     heaviest = Some(w);
                 }
@@ -1537,10 +1539,7 @@ impl Engine {
                     }
                 }
                 if self.allowed(fr, cons, u, v) {
-                    let w = match cons.bonus(fr, u, v) {
-                        Some(b) => w.plus(b.narrow::<M>()),
-                        None => w,
-                    };
+                    let w = cons.weigh(fr, u, v, w);
                     if heaviest.is_none_or(|h| w > h) {
                         heaviest = Some(w);
                     }

@@ -123,12 +123,13 @@ impl Engine {
         // A pair's weight in this question: with the partner rank of the player `only`
         // restricts (ADR swiss-028).
         let weight = |p: usize| {
-            let w = cached_weight::<M>(&c.weights, p);
             let (u, v) = c.pairs[p];
-            match cons.bonus(fr, u as usize, v as usize) {
-                Some(b) => w.plus(b.narrow::<M>()),
-                None => w,
-            }
+            cons.weigh(
+                fr,
+                u as usize,
+                v as usize,
+                cached_weight::<M>(&c.weights, p),
+            )
         };
         // The local ends of pair `p` when it is an edge of this question.
         let usable = |p: usize| -> Option<(usize, usize)> {
