@@ -398,6 +398,9 @@ struct RestMeets {
     /// The constraints, `only` aside.
     cons: Cons,
     meets: Vec<Option<bool>>,
+    /// Every player of `rest` has the same dual and the same blossoms in the known
+    /// optimum's certificate ([`rest_alike`]).
+    alike: bool,
     /// The heaviest edge from each kept player to `rest` (outer `None`: not known yet).
     heaviest: Vec<Option<Option<Wide>>>,
     /// Distinct for every memo ([`Engine::next_id`]).
@@ -415,6 +418,8 @@ struct RestQuery<'a> {
     /// The [`RestHeaviest`] list of this frame and `rest`.
     rest_id: u64,
     memo: Option<u64>,
+    /// [`RestMeets::alike`].
+    alike: bool,
 }
 
 impl RestQuery<'_> {
@@ -437,11 +442,29 @@ impl RestQuery<'_> {
             return b;
         }
         // A player required inside the bracket cannot (`rest` is below the next scoregroup).
-        let b = self.cons.req.get(u) != Some(&Some(true))
-            && self
-                .rest
+        let scan = || {
+            self.rest
                 .iter()
-                .any(|&x| self.eng.may_meet(self.fr, self.cons, self.prune, u, x));
+                .any(|&x| self.eng.may_meet(self.fr, self.cons, self.prune, u, x))
+        };
+        let b = self.cons.req.get(u) != Some(&Some(true))
+            && match (self.prune, self.rest.first()) {
+                // Alike, the players of `rest` are excluded in the order of u's weights to
+                // them (ADR swiss-032): u meets one of them when its heaviest allowed edge
+                // to them is not excluded (its heaviest edges are listed once per frame;
+                // scanning all of `rest` was a seventh of a 9,999-player round 6).
+                (Some(k), Some(&x)) if self.alike => {
+                    let heaviest =
+                        self.eng
+                            .heaviest_to_rest(self.fr, self.rest, self.rest_id, u, |y, _| {
+                                self.eng.allowed(self.fr, self.cons, u, y)
+                            });
+                    let b = heaviest.is_some_and(|w| !k.excludes_weight(self.fr, u, x, w));
+                    debug_assert_eq!(b, scan(), "u meets rest as a scan finds");
+                    b
+                }
+                _ => scan(),
+            };
         if let Some(mut m) = self.memo(u) {
             m.meets[u] = Some(b);
         }
@@ -483,6 +506,19 @@ impl RestQuery<'_> {
         let w = self.heaviest(u)?;
         Some(w.plus(shift).plus(w.plus(shift)))
     }
+}
+
+/// Whether every player of `rest` has the same vertex dual and the same chain of blossoms
+/// in the known optimum `k`'s certificate (as [`Engine::extend_to_rest`] gives them): an
+/// edge from a kept player to one of them then has a reduced cost that falls as its weight
+/// rises, the same for every one of them at equal weight.
+fn rest_alike(k: &Sol, rest: &[usize]) -> bool {
+    let (Some(c), Some(&first)) = (&k.cert, rest.first()) else {
+        return false;
+    };
+    let (dual, chain) = (c.vertex.get(first), c.chain_of.get(first));
+    rest.iter()
+        .all(|&x| c.vertex.get(x) == dual && c.chain_of.get(x) == chain)
 }
 
 /// The edges of a large question kept for the next ones (fast path): the decisions of a
@@ -2134,6 +2170,7 @@ impl Engine {
         };
         let mut memo = self.rest_meets.borrow_mut();
         let cert = prune.map(|k| k.cert_id);
+        // Unchanged with the memo's key (`rest` and the known optimum).
         let same = memo.as_ref().is_some_and(|m| {
             (m.rest_id, m.cert) == (rest_id, cert) && m.cons.same_apart_from_only(cons)
         });
@@ -2143,6 +2180,7 @@ impl Engine {
                 cert,
                 cons: cons.apart_from_only(),
                 meets: vec![None; self.n + 1],
+                alike: prune.is_some_and(|k| rest_alike(k, rest)),
                 heaviest: vec![None; self.n + 1],
                 id: self.next_id(),
             });
@@ -2154,6 +2192,7 @@ impl Engine {
             prune,
             rest,
             rest_id,
+            alike: memo.as_ref().is_some_and(|m| m.alike),
             // Not when `only` restricts a player of `rest` (its edges differ by question).
             memo: memo
                 .as_ref()
