@@ -560,6 +560,9 @@ struct EdgeCache {
     /// The pairs by player, made at the first question answered on the cache
     /// ([`Engine::cached_warm_question`]).
     pairs_at: Option<cached_question::PairsAt>,
+    /// Made with `pairs_at`: each player's pair with its partner in the pruning optimum, by
+    /// index into `pairs` (`u32::MAX`: none).
+    mate_at: Option<Vec<u32>>,
     /// A lower bound of each pair's slack under the warm duals every question starts from,
     /// made with `pairs_at` ([`cached_question::SlackFloor`]; `None` when the warm duals do
     /// not fit the cache's limbs).
@@ -659,6 +662,7 @@ impl EdgeCache {
             hint_at: Vec::new(),
             spare: None,
             pairs_at: None,
+            mate_at: None,
             warm_slack: None,
             heaviest: None,
             checked: false,

@@ -50,6 +50,22 @@ impl PairsAt {
         PairsAt { start, at }
     }
 
+    /// The index in `pairs` (those this was made of) of the pair (a, b), found among a's
+    /// pairs by its other end.
+    fn find(&self, pairs: &[(u32, u32)], a: usize, b: usize) -> Option<usize> {
+        let other = |p: u32| {
+            let (x, y) = pairs[p as usize];
+            if x as usize == a {
+                y as usize
+            } else {
+                x as usize
+            }
+        };
+        let list = self.of(a);
+        let i = list.partition_point(|&p| other(p) < b);
+        list.get(i).filter(|&&p| other(p) == b).map(|&p| p as usize)
+    }
+
     /// The indices of the pairs at `v`.
     fn of(&self, v: usize) -> &[u32] {
         match (self.start.get(v), self.start.get(v + 1)) {
@@ -96,7 +112,23 @@ impl Engine {
                 covers = covers && cert.covers(u as usize, v as usize, w.narrow::<8>());
             }
             if covers {
-                c.pairs_at = Some(PairsAt::new(self.n + 1, &c.pairs));
+                let at = PairsAt::new(self.n + 1, &c.pairs);
+                // Each player's pair with its partner in `k`, the warm pairs of every question
+                // of this cache (`u32::MAX`: none cached).
+                let mut mate_at = vec![u32::MAX; self.n + 1];
+                for (v, m) in k.mate.iter().enumerate() {
+                    if let Some(u) = *m
+                        && v < u
+                        && u < mate_at.len()
+                        && k.mate.get(u) == Some(&Some(v))
+                        && let Some(p) = at.find(&c.pairs, v, u)
+                    {
+                        mate_at[v] = p as u32;
+                        mate_at[u] = p as u32;
+                    }
+                }
+                c.mate_at = Some(mate_at);
+                c.pairs_at = Some(at);
                 c.heaviest = Some(heaviest.narrow::<8>());
                 // The warm duals every question starts from (`Engine::warm_start`'s), each
                 // pair's slack under them.
@@ -143,19 +175,23 @@ impl Engine {
             }
             Some((iu, iv))
         };
-        // The index of the pair (a, b), found among a's pairs by its other end.
-        let find = |a: usize, b: usize| -> Option<usize> {
-            let other = |p: u32| {
-                let (x, y) = c.pairs[p as usize];
-                if x as usize == a {
-                    y as usize
-                } else {
-                    x as usize
-                }
-            };
-            let list = at.of(a);
-            let i = list.partition_point(|&p| other(p) < b);
-            list.get(i).filter(|&&p| other(p) == b).map(|&p| p as usize)
+        // The index of the pair (a, b).
+        let find = |a: usize, b: usize| at.find(&c.pairs, a, b);
+        // The same for a pair of the known optimum, read off the list made with the cache
+        // when it names that pair (each search of a thousand pairs cost a few milliseconds in
+        // the 9,999-player round 2, whose 497 questions share one known optimum).
+        let find_warm = |a: usize, b: usize| {
+            let found = c
+                .mate_at
+                .as_ref()
+                .and_then(|m| m.get(a))
+                .map(|&p| p as usize)
+                .filter(|&p| c.pairs.get(p) == Some(&(a.min(b) as u32, a.max(b) as u32)))
+                .or_else(|| find(a, b));
+            // Debug builds: the index the search finds (a wrong one would only slow the
+            // search down: the part decides where it starts, the pricing what it proves).
+            debug_assert_eq!(found, find(a, b), "the warm pair ({a}, {b})");
+            found
         };
         // The heaviest pair with the most a partner rank adds; the restricted player's dual
         // raised as much (the slack floors do not depend on the shift).
@@ -175,7 +211,7 @@ impl Engine {
         for (i, m) in warm.mate.iter().enumerate() {
             if let Some(j) = *m
                 && i < j
-                && let Some(p) = find(verts[i], verts[j])
+                && let Some(p) = find_warm(verts[i], verts[j])
                 && usable(p).is_some()
             {
                 part.push(p);
