@@ -448,22 +448,14 @@ impl RestQuery<'_> {
                 .any(|&x| self.eng.may_meet(self.fr, self.cons, self.prune, u, x))
         };
         let b = self.cons.req.get(u) != Some(&Some(true))
-            && match (self.prune, self.rest.first()) {
-                // Alike, the players of `rest` are excluded in the order of u's weights to
-                // them (ADR swiss-032): u meets one of them when its heaviest allowed edge
-                // to them is not excluded (its heaviest edges are listed once per frame;
-                // scanning all of `rest` was a seventh of a 9,999-player round 6).
-                (Some(k), Some(&x)) if self.alike => {
-                    let heaviest =
-                        self.eng
-                            .heaviest_to_rest(self.fr, self.rest, self.rest_id, u, |y, _| {
-                                self.eng.allowed(self.fr, self.cons, u, y)
-                            });
-                    let b = heaviest.is_some_and(|w| !k.excludes_weight(self.fr, u, x, w));
-                    debug_assert_eq!(b, scan(), "u meets rest as a scan finds");
-                    b
-                }
-                _ => scan(),
+            && if self.alike {
+                // Alike (ADR swiss-032), u's heaviest edge to `rest` is one read off its list
+                // (scanning all of `rest` was a seventh of a 9,999-player round 6).
+                let b = self.heaviest(u).is_some();
+                debug_assert_eq!(b, scan(), "u meets rest as a scan finds");
+                b
+            } else {
+                scan()
             };
         if let Some(mut m) = self.memo(u) {
             m.meets[u] = Some(b);
@@ -478,14 +470,32 @@ impl RestQuery<'_> {
         if let Some(w) = self.memo(u).and_then(|m| m.heaviest[u]) {
             return w;
         }
-        let w = self
-            .eng
-            .heaviest_to_rest(self.fr, self.rest, self.rest_id, u, |x, w| {
-                self.eng.allowed(self.fr, self.cons, u, x)
+        let heaviest_of = |may: &dyn Fn(usize, Wide) -> bool| {
+            self.eng
+                .heaviest_to_rest(self.fr, self.rest, self.rest_id, u, may)
+        };
+        let allowed = |x: usize| self.eng.allowed(self.fr, self.cons, u, x);
+        let every = || {
+            heaviest_of(&|x, w| {
+                allowed(x)
                     && !self
                         .prune
                         .is_some_and(|k| k.excludes_weight(self.fr, u, x, w))
-            });
+            })
+        };
+        let w = match (self.prune, self.rest.first()) {
+            // Alike, the players of `rest` are excluded in the order of u's weights to them
+            // (ADR swiss-032): the heaviest allowed edge, unless it is excluded (then so is
+            // every lighter one). Found among the first of u's list, where the pruning
+            // excludes them all and `every` weighed all of `rest` again.
+            (Some(k), Some(&x)) if self.alike => {
+                let w = heaviest_of(&|y, _| allowed(y))
+                    .filter(|&w| !k.excludes_weight(self.fr, u, x, w));
+                debug_assert_eq!(w, every(), "u's heaviest allowed edge to rest");
+                w
+            }
+            _ => every(),
+        };
         if let Some(mut m) = self.memo(u) {
             m.heaviest[u] = Some(w);
         }
