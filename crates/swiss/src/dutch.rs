@@ -48,6 +48,22 @@ const PRICED_SMALL_FROM: usize = 32;
 /// cost less than the larger part's first solve (ADR swiss-013).
 const WIDE_PART_FROM: usize = 400;
 
+/// The narrow margin of a reduced matching ([`Engine::solve_reduced`]): the highest lower
+/// players kept besides the bracket and the next scoregroup, and the lowest PAB-eligible
+/// ones (ADR swiss-034). The proof decides, not the margin: too narrow a margin only costs
+/// the wide one's solve after it.
+const NARROW_BELOW: usize = 4;
+const NARROW_BYES: usize = 4;
+
+/// How many lower players a reduced matching keeps ([`Engine::solve_reduced_with`]).
+#[derive(Clone, Copy)]
+struct Margin {
+    /// The highest players below the next scoregroup (downfloat targets).
+    below: usize,
+    /// The lowest PAB-eligible players (C5 candidates).
+    byes: usize,
+}
+
 /// Warm searches of at least this many vertices are priced (ADR swiss-009); smaller ones
 /// run on every edge, which is cheaper there (ADR swiss-013).
 const WARM_PRICED_FROM: usize = 400;
@@ -1812,8 +1828,16 @@ impl Engine {
             .filter(|&v| v < n && !fr.in_b[v] && !fr.in_n[v])
             .collect();
         // A narrow margin first (enough when the bracket's floaters find partners in the
-        // next scoregroup, the common case), then a margin as wide as the bracket.
-        let narrow = 2 * self.rounds_played + 16;
+        // next scoregroup, the common case), then a wide one: as wide as the bracket, and
+        // more PAB candidates (ADR swiss-034).
+        let narrow = Margin {
+            below: NARROW_BELOW,
+            byes: NARROW_BYES,
+        };
+        let wide = Margin {
+            below: 2 * self.rounds_played + 16 + in_b,
+            byes: 2 * self.rounds_played + 8,
+        };
         // With `prune`, the lower duals of the smaller matching may fail the check that
         // extends them to the players left out: then without it.
         // Whole runs of brackets fail the extension with warm duals (deep blossoms among
@@ -1838,24 +1862,13 @@ impl Engine {
         warm.or_else(|| {
             self.solve_reduced_with(fr, cons, base, verts, &low, narrow, None, false, None)
         })
-        .or_else(|| {
-            self.solve_reduced_with(
-                fr,
-                cons,
-                base,
-                verts,
-                &low,
-                narrow + in_b,
-                None,
-                false,
-                None,
-            )
-        })
+        .or_else(|| self.solve_reduced_with(fr, cons, base, verts, &low, wide, None, false, None))
     }
 
-    /// [`Engine::solve_reduced`] keeping the `margin` highest players of `low`: `None`
-    /// when abandoned, `Some(None)` when proved that `prune`'s quality (which pairs every
-    /// player when `pairs_all`) cannot be reached.
+    /// [`Engine::solve_reduced`] keeping the `margin.below` highest players of `low` and its
+    /// `margin.byes` lowest PAB-eligible ones: `None` when abandoned, `Some(None)` when
+    /// proved that `prune`'s quality (which pairs every player when `pairs_all`) cannot be
+    /// reached.
     #[allow(clippy::too_many_arguments)]
     fn solve_reduced_with(
         &self,
@@ -1864,24 +1877,24 @@ impl Engine {
         base: Wide,
         verts: &[usize],
         low: &[usize],
-        margin: usize,
+        margin: Margin,
         prune: Option<&Sol>,
         pairs_all: bool,
         floor: Option<Wide>,
     ) -> Option<Option<Sol>> {
         let n = self.n;
-        if low.len() < margin + 32 {
+        if low.len() < margin.below + 32 {
             return None;
         }
         // Kept: the highest lower players (downfloat targets) and the lowest bye-eligible
         // ones (C5 candidates); the rest is paired greedily.
         let mut keep = vec![false; n + 1];
-        for &v in &low[..margin] {
+        for &v in &low[..margin.below] {
             keep[v] = true;
         }
         let mut byes = 0;
         for &v in low.iter().rev() {
-            if byes >= 2 * self.rounds_played + 8 {
+            if byes >= margin.byes {
                 break;
             }
             if self.ps[v].bye_ok {
@@ -1908,12 +1921,20 @@ impl Engine {
             if paired[u] != usize::MAX {
                 continue;
             }
-            let v = rest[i + 1..].iter().copied().find(|&v| {
+            let Some(v) = rest[i + 1..].iter().copied().find(|&v| {
                 paired[v] == usize::MAX && self.has_edge(fr, u, v) && self.allowed(fr, cons, u, v)
-            })?;
+            }) else {
+                // Nobody left for u (the lowest players have often all met): u is kept.
+                in_rest[u] = false;
+                continue;
+            };
             paired[u] = v;
             paired[v] = u;
             rest_total = rest_total.plus(self.w(fr, u, v)?);
+        }
+        rest.retain(|&v| in_rest[v]);
+        if rest.is_empty() {
+            return None;
         }
         let kept: Vec<usize> = verts.iter().copied().filter(|&v| !in_rest[v]).collect();
         // A barrier proving that the kept players cannot all be paired proves it for the
