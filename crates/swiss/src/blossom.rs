@@ -436,7 +436,9 @@ fn warm_search_stuck<const L: usize>(
 /// Each round after the first continues from the one before (its matching, duals and
 /// blossoms, `Matcher::carry`) instead of solving from nothing: the edges added are
 /// covered by raising duals, which frees only the pairs that lose their tightness, and the
-/// search goes on from there. When many edges are uncovered, a round adds each vertex's
+/// search goes on from there: from a perfect matching as a search for a perfect one, whose
+/// free vertices keep their own duals (raising them all to the highest dissolved the
+/// blossoms holding them, rebuilt one by one after; ADR swiss-035). When many edges are uncovered, a round adds each vertex's
 /// few most uncovered ones (`most_uncovered`); the others are priced again in the next
 /// round.
 pub fn max_weight_matching_priced<const L: usize>(
@@ -463,12 +465,26 @@ pub fn max_weight_matching_priced<const L: usize>(
         let mut m = Matcher::new(n, &part);
         if let Some(state) = carried.take() {
             let old = state.edges;
+            // A perfect matching goes on as a search for a perfect one (ADR swiss-035).
+            let perfect = state.mate.iter().all(|&m| m != NO);
             m.carry(state);
             for k in old..part.len() {
                 m.cover(k);
             }
-            m.warm_roots();
+            if perfect {
+                #[cfg(test)]
+                tests::PERFECT_GOING_ON.with(|c| c.set(c.get() + 1));
+                m.maxcard = true;
+                m.same_root_parity();
+            } else {
+                m.warm_roots();
+            }
             m.solve();
+            // A search for a perfect matching that ends without one (the part has none):
+            // solved afresh below, as one that gave up.
+            if m.maxcard && (0..n).any(|v| m.mate[v] == NO) {
+                m.failed = true;
+            }
             #[cfg(test)]
             if m.failed {
                 tests::GAVE_UP.with(|c| c.set(c.get() + 1));
@@ -1269,6 +1285,27 @@ impl<'a, const L: usize> Matcher<'a, L> {
     /// going on in the part that holds the free base). Any matched vertex whose dual is
     /// below the roots' and falls to zero first makes the search give up
     /// ([`Matcher::failed`]).
+    /// Raises by one the free vertices whose dual's parity differs from the first free
+    /// vertex's (through the blossoms holding them, which stay tight): a search for a
+    /// perfect matching halves the slack between two outer vertices, exact when the roots'
+    /// duals share a parity (every tight edge then keeps it through each tree).
+    fn same_root_parity(&mut self) {
+        let mut one = WideN::<L>::ZERO;
+        one.add_at(0, 1);
+        let mut parity = None;
+        for v in 0..self.n {
+            if self.mate[v] != NO {
+                continue;
+            }
+            let odd = self.dualvar[v].0[0] & 1;
+            match parity {
+                None => parity = Some(odd),
+                Some(p) if p != odd => self.raise_through(v, one),
+                _ => {}
+            }
+        }
+    }
+
     fn warm_roots(&mut self) {
         let n = self.n;
         let Some(top) = (0..n)
@@ -2381,6 +2418,8 @@ mod tests {
         /// ended, and that gave up.
         pub(super) static CONTINUED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
         pub(super) static GAVE_UP: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+        /// Pricing rounds that went on from a perfect matching as a search for a perfect one.
+        pub(super) static PERFECT_GOING_ON: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
         /// Pricing rounds that left uncovered edges for the next ([`most_uncovered`]).
         pub(super) static HELD_BACK: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
         /// Priced warm searches that stopped on their part and went on with more edges
@@ -2718,6 +2757,61 @@ mod tests {
         assert!(
             gave_up * 10 < continued,
             "gave up {gave_up} times of {continued}"
+        );
+    }
+
+    /// Graphs whose every edge carries a completion unit (so the best matching is perfect,
+    /// as in the engine's brackets), priced from a part that has a perfect matching: the
+    /// rounds after the first go on as searches for a perfect matching (ADR swiss-035), and
+    /// the result is as heavy as the plain solve of the whole graph, perfect, its certificate
+    /// covering every edge, tight on its pairs and never below zero.
+    #[test]
+    fn pricing_from_a_perfect_part_equals_the_whole_graph() {
+        let mut rnd = xorshift(8086);
+        let big = 1u64 << 20;
+        let (going_on_before, gave_up_before) = (
+            PERFECT_GOING_ON.with(|c| c.get()),
+            GAVE_UP.with(|c| c.get()),
+        );
+        for round in 0..300u32 {
+            let n = 2 * (rnd() % if round.is_multiple_of(3) { 30 } else { 6 } + 2) as usize;
+            let mut edges = Vec::new();
+            let mut keep = Vec::new();
+            for u in 0..n {
+                for v in u + 1..n {
+                    // The pairs (2i, 2i + 1) are edges and in the part: it has a perfect
+                    // matching, so the first round's is perfect.
+                    let paired = u % 2 == 0 && v == u + 1;
+                    if paired || !rnd().is_multiple_of(3) {
+                        edges.push(Edge::new(u, v, w(big + rnd() % 500)));
+                        keep.push(paired || rnd().is_multiple_of(5));
+                    }
+                }
+            }
+            let (m, cert) =
+                max_weight_matching_priced(n, &edges, keep, n * n).expect("a part with edges");
+            assert_eq!(
+                total(&edges, &m),
+                total(&edges, &max_weight_matching(n, &edges)),
+                "n={n}"
+            );
+            assert!(m.iter().all(|x| x.is_some()), "perfect");
+            assert!(edges.iter().all(|e| cert.covers(e.u(), e.v(), e.w)));
+            for e in &edges {
+                if m[e.u()] == Some(e.v()) {
+                    assert!(cert.reduced_cost(e.u(), e.v(), e.w).is_zero(), "tight pair");
+                }
+            }
+        }
+        let going_on = PERFECT_GOING_ON.with(|c| c.get()) - going_on_before;
+        let gave_up = GAVE_UP.with(|c| c.get()) - gave_up_before;
+        assert!(
+            going_on > 100,
+            "went on as perfect searches {going_on} times"
+        );
+        assert!(
+            gave_up * 10 < going_on,
+            "gave up {gave_up} times of {going_on}"
         );
     }
 
