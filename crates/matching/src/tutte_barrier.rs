@@ -86,7 +86,7 @@ pub fn perfect_or_barrier_in(
     if roots.is_empty() {
         return Completion::Perfect(mate);
     }
-    if let Some(base) = gallai_edmonds_forest(g, &mate, &roots, &ok) {
+    if let Some(base) = gallai_edmonds_forest(g, &mate, &roots, present, &edge_ok) {
         return barrier(&base, roots.len());
     }
     for root in 0..n {
@@ -103,7 +103,7 @@ pub fn perfect_or_barrier_in(
     }
     // The matching is maximum, so the forest grown from all unpaired vertices at once never
     // joins two trees.
-    match gallai_edmonds_forest(g, &mate, &roots, &ok) {
+    match gallai_edmonds_forest(g, &mate, &roots, present, &edge_ok) {
         Some(base) => barrier(&base, roots.len()),
         None => Completion::Undecided,
     }
@@ -121,15 +121,23 @@ fn barrier(base: &[Option<usize>], free: usize) -> Completion {
 /// vertex, `Some(base of its blossom)`; `Some(NONE)` for odd vertices, `None` for unlabeled
 /// ones. `None` if two trees meet: an augmenting path, so `mate` is not maximum. A forest
 /// that completes without that proves `mate` maximum (Edmonds).
+/// Only the vertices marked `present` take part, and the edges between them `edge_ok` accepts.
 fn gallai_edmonds_forest(
     g: &Graph,
     mate: &[usize],
     roots: &[usize],
+    present: &[bool],
     edge_ok: &impl Fn(usize, usize) -> bool,
 ) -> Option<Vec<Option<usize>>> {
     let n = g.vertex_count();
     let mut even = vec![false; n];
     let mut odd = vec![false; n];
+    // A neighbour to pass over at once: absent, or odd (read first, in one place: in a
+    // forest that ends as a barrier every edge at an even vertex is read, and most lead to
+    // odd or absent vertices).
+    let mut passed: Vec<bool> = (0..n)
+        .map(|v| !present.get(v).copied().unwrap_or(false))
+        .collect();
     let mut parent = vec![NONE; n];
     let mut base: Vec<usize> = (0..n).collect();
     let mut mark = vec![false; n];
@@ -147,12 +155,13 @@ fn gallai_edmonds_forest(
     let mut relabelled: Vec<usize> = Vec::new();
     while let Some(v) = queue.pop_front() {
         for to in g.neighbours(v) {
-            if base[v] == base[to] || mate[v] == to || odd[to] || !edge_ok(v, to) {
+            if passed[to] || base[v] == base[to] || mate[v] == to || !edge_ok(v, to) {
                 continue;
             }
             if !even[to] {
                 // Unlabeled, so paired (the unpaired vertices are the roots).
                 odd[to] = true;
+                passed[to] = true;
                 parent[to] = v;
                 root[to] = root[v];
                 let next = mate[to];
@@ -193,6 +202,7 @@ fn gallai_edmonds_forest(
             for &i in &relabelled {
                 even[i] = true;
                 odd[i] = false;
+                passed[i] = false;
                 root[i] = root[v];
                 queue.push_back(i);
             }
