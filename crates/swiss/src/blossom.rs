@@ -438,9 +438,9 @@ fn warm_search_stuck<const L: usize>(
 /// covered by raising duals, which frees only the pairs that lose their tightness, and the
 /// search goes on from there: from a perfect matching as a search for a perfect one, whose
 /// free vertices keep their own duals (raising them all to the highest dissolved the
-/// blossoms holding them, rebuilt one by one after; ADR swiss-035). When many edges are uncovered, a round adds each vertex's
-/// few most uncovered ones (`most_uncovered`); the others are priced again in the next
-/// round.
+/// blossoms holding them, rebuilt one by one after; ADR swiss-035). When many edges are
+/// uncovered, a round adds each vertex's few most uncovered ones (`most_uncovered`); the
+/// others are priced again in the next round.
 pub fn max_weight_matching_priced<const L: usize>(
     n: usize,
     edges: &[Edge<L>],
@@ -1278,13 +1278,6 @@ impl<'a, const L: usize> Matcher<'a, L> {
         }
     }
 
-    /// Gives the free vertices (the roots of the next search) one dual, the highest of
-    /// theirs, as a search for a maximum-weight matching needs (the roots' duals fall
-    /// together and the search ends when they reach zero): each free top-level element is
-    /// raised by the difference (a blossom whose own dual runs out is dissolved, the raise
-    /// going on in the part that holds the free base). Any matched vertex whose dual is
-    /// below the roots' and falls to zero first makes the search give up
-    /// ([`Matcher::failed`]).
     /// Raises by one the free vertices whose dual's parity differs from the first free
     /// vertex's (through the blossoms holding them, which stay tight): a search for a
     /// perfect matching halves the slack between two outer vertices, exact when the roots'
@@ -1306,6 +1299,13 @@ impl<'a, const L: usize> Matcher<'a, L> {
         }
     }
 
+    /// Gives the free vertices (the roots of the next search) one dual, the highest of
+    /// theirs, as a search for a maximum-weight matching needs (the roots' duals fall
+    /// together and the search ends when they reach zero): each free top-level element is
+    /// raised by the difference (a blossom whose own dual runs out is dissolved, the raise
+    /// going on in the part that holds the free base). Any matched vertex whose dual is
+    /// below the roots' and falls to zero first makes the search give up
+    /// ([`Matcher::failed`]).
     fn warm_roots(&mut self) {
         let n = self.n;
         let Some(top) = (0..n)
