@@ -18,7 +18,7 @@
 //! | the result type: who is paired with whom | [`Matching`] |
 //! | a maximum matching, its size, whether a list of players can all be paired | [`maximum_matching`], [`maximum_matching_size`], [`perfectly_matchable`] |
 //! | the augmenting-path search with blossom shrinking | `edmonds_blossom` (private) |
-//! | a perfect matching grown from a given one, or Tutte's barrier proving there is none (the Dutch fast path, ADR swiss-011) | [`perfect_or_barrier`], [`perfect_or_barrier_in`], [`is_barrier_in`], [`Graph`] |
+//! | a perfect matching grown from a given one, or Tutte's barrier proving there is none (the Dutch fast path, ADR swiss-011) | [`perfect_or_barrier`], [`perfect_or_barrier_in`], [`barrier_in`] (the barrier alone), [`is_barrier_in`], [`Graph`] |
 //!
 //! The graph is given as a vertex count `n` (vertices `0..n`) and a predicate `adj(a, b)`.
 //! An edge `{a, b}` exists only when `a != b` and `adj(a, b) && adj(b, a)`: a one-sided "yes" is
@@ -49,7 +49,9 @@ mod graph;
 mod tutte_barrier;
 
 pub use graph::Graph;
-pub use tutte_barrier::{Completion, is_barrier_in, perfect_or_barrier, perfect_or_barrier_in};
+pub use tutte_barrier::{
+    Completion, barrier_in, is_barrier_in, perfect_or_barrier, perfect_or_barrier_in,
+};
 
 /// A matching of the vertices `0..n`: a set of disjoint pairs, each of them an edge.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -62,21 +62,7 @@ pub fn perfect_or_barrier_in(
     let n = g.vertex_count();
     let is = |v: usize| present.get(v).copied().unwrap_or(false);
     let ok = |u: usize, v: usize| is(u) && is(v) && edge_ok(u, v);
-    let mut mate = vec![NONE; n];
-    for (v, m) in start.iter().enumerate().take(n) {
-        if let Some(u) = *m
-            && u < n
-            && u != v
-            && start.get(u) == Some(&Some(v))
-            && mate[v] == NONE
-            && mate[u] == NONE
-            && g.has_edge(v, u)
-            && ok(v, u)
-        {
-            mate[v] = u;
-            mate[u] = v;
-        }
-    }
+    let mut mate = start_matching(g, start, &ok);
     // First the forest from all unpaired vertices at once: if no two of its trees meet, no
     // augmenting path exists, the start is already maximum and the forest is the barrier
     // (one search instead of one per unpaired vertex and then the forest).
@@ -107,6 +93,67 @@ pub fn perfect_or_barrier_in(
         Some(base) => barrier(&base, roots.len()),
         None => Completion::Undecided,
     }
+}
+
+/// Tutte's barrier of the subgraph of [`perfect_or_barrier_in`] when it has no perfect
+/// matching, as `(outer, free)` of [`Completion::Barrier`]; `None` when it has one (or, never
+/// for any graph, when that is [`Completion::Undecided`]). The same answer without the
+/// matching: when `start` leaves exactly two vertices unpaired and their trees meet, the
+/// path joining them makes it perfect, and no path is looked for.
+#[must_use]
+pub fn barrier_in(
+    g: &Graph,
+    present: &[bool],
+    start: &[Option<usize>],
+    edge_ok: impl Fn(usize, usize) -> bool,
+) -> Option<(Vec<Option<usize>>, usize)> {
+    let n = g.vertex_count();
+    let is = |v: usize| present.get(v).copied().unwrap_or(false);
+    let ok = |u: usize, v: usize| is(u) && is(v) && edge_ok(u, v);
+    let mate = start_matching(g, start, &ok);
+    let roots: Vec<usize> = (0..n).filter(|&v| is(v) && mate[v] == NONE).collect();
+    if roots.is_empty() {
+        return None;
+    }
+    if let Some(base) = gallai_edmonds_forest(g, &mate, &roots, present, &edge_ok) {
+        return match barrier(&base, roots.len()) {
+            Completion::Barrier { outer, free } => Some((outer, free)),
+            _ => None,
+        };
+    }
+    if roots.len() == 2 {
+        return None;
+    }
+    match perfect_or_barrier_in(g, present, start, edge_ok) {
+        Completion::Barrier { outer, free } => Some((outer, free)),
+        Completion::Perfect(_) | Completion::Undecided => None,
+    }
+}
+
+/// The pairs of `start` that are symmetric, edges of `g` and accepted by `ok`, as a mate
+/// array (`NONE`: unpaired).
+fn start_matching(
+    g: &Graph,
+    start: &[Option<usize>],
+    ok: &impl Fn(usize, usize) -> bool,
+) -> Vec<usize> {
+    let n = g.vertex_count();
+    let mut mate = vec![NONE; n];
+    for (v, m) in start.iter().enumerate().take(n) {
+        if let Some(u) = *m
+            && u < n
+            && u != v
+            && start.get(u) == Some(&Some(v))
+            && mate[v] == NONE
+            && mate[u] == NONE
+            && g.has_edge(v, u)
+            && ok(v, u)
+        {
+            mate[v] = u;
+            mate[u] = v;
+        }
+    }
+    mate
 }
 
 /// The barrier of a complete forest ([`gallai_edmonds_forest`]) grown from `free` roots.

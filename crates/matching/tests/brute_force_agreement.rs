@@ -1,7 +1,7 @@
 //! Properties of the blossom matcher, checked against an exhaustive matcher on small graphs.
 
 use matching::{
-    Completion, Matching, is_barrier_in, maximum_matching, maximum_matching_size,
+    Completion, Matching, barrier_in, is_barrier_in, maximum_matching, maximum_matching_size,
     perfect_or_barrier, perfect_or_barrier_in, perfectly_matchable,
 };
 use proptest::prelude::*;
@@ -261,6 +261,56 @@ proptest! {
                 prop_assert!(is_barrier_in(&graph, &present, kept, &outer, free));
             }
             Completion::Undecided => prop_assert!(false, "undecided"),
+        }
+    }
+
+    /// `barrier_in` (the barrier alone) answers as the brute force does on a subgraph: a
+    /// valid Tutte barrier exactly when it has no perfect matching. Its starts are a maximum
+    /// matching of the whole graph less one pair (often two vertices left unpaired, the case
+    /// it answers without looking for the path) or `start_from`'s.
+    #[test]
+    fn barrier_in_agrees_with_brute_force(
+        g in prop_oneof![graphs(12), blossom_graphs(14)],
+        seed in any::<u64>(),
+        absent_percent in 0u64..30,
+        cut_percent in 0u64..30,
+        less_one_pair in any::<bool>(),
+    ) {
+        let hash = |a: u64, b: u64| {
+            (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F) ^ seed)
+                .wrapping_mul(0x2545_F491_4F6C_DD1D)
+                >> 40
+        };
+        let present: Vec<bool> = (0..g.n).map(|v| hash(v as u64, 1 << 20) % 100 >= absent_percent).collect();
+        let kept = |a: usize, b: usize| {
+            present[a] && present[b] && hash(a.min(b) as u64, a.max(b) as u64) % 100 >= cut_percent
+        };
+        let mut sub = Graph { n: g.n, bits: vec![false; g.bits.len()] };
+        for (a, b) in edge_list(&g) {
+            if kept(a, b) {
+                sub.add_edge(a, b);
+            }
+        }
+        let start = if less_one_pair {
+            let m = maximum_matching(g.n, &|a, b| sub.has_edge(a, b));
+            let mut start = vec![None; g.n];
+            for (a, b) in m.pairs().skip(1) {
+                start[a] = Some(b);
+                start[b] = Some(a);
+            }
+            start
+        } else {
+            start_from(&g, seed)
+        };
+        let graph = matching::Graph::from_edges(g.n, edge_list(&g));
+        let count = present.iter().filter(|&&p| p).count();
+        let maximum = brute_force_size(&sub);
+        match barrier_in(&graph, &present, &start, kept) {
+            None => prop_assert_eq!(2 * maximum, count),
+            Some((outer, free)) => {
+                assert_is_a_barrier(&sub, &outer, free, count - 2 * maximum)?;
+                prop_assert!(is_barrier_in(&graph, &present, kept, &outer, free));
+            }
         }
     }
 

@@ -1666,19 +1666,16 @@ impl Engine {
             .collect();
         let edge_ok = |u: usize, v: usize| cons.only_allows(u, v);
         Some(
-            match matching::perfect_or_barrier_in(g, &present, &start, edge_ok) {
-                matching::Completion::Barrier { outer, free } => Some((
-                    {
-                        debug_assert!(
-                            matching::is_barrier_in(g, &present, edge_ok, &outer, free),
-                            "Tutte's barrier"
-                        );
-                        (0..=n).filter_map(|v| outer[v].map(|b| (v, b))).collect()
-                    },
+            matching::barrier_in(g, &present, &start, edge_ok).map(|(outer, free)| {
+                debug_assert!(
+                    matching::is_barrier_in(g, &present, edge_ok, &outer, free),
+                    "Tutte's barrier"
+                );
+                (
+                    (0..=n).filter_map(|v| outer[v].map(|b| (v, b))).collect(),
                     free,
-                )),
-                _ => None,
-            },
+                )
+            }),
         )
     }
 
