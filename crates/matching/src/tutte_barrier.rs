@@ -59,39 +59,9 @@ pub fn perfect_or_barrier_in(
     start: &[Option<usize>],
     edge_ok: impl Fn(usize, usize) -> bool,
 ) -> Completion {
-    let n = g.vertex_count();
-    let is = |v: usize| present.get(v).copied().unwrap_or(false);
-    let ok = |u: usize, v: usize| is(u) && is(v) && edge_ok(u, v);
-    let mut mate = start_matching(g, start, &ok);
-    // First the forest from all unpaired vertices at once: if no two of its trees meet, no
-    // augmenting path exists, the start is already maximum and the forest is the barrier
-    // (one search instead of one per unpaired vertex and then the forest).
-    let unpaired =
-        |mate: &[usize]| -> Vec<usize> { (0..n).filter(|&v| is(v) && mate[v] == NONE).collect() };
-    let roots = unpaired(&mate);
-    if roots.is_empty() {
-        return Completion::Perfect(mate);
-    }
-    if let Some(base) = gallai_edmonds_forest(g, &mate, &roots, present, &edge_ok) {
-        return barrier(&base, roots.len());
-    }
-    for root in 0..n {
-        if is(root)
-            && mate[root] == NONE
-            && let Some((end, parent)) = find_augmenting_path(root, g, &mate, &ok)
-        {
-            augment(end, &parent, &mut mate);
-        }
-    }
-    let roots = unpaired(&mate);
-    if roots.is_empty() {
-        return Completion::Perfect(mate);
-    }
-    // The matching is maximum, so the forest grown from all unpaired vertices at once never
-    // joins two trees.
-    match gallai_edmonds_forest(g, &mate, &roots, present, &edge_ok) {
-        Some(base) => barrier(&base, roots.len()),
-        None => Completion::Undecided,
+    match first_forest(g, present, start, &edge_ok) {
+        FirstForest::Answer(found) => found,
+        FirstForest::TreesMet { mate, .. } => augment_and_finish(g, present, mate, &edge_ok),
     }
 }
 
@@ -107,27 +77,86 @@ pub fn barrier_in(
     start: &[Option<usize>],
     edge_ok: impl Fn(usize, usize) -> bool,
 ) -> Option<(Vec<Option<usize>>, usize)> {
-    let n = g.vertex_count();
-    let is = |v: usize| present.get(v).copied().unwrap_or(false);
-    let ok = |u: usize, v: usize| is(u) && is(v) && edge_ok(u, v);
-    let mate = start_matching(g, start, &ok);
-    let roots: Vec<usize> = (0..n).filter(|&v| is(v) && mate[v] == NONE).collect();
-    if roots.is_empty() {
-        return None;
-    }
-    if let Some(base) = gallai_edmonds_forest(g, &mate, &roots, present, &edge_ok) {
-        return match barrier(&base, roots.len()) {
-            Completion::Barrier { outer, free } => Some((outer, free)),
-            _ => None,
-        };
-    }
-    if roots.len() == 2 {
-        return None;
-    }
-    match perfect_or_barrier_in(g, present, start, edge_ok) {
+    let found = match first_forest(g, present, start, &edge_ok) {
+        FirstForest::Answer(found) => found,
+        FirstForest::TreesMet { roots: 2, .. } => return None,
+        FirstForest::TreesMet { mate, .. } => augment_and_finish(g, present, mate, &edge_ok),
+    };
+    match found {
         Completion::Barrier { outer, free } => Some((outer, free)),
         Completion::Perfect(_) | Completion::Undecided => None,
     }
+}
+
+/// What the forest grown from `start`'s unpaired vertices at once found.
+enum FirstForest {
+    /// Nobody unpaired (perfect), or no two trees met (the start is maximum and the forest
+    /// is the barrier).
+    Answer(Completion),
+    /// Two trees met: an augmenting path exists. `roots`: how many were unpaired.
+    TreesMet { mate: Vec<usize>, roots: usize },
+}
+
+/// The start matching of [`perfect_or_barrier_in`] and the forest from all its unpaired
+/// vertices at once: if no two of its trees meet, no augmenting path exists, the start is
+/// already maximum and the forest is the barrier (one search instead of one per unpaired
+/// vertex and then the forest).
+fn first_forest(
+    g: &Graph,
+    present: &[bool],
+    start: &[Option<usize>],
+    edge_ok: &impl Fn(usize, usize) -> bool,
+) -> FirstForest {
+    let is = |v: usize| present.get(v).copied().unwrap_or(false);
+    let mate = start_matching(g, start, &|u, v| is(u) && is(v) && edge_ok(u, v));
+    let roots = unpaired(present, &mate);
+    if roots.is_empty() {
+        return FirstForest::Answer(Completion::Perfect(mate));
+    }
+    match gallai_edmonds_forest(g, &mate, &roots, present, edge_ok) {
+        Some(base) => FirstForest::Answer(barrier(&base, roots.len())),
+        None => FirstForest::TreesMet {
+            mate,
+            roots: roots.len(),
+        },
+    }
+}
+
+/// After [`first_forest`]'s trees met: each unpaired vertex searches for an augmenting path,
+/// then the forest of those still unpaired is the barrier (the matching is maximum).
+fn augment_and_finish(
+    g: &Graph,
+    present: &[bool],
+    mut mate: Vec<usize>,
+    edge_ok: &impl Fn(usize, usize) -> bool,
+) -> Completion {
+    let is = |v: usize| present.get(v).copied().unwrap_or(false);
+    let ok = |u: usize, v: usize| is(u) && is(v) && edge_ok(u, v);
+    for root in 0..g.vertex_count() {
+        if is(root)
+            && mate[root] == NONE
+            && let Some((end, parent)) = find_augmenting_path(root, g, &mate, &ok)
+        {
+            augment(end, &parent, &mut mate);
+        }
+    }
+    let roots = unpaired(present, &mate);
+    if roots.is_empty() {
+        return Completion::Perfect(mate);
+    }
+    // The matching is maximum, so the forest grown from all unpaired vertices at once never
+    // joins two trees.
+    match gallai_edmonds_forest(g, &mate, &roots, present, edge_ok) {
+        Some(base) => barrier(&base, roots.len()),
+        None => Completion::Undecided,
+    }
+}
+
+/// The present vertices `mate` leaves unpaired.
+fn unpaired(present: &[bool], mate: &[usize]) -> Vec<usize> {
+    (0..mate.len())
+        .filter(|&v| present.get(v).copied().unwrap_or(false) && mate[v] == NONE)
+        .collect()
 }
 
 /// The pairs of `start` that are symmetric, edges of `g` and accepted by `ok`, as a mate

@@ -151,6 +151,30 @@ fn start_from(g: &Graph, seed: u64) -> Vec<Option<usize>> {
     start
 }
 
+/// A subgraph of `g` drawn from `seed`: about `absent_percent` % of the vertices left out
+/// (`present` marks the others) and about `cut_percent` % of the edges between those left
+/// cut. Its edges are the `edge_ok` of the `_in` functions.
+fn subgraph(g: &Graph, seed: u64, absent_percent: u64, cut_percent: u64) -> (Vec<bool>, Graph) {
+    let hash = |a: u64, b: u64| {
+        (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F) ^ seed)
+            .wrapping_mul(0x2545_F491_4F6C_DD1D)
+            >> 40
+    };
+    let present: Vec<bool> = (0..g.n)
+        .map(|v| hash(v as u64, 1 << 20) % 100 >= absent_percent)
+        .collect();
+    let mut sub = Graph {
+        n: g.n,
+        bits: vec![false; g.bits.len()],
+    };
+    for (a, b) in edge_list(g) {
+        if present[a] && present[b] && hash(a.min(b) as u64, a.max(b) as u64) % 100 >= cut_percent {
+            sub.add_edge(a, b);
+        }
+    }
+    (present, sub)
+}
+
 /// Checks Tutte's condition for the barrier `outer`: every edge at an even vertex leads inside
 /// its blossom or to a vertex of S (the non-even vertices reached that way), each blossom is odd,
 /// and the blossoms outnumber S by `free`, which is what a maximum matching leaves unpaired.
@@ -227,21 +251,8 @@ proptest! {
         absent_percent in 0u64..40,
         cut_percent in 0u64..40,
     ) {
-        let hash = |a: u64, b: u64| {
-            (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F) ^ seed)
-                .wrapping_mul(0x2545_F491_4F6C_DD1D)
-                >> 40
-        };
-        let present: Vec<bool> = (0..g.n).map(|v| hash(v as u64, 1 << 20) % 100 >= absent_percent).collect();
-        let kept = |a: usize, b: usize| {
-            present[a] && present[b] && hash(a.min(b) as u64, a.max(b) as u64) % 100 >= cut_percent
-        };
-        let mut sub = Graph { n: g.n, bits: vec![false; g.bits.len()] };
-        for (a, b) in edge_list(&g) {
-            if kept(a, b) {
-                sub.add_edge(a, b);
-            }
-        }
+        let (present, sub) = subgraph(&g, seed, absent_percent, cut_percent);
+        let kept = |a: usize, b: usize| sub.has_edge(a, b);
         let graph = matching::Graph::from_edges(g.n, edge_list(&g));
         let count = present.iter().filter(|&&p| p).count();
         let maximum = brute_force_size(&sub);
@@ -276,21 +287,8 @@ proptest! {
         cut_percent in 0u64..30,
         less_one_pair in any::<bool>(),
     ) {
-        let hash = |a: u64, b: u64| {
-            (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F) ^ seed)
-                .wrapping_mul(0x2545_F491_4F6C_DD1D)
-                >> 40
-        };
-        let present: Vec<bool> = (0..g.n).map(|v| hash(v as u64, 1 << 20) % 100 >= absent_percent).collect();
-        let kept = |a: usize, b: usize| {
-            present[a] && present[b] && hash(a.min(b) as u64, a.max(b) as u64) % 100 >= cut_percent
-        };
-        let mut sub = Graph { n: g.n, bits: vec![false; g.bits.len()] };
-        for (a, b) in edge_list(&g) {
-            if kept(a, b) {
-                sub.add_edge(a, b);
-            }
-        }
+        let (present, sub) = subgraph(&g, seed, absent_percent, cut_percent);
+        let kept = |a: usize, b: usize| sub.has_edge(a, b);
         let start = if less_one_pair {
             let m = maximum_matching(g.n, &|a, b| sub.has_edge(a, b));
             let mut start = vec![None; g.n];

@@ -369,19 +369,7 @@ fn warm_search_stuck<const L: usize>(
     // free vertices (the roots of the search) have duals of the same parity: the others
     // are raised by one (feasible: duals only grow; they are free, so no matched edge
     // loses its tightness).
-    let mut one = WideN::<L>::ZERO;
-    one.add_at(0, 1);
-    let mut parity = None;
-    for v in 0..n {
-        if m.mate[v] == NO {
-            let odd = m.dualvar[v].0[0] & 1;
-            match parity {
-                None => parity = Some(odd),
-                Some(p) if p != odd => m.dualvar[v] = m.dualvar[v].plus(one),
-                _ => {}
-            }
-        }
-    }
+    m.same_root_parity();
     if floor.is_some() {
         m.floor = floor;
         m.objective = m.dualvar[..n]
