@@ -118,8 +118,17 @@ fn large_generated_tournaments_fast_equals_reference() {
 /// (`gen_swiss_history.py N 9 11 1`); the state before round r is read from one as `-p`
 /// reads a file that ends after round r − 1.
 fn history_before_round(players: usize, round: usize, plain: &str) {
+    history_file_before_round(
+        &format!("h{players}-played9-seed1.trf"),
+        players,
+        round,
+        plain,
+    );
+}
+
+/// [`history_before_round`] on the history `history` of tests/data/scale.
+fn history_file_before_round(history: &str, players: usize, round: usize, plain: &str) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/scale");
-    let history = format!("h{players}-played9-seed1.trf");
     let bytes = std::fs::read(dir.join(history)).expect("read history");
     let doc = trf::parse(&bytes).expect("parse").doc;
     let state = trf_input::state_before(&doc, round, Edition::Dutch2026).expect("state");
@@ -178,4 +187,13 @@ fn thousand_players_round_10_fast_equals_plain() {
 #[test]
 fn two_thousand_players_round_6_fast_equals_plain() {
     history_before_round(2000, 6, "h2000-round6.plain.txt");
+}
+
+/// 1,999 players before round 2 (`gen_swiss_history.py 1999 1 11 1`): an odd field whose
+/// last bracket's partner search answers most questions by the duals of the question
+/// before (ADR swiss-036; 66 of them, each checked in debug builds against every edge of
+/// its question). The pairing it is held to: see tests/data/PROVENANCE.md.
+#[test]
+fn nineteen_ninety_nine_players_round_2_fast_equals_plain() {
+    history_file_before_round("h1999-played1-seed1.trf", 1999, 2, "h1999-round2.plain.txt");
 }

@@ -598,6 +598,9 @@ struct EdgeCache {
     heaviest: Option<Wide>,
     /// Whether `heaviest` (and `pairs_at`) were worked out.
     checked: bool,
+    /// The duals of the last question answered below its floor on this cache, under the
+    /// constraint flags `allowed` holds (ADR swiss-036).
+    proof: Option<cached_question::CarriedProof>,
     /// The partner search of the pruning optimum ([`Sol::lineage`]).
     lineage: Option<u64>,
     /// How many questions were answered on the cache (debug builds leave the hint out of
@@ -692,6 +695,7 @@ impl EdgeCache {
             warm_slack: None,
             heaviest: None,
             checked: false,
+            proof: None,
             asked: 0,
             lineage: prune.map(|k| k.lineage),
         }
@@ -721,6 +725,7 @@ impl EdgeCache {
                 .collect();
             self.allowed_for = Some(general);
             self.graph = None;
+            self.proof = None;
         }
     }
 }
@@ -775,6 +780,14 @@ fn solve_verts_in<const M: usize>(
     // can pair everybody at all (ADR swiss-011), on the cached graph of the questions before
     // when it covers this one (then without building the edges).
     let question = prune.zip(proves_no);
+    // A question the duals of the last one on the edge cache answer (ADR swiss-036).
+    if warm_ok
+        && verts.len() >= WARM_PRICED_FROM
+        && let (Some(k), Some(floor)) = (prune, floor)
+        && let Some(c) = eng.carried_proof::<M>(fr, cons, verts, &idx, k, floor)
+    {
+        return Answer::Below(eng.globalize(verts, widen(&c)));
+    }
     let mut asked = false;
     if let Some((k, proves_no)) = question
         && let Some(found) = eng.cached_barrier(fr, cons, verts, &idx, k)

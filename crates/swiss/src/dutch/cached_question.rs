@@ -18,8 +18,59 @@
 //! and so does one whose other end rose at least as far. A search that stops short (no perfect matching on the
 //! part, a warm start it cannot use, too many rounds) leaves the question to the listed
 //! path, which answers it as before.
+//!
+//! A question answered "below its floor" leaves its duals on the cache ([`CarriedProof`]):
+//! the next question of the partner search is often answered by them alone, with the dual
+//! of the one player it restricts worked out again from that player's own pairs (ADR
+//! swiss-036), without a search or a pass over the cache.
 
 use super::*;
+
+/// The duals with which the last question on an [`EdgeCache`] was answered below its floor
+/// (ADR swiss-036), their blossoms spread onto the vertices: feasible for every pair that
+/// question allowed, that is every allowed pair of the cache among its players but those at
+/// the player it restricted.
+pub(super) struct CarriedProof {
+    /// Each player's doubled dual (weights raised by `shift`); `None`: not in that question.
+    dual: Vec<Option<Wide>>,
+    shift: Wide,
+    /// The player whose partners that question restricted.
+    who: usize,
+}
+
+/// How a question weighs and admits the pairs of an [`EdgeCache`]: the pair's weight with
+/// the partner rank of the player `only` restricts (ADR swiss-028), and its local ends when
+/// it is an edge of the question (allowed, both ends present, `only` permitting).
+struct AskedOf<'a> {
+    c: &'a EdgeCache,
+    fr: &'a Frame,
+    cons: &'a Cons,
+    idx: &'a [usize],
+}
+
+impl AskedOf<'_> {
+    fn weight<const M: usize>(&self, p: usize) -> WideN<M> {
+        let (u, v) = self.c.pairs[p];
+        self.cons.weigh(
+            self.fr,
+            u as usize,
+            v as usize,
+            cached_weight::<M>(&self.c.weights, p),
+        )
+    }
+
+    fn usable(&self, p: usize) -> Option<(usize, usize)> {
+        if !self.c.allowed[p] {
+            return None;
+        }
+        let (u, v) = (self.c.pairs[p].0 as usize, self.c.pairs[p].1 as usize);
+        let (iu, iv) = (self.idx[u], self.idx[v]);
+        if iu == usize::MAX || iv == usize::MAX || !self.cons.only_allows(u, v) {
+            return None;
+        }
+        Some((iu, iv))
+    }
+}
 
 /// Each cached pair's index at both its ends, vertex by vertex; a vertex's pairs read in
 /// the cache's (ascending) order, so its neighbours ascend too.
@@ -152,29 +203,9 @@ impl Engine {
         c.asked = c.asked.wrapping_add(1);
         let c = &*c;
         let at = c.pairs_at.as_ref()?;
-        // A pair's weight in this question: with the partner rank of the player `only`
-        // restricts (ADR swiss-028).
-        let weight = |p: usize| {
-            let (u, v) = c.pairs[p];
-            cons.weigh(
-                fr,
-                u as usize,
-                v as usize,
-                cached_weight::<M>(&c.weights, p),
-            )
-        };
-        // The local ends of pair `p` when it is an edge of this question.
-        let usable = |p: usize| -> Option<(usize, usize)> {
-            if !c.allowed[p] {
-                return None;
-            }
-            let (u, v) = (c.pairs[p].0 as usize, c.pairs[p].1 as usize);
-            let (iu, iv) = (idx[u], idx[v]);
-            if iu == usize::MAX || iv == usize::MAX || !cons.only_allows(u, v) {
-                return None;
-            }
-            Some((iu, iv))
-        };
+        let asked = AskedOf { c, fr, cons, idx };
+        let weight = |p: usize| asked.weight::<M>(p);
+        let usable = |p: usize| asked.usable(p);
         // The index of the pair (a, b).
         let find = |a: usize, b: usize| at.find(&c.pairs, a, b);
         // The same for a pair of the known optimum, read off the list made with the cache
@@ -368,11 +399,140 @@ impl Engine {
             part.dedup();
         }
         let (found, edges, (hint, hint_at)) = answer?;
+        // Duals below the floor: kept for the next question (ADR swiss-036).
+        let proof = match (&found, &cons.only) {
+            (Err(cert), Some((who, _))) => {
+                let mut dual = vec![None; self.n + 1];
+                for (i, &v) in verts.iter().enumerate() {
+                    dual[v] = Some(cert.spread_dual(i, cert.shift).narrow::<8>());
+                }
+                Some(CarriedProof {
+                    dual,
+                    shift: cert.shift.narrow::<8>(),
+                    who: *who,
+                })
+            }
+            _ => None,
+        };
         if let Some(c) = guard.as_mut() {
             c.hint = hint;
             c.hint_at = hint_at;
+            c.proof = proof;
         }
         Some((found, edges))
+    }
+}
+
+impl Engine {
+    /// The warm question on `verts` (local indices `idx`) about the known optimum `k`,
+    /// answered below `floor` by the duals the last question on the [`EdgeCache`] was
+    /// answered with (ADR swiss-036); `None` when they do not prove it.
+    ///
+    /// The question restricts one player (`who`, to the partners `only` ranks); its other
+    /// pairs are pairs of the cache the last question allowed too, among players it had
+    /// (checked: each has a carried dual, and the player that question restricted is gone
+    /// or is `who`), so the carried duals cover them; `who`'s dual is made anew, the least
+    /// that covers each of its pairs in this question. Those duals are feasible, so every
+    /// perfect matching of the question weighs at most half their sum: when that is below
+    /// the floor, no matching of the known optimum's quality is left, as a search would
+    /// have proved (its certificate is returned). The duals are kept for the next question.
+    pub(super) fn carried_proof<const M: usize>(
+        &self,
+        fr: &Frame,
+        cons: &Cons,
+        verts: &[usize],
+        idx: &[usize],
+        k: &Sol,
+        floor: Wide,
+    ) -> Option<Certificate<M>> {
+        let mut guard = self.edge_cache.borrow_mut();
+        let c = guard.as_mut()?;
+        if !c.holds(fr.id, Some(k.cert_id), Some(M), verts) {
+            return None;
+        }
+        // New constraint flags drop the proof (`EdgeCache::allowed_under`).
+        c.allowed_under(self, fr, cons);
+        let c = &*c;
+        let proof = c.proof.as_ref()?;
+        let at = c.pairs_at.as_ref()?;
+        let &(who, _) = cons.only.as_ref()?;
+        let iw = *idx.get(who).filter(|&&i| i != usize::MAX)?;
+        if proof.who != who && idx.get(proof.who).is_some_and(|&i| i != usize::MAX) {
+            return None;
+        }
+        let fits = |d: &Wide| d.narrow::<M>().narrow::<8>() == *d;
+        let shift = proof.shift;
+        if !fits(&shift) {
+            return None;
+        }
+        let mut dual = Vec::with_capacity(verts.len());
+        for &v in verts {
+            match proof.dual.get(v) {
+                _ if v == who => dual.push(Wide::ZERO),
+                Some(Some(d)) if fits(d) => dual.push(*d),
+                _ => return None,
+            }
+        }
+        // `who`'s dual: the least covering each of its pairs in this question.
+        let asked = AskedOf { c, fr, cons, idx };
+        let mut own = Wide::ZERO;
+        for &p in at.of(who) {
+            if let Some((iu, iv)) = asked.usable(p as usize) {
+                let other = if iu == iw { iv } else { iu };
+                let need = asked
+                    .weight::<M>(p as usize)
+                    .narrow::<8>()
+                    .plus(shift)
+                    .times(2);
+                if need > dual[other] {
+                    own = own.max(need.minus(dual[other]));
+                }
+            }
+        }
+        if !fits(&own) {
+            return None;
+        }
+        dual[iw] = own;
+        let sum = dual.iter().fold(Wide::ZERO, |s, d| s.plus(*d));
+        // Twice the floor, each weight raised by the shift (the matcher's units).
+        if sum >= floor.times(2).plus(shift.times(verts.len() as u64)) {
+            return None;
+        }
+        let cert = Certificate {
+            vertex: dual.iter().map(|d| d.narrow::<M>()).collect(),
+            paths: Vec::new(),
+            chain_of: vec![(0, 0); verts.len()],
+            shift: shift.narrow::<M>(),
+        };
+        // Debug builds: the duals cover every edge of the question and stay below the floor.
+        #[cfg(debug_assertions)]
+        {
+            for p in 0..c.pairs.len() {
+                if let Some((iu, iv)) = asked.usable(p) {
+                    debug_assert!(
+                        cert.covers(iu, iv, asked.weight::<M>(p)),
+                        "a carried proof covers pair {p}"
+                    );
+                }
+            }
+            debug_assert!(
+                cert.doubled_objective() < floor.times(2).plus(shift.times(verts.len() as u64)),
+                "a carried proof stays below the floor"
+            );
+        }
+        let mut carried = vec![None; self.n + 1];
+        for (&v, d) in verts.iter().zip(&dual) {
+            carried[v] = Some(*d);
+        }
+        drop(guard);
+        if let Some(c) = self.edge_cache.borrow_mut().as_mut() {
+            c.proof = Some(CarriedProof {
+                dual: carried,
+                shift,
+                who,
+            });
+        }
+        Some(cert)
     }
 }
 
