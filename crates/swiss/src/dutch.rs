@@ -832,8 +832,7 @@ fn solve_verts_in<const M: usize>(
                 .map(|w| raised_for_rank(w, cons, fr, &idx))
         })
         .map(|w| {
-            // Twice the floor, each weight raised by the shift (the matcher's units).
-            let floor = floor.map(|f| f.times(2).plus(w.shift.times(verts.len() as u64)));
+            let floor = floor.map(|f| matcher_floor(f, w.shift, verts.len()));
             let (warm, part) =
                 warm_matching_in(verts.len(), &edges, &w, floor, edges.hinted.as_deref());
             // A part grown much beyond each vertex's least edges (pricing added the edges
@@ -860,6 +859,12 @@ fn solve_verts_in<const M: usize>(
     #[cfg(debug_assertions)]
     assert_fields_fit(fr, &edges, &m);
     Answer::Solved(eng.solution(base, verts, &edges, m, local_cert))
+}
+
+/// A floor on the total of `players` players' pairs in the matcher's units: doubled, each
+/// weight raised by `shift` (what a warm search's doubled dual objective is compared with).
+fn matcher_floor(floor: Wide, shift: Wide, players: usize) -> Wide {
+    floor.times(2).plus(shift.times(players as u64))
 }
 
 /// A warm start for a question whose restricted player's pairs carry a partner rank

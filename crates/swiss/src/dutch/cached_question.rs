@@ -287,8 +287,7 @@ impl Engine {
         part.sort_unstable();
         part.dedup();
         let start = narrow_warm::<M>(&warm);
-        // Twice the floor, each weight raised by the shift (the matcher's units).
-        let floor = floor.map(|f| f.times(2).plus(warm.shift.times(nv as u64)));
+        let floor = floor.map(|f| matcher_floor(f, warm.shift, nv));
         let mut answer = None;
         for _ in 0..PRICING_ROUNDS {
             let edges: Vec<Edge<M>> = part
@@ -447,7 +446,8 @@ impl Engine {
     ) -> Option<Certificate<M>> {
         let mut guard = self.edge_cache.borrow_mut();
         let c = guard.as_mut()?;
-        if !c.holds(fr.id, Some(k.cert_id), Some(M), verts) {
+        // Most questions have no proof to carry: answered before reading their players.
+        if c.proof.is_none() || !c.holds(fr.id, Some(k.cert_id), Some(M), verts) {
             return None;
         }
         // New constraint flags drop the proof (`EdgeCache::allowed_under`).
@@ -494,8 +494,8 @@ impl Engine {
         }
         dual[iw] = own;
         let sum = dual.iter().fold(Wide::ZERO, |s, d| s.plus(*d));
-        // Twice the floor, each weight raised by the shift (the matcher's units).
-        if sum >= floor.times(2).plus(shift.times(verts.len() as u64)) {
+        let floor = matcher_floor(floor, shift, verts.len());
+        if sum >= floor {
             return None;
         }
         let cert = Certificate {
@@ -516,21 +516,22 @@ impl Engine {
                 }
             }
             debug_assert!(
-                cert.doubled_objective() < floor.times(2).plus(shift.times(verts.len() as u64)),
+                cert.doubled_objective() < floor,
                 "a carried proof stays below the floor"
             );
         }
-        let mut carried = vec![None; self.n + 1];
-        for (&v, d) in verts.iter().zip(&dual) {
-            carried[v] = Some(*d);
-        }
+        // The next question's proof: these duals, the same as the carried ones but `who`'s
+        // (the players gone since keep theirs, which no later question reads).
         drop(guard);
-        if let Some(c) = self.edge_cache.borrow_mut().as_mut() {
-            c.proof = Some(CarriedProof {
-                dual: carried,
-                shift,
-                who,
-            });
+        if let Some(proof) = self
+            .edge_cache
+            .borrow_mut()
+            .as_mut()
+            .and_then(|c| c.proof.as_mut())
+            && let Some(d) = proof.dual.get_mut(who)
+        {
+            *d = Some(own);
+            proof.who = who;
         }
         Some(cert)
     }
