@@ -74,6 +74,7 @@ const WARM_PRICED_FROM: usize = 400;
 const MAX_PLAYERS: usize = 9999;
 
 mod board_order;
+mod cache_taken_over;
 mod cached_question;
 mod quality_criteria;
 
@@ -603,6 +604,14 @@ struct EdgeCache {
     proof: Option<cached_question::CarriedProof>,
     /// The partner search of the pruning optimum ([`Sol::lineage`]).
     lineage: Option<u64>,
+    /// The certificate of the last question solved on the cache (global indices), which
+    /// covers every pair that question allowed: a new optimum of the partner search with
+    /// these duals takes the cache over (ADR swiss-037).
+    proved: Option<cache_taken_over::ProvedOn>,
+    /// The pruning certificate covers every pair the questions allow (the cache was taken
+    /// over with it, ADR swiss-037): the check of [`Engine::cached_warm_question`] is not
+    /// needed.
+    trusted: bool,
     /// How many questions were answered on the cache (debug builds leave the hint out of
     /// every other one, see [`Engine::cached_warm_question`]).
     asked: u32,
@@ -613,6 +622,9 @@ struct EdgeCache {
 struct Listed<'e, const M: usize> {
     edges: Vec<Edge<M>>,
     back_to: Option<&'e std::cell::RefCell<Option<EdgeCache>>>,
+    /// The cache whose pairs these edges are, when it is not `back_to` (a cache just filled
+    /// or made from the one before): the part a search ends with is its hint all the same.
+    hint_to: Option<&'e std::cell::RefCell<Option<EdgeCache>>>,
     /// The edges of [`EdgeCache::hint`] among them (indices into `edges`).
     hinted: Option<Vec<usize>>,
     /// The heaviest edge's weight (`None`: no edges), found while they were listed.
@@ -624,7 +636,7 @@ impl<const M: usize> Listed<'_, M> {
     /// the players `verts`; none: forget the last) as the [`EdgeCache::hint`] of the next
     /// question.
     fn remember_part(&self, verts: &[usize], part: &[usize]) {
-        let Some(cache) = self.back_to else {
+        let Some(cache) = self.back_to.or(self.hint_to) else {
             return;
         };
         let Some(c) = &mut *cache.borrow_mut() else {
@@ -698,6 +710,8 @@ impl EdgeCache {
             proof: None,
             asked: 0,
             lineage: prune.map(|k| k.lineage),
+            proved: None,
+            trusted: false,
         }
     }
 
@@ -726,6 +740,13 @@ impl EdgeCache {
             self.allowed_for = Some(general);
             self.graph = None;
             self.proof = None;
+            // Pairs the flags did not allow may be allowed now: a certificate taken over
+            // (ADR swiss-037) is checked against every pair again.
+            if self.trusted {
+                self.trusted = false;
+                self.checked = false;
+                self.heaviest = None;
+            }
         }
     }
 }
@@ -776,6 +797,11 @@ fn solve_verts_in<const M: usize>(
     floor: Option<Wide>,
 ) -> Answer {
     let idx = eng.local_index(verts);
+    // A new optimum of a partner search takes the cache of the one before over when its
+    // duals were proved on it (ADR swiss-037).
+    if let Some(k) = prune.filter(|_| warm_ok && verts.len() >= WARM_PRICED_FROM) {
+        eng.take_over_cache::<M>(fr, cons, verts, k);
+    }
     // A question about a known optimum that pairs everybody: first whether the edges left
     // can pair everybody at all (ADR swiss-011), on the cached graph of the questions before
     // when it covers this one (then without building the edges).
@@ -808,7 +834,9 @@ fn solve_verts_in<const M: usize>(
             Ok((m, c)) => {
                 #[cfg(debug_assertions)]
                 assert_fields_fit(fr, &edges, &m);
-                Answer::Solved(eng.solution(base, verts, &edges, m, Some(widen(&c))))
+                let sol = eng.solution(base, verts, &edges, m, Some(widen(&c)));
+                eng.record_proved::<M>(fr, cons, verts, prune, &sol);
+                Answer::Solved(sol)
             }
             Err(c) => Answer::Below(eng.globalize(verts, widen(&c))),
         };
@@ -858,7 +886,11 @@ fn solve_verts_in<const M: usize>(
     };
     #[cfg(debug_assertions)]
     assert_fields_fit(fr, &edges, &m);
-    Answer::Solved(eng.solution(base, verts, &edges, m, local_cert))
+    let sol = eng.solution(base, verts, &edges, m, local_cert);
+    // Its edges were the cache's pairs it allows when the cache holds them.
+    drop(edges);
+    eng.record_proved::<M>(fr, cons, verts, prune, &sol);
+    Answer::Solved(sol)
 }
 
 /// A floor on the total of `players` players' pairs in the matcher's units: doubled, each
@@ -1477,6 +1509,7 @@ impl Engine {
         Listed {
             edges,
             back_to: None,
+            hint_to: Some(&self.edge_cache),
             hinted: None,
             heaviest,
         }
@@ -1542,6 +1575,7 @@ impl Engine {
             return Listed {
                 edges,
                 back_to: Some(&self.edge_cache),
+                hint_to: None,
                 hinted: (!hinted.is_empty()).then_some(hinted),
                 heaviest,
             };
@@ -1631,7 +1665,8 @@ impl Engine {
                 }
             }
         }
-        if fill.is_some() {
+        let filled = fill.is_some();
+        if filled {
             *self.edge_cache.borrow_mut() = fill;
         }
         // Not given back to the cache: a list built while it filled may be the largest of
@@ -1639,6 +1674,7 @@ impl Engine {
         Listed {
             edges,
             back_to: None,
+            hint_to: filled.then_some(&self.edge_cache),
             hinted: None,
             heaviest,
         }

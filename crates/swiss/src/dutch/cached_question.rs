@@ -155,15 +155,43 @@ impl Engine {
             // Once per cache: whether `k`'s duals cover every pair (a certificate found on
             // fewer edges need not; then every question is listed), and the pairs by player.
             c.checked = true;
-            let mut heaviest = WideN::<M>::ZERO;
-            let mut covers = true;
-            for (p, &(u, v)) in c.pairs.iter().enumerate() {
-                let w = cached_weight::<M>(&c.weights, p);
-                heaviest = heaviest.max(w);
-                covers = covers && cert.covers(u as usize, v as usize, w.narrow::<8>());
+            // A cache taken over by a new optimum (ADR swiss-037) knows its duals cover
+            // every pair a question allows, and its heaviest pair.
+            let (heaviest, covers) = match c.heaviest.filter(|_| c.trusted) {
+                Some(h) => (h.narrow::<M>(), true),
+                None => {
+                    let mut heaviest = WideN::<M>::ZERO;
+                    let mut covers = true;
+                    for (p, &(u, v)) in c.pairs.iter().enumerate() {
+                        let w = cached_weight::<M>(&c.weights, p);
+                        heaviest = heaviest.max(w);
+                        covers = covers
+                            && (c.trusted || cert.covers(u as usize, v as usize, w.narrow::<8>()));
+                    }
+                    (heaviest, covers)
+                }
+            };
+            // Debug builds: the duals a cache was taken over with cover every allowed pair
+            // of this question's players (at their weights without a partner rank).
+            #[cfg(debug_assertions)]
+            if c.trusted {
+                for (p, &(u, v)) in c.pairs.iter().enumerate() {
+                    let (u, v) = (u as usize, v as usize);
+                    if c.allowed[p] && idx[u] != usize::MAX && idx[v] != usize::MAX {
+                        debug_assert!(
+                            cert.covers(u, v, cached_weight::<M>(&c.weights, p).narrow::<8>()),
+                            "the duals a cache was taken over with cover pair {p}"
+                        );
+                    }
+                }
             }
-            if covers {
-                let at = PairsAt::new(self.n + 1, &c.pairs);
+            if !covers {
+                c.heaviest = None;
+            } else {
+                let at = c
+                    .pairs_at
+                    .take()
+                    .unwrap_or_else(|| PairsAt::new(self.n + 1, &c.pairs));
                 // Each player's pair with its partner in `k`, the warm pairs of every question
                 // of this cache (`u32::MAX`: none cached).
                 let mut mate_at = vec![u32::MAX; self.n + 1];
@@ -192,7 +220,10 @@ impl Engine {
                     })
                     .collect();
                 let twice_shift = shift.narrow::<M>().times(2);
-                c.warm_slack = (shift.narrow::<M>().narrow::<8>() == shift)
+                // Not for a cache taken over (ADR swiss-037): its optimum serves about one
+                // question, and the floors cost a pass over the cache like the check they
+                // spare.
+                c.warm_slack = (!c.trusted && shift.narrow::<M>().narrow::<8>() == shift)
                     .then(|| warm_slack_floors(&c.pairs, &c.weights, &dual, twice_shift))
                     .flatten();
                 // The listed path's spare list is not needed while questions come here.
@@ -316,30 +347,46 @@ impl Engine {
             // Debug builds take the pass without slacks on one starved question in two, so
             // that the tests exercise both.
             let by_slack = !(cfg!(debug_assertions) && c.asked % 4 == 2);
-            let slack_and_falls = c
-                .warm_slack
-                .as_ref()
-                .filter(|_| by_slack)
+            let slack_and_falls = Some(c.warm_slack.as_deref().filter(|_| by_slack))
+                .filter(|slack| slack.is_some() || c.trusted)
                 .and_then(|slack| {
                     let mut fell = vec![FELL_ABSENT; self.n + 1];
+                    // Each player's outermost blossom and twice its dual (counted on every
+                    // pair inside it: the searches after a change of partner often end with
+                    // one blossom holding most players, whose vertex duals all fell by as
+                    // much as it adds back; ADR swiss-037). Unknown: no blossom.
+                    let mut outer = vec![(usize::MAX, 0i128); self.n + 1];
                     for (i, &v) in verts.iter().enumerate() {
                         fell[v] = fall_of(start.dual[i], duals.vertex[i])?;
+                        if let Some(&(b, z, _)) = duals.chain(i).first()
+                            && let Some(z) = fall_of(z.plus(z), WideN::ZERO)
+                        {
+                            outer[v] = (b, z);
+                        }
                     }
-                    Some((slack, fell))
+                    Some((slack, fell, outer))
                 });
-            if let Some((slack, fell)) = slack_and_falls {
+            if let Some((slack, fell, outer)) = slack_and_falls {
                 // The players' duals alone cover a pair whose warm slack is at least the sum
                 // of its ends' falls (ADR swiss-027): only pairs its floor cannot clear are
                 // read (a third of them in the partner searches of a 9,999-player round 2,
                 // whose forests hold every player: each fell or rose by about one unit of a
-                // criterion, and the sums are the little deltas before).
-                for (p, ((&(u, v), &ok), &floor)) in
-                    c.pairs.iter().zip(&c.allowed).zip(slack).enumerate()
-                {
+                // criterion, and the sums are the little deltas before). A cache taken over
+                // has no floors (ADR swiss-037): every pair whose falls add up above zero is
+                // read.
+                for (p, (&(u, v), &ok)) in c.pairs.iter().zip(&c.allowed).enumerate() {
                     // An end absent from the question makes the sum negative.
-                    let sum = fell[u as usize] + fell[v as usize];
-                    if ok && sum > 0 && !floor.covers(sum) {
-                        unless_covered(p, idx[u as usize], idx[v as usize]);
+                    let (u, v) = (u as usize, v as usize);
+                    let mut sum = fell[u] + fell[v];
+                    if ok && sum > 0 {
+                        // Both ends in one outermost blossom: its dual counts on the pair.
+                        let ((bu, z), (bv, _)) = (outer[u], outer[v]);
+                        if bu != usize::MAX && bu == bv {
+                            sum -= z;
+                        }
+                        if sum > 0 && !slack.is_some_and(|s| s[p].covers(sum)) {
+                            unless_covered(p, idx[u], idx[v]);
+                        }
                     }
                 }
             } else {
