@@ -1516,7 +1516,7 @@ impl Engine {
     }
 
     /// The edges among `verts` (local indices `idx`) allowed under `cons`, their weights in
-    /// `M` limbs (the caller guarantees they fit); with `prune`, without the bracket's edges
+    /// `M` limbs (the caller guarantees they fit); with `prune`, without the pairs
     /// that no matching of `prune`'s quality can use. The fast path takes large questions'
     /// edges from the [`EdgeCache`] when it covers them, and fills it otherwise.
     fn edges_in<const M: usize>(
@@ -1639,12 +1639,8 @@ impl Engine {
                 let Some(w) = self.w(fr, u, v) else {
                     continue;
                 };
-                if u < n
-                    && v < n
-                    && fr.in_b[u]
-                    && fr.in_b[v]
-                    && prune.is_some_and(|k| k.excludes_weight(fr, u, v, w))
-                {
+                // Any pair of players, not only the bracket's (ADR swiss-038).
+                if u < n && v < n && prune.is_some_and(|k| k.excludes_weight(fr, u, v, w)) {
                     continue;
                 }
                 let w = w.narrow::<M>();
