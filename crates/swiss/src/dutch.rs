@@ -2197,8 +2197,20 @@ impl Engine {
                     // Heaviest first (ties: the earlier in `rest`), at most REST_HEAVIEST.
                     let mut top: Vec<(Wide, usize)> = Vec::with_capacity(REST_HEAVIEST + 1);
                     let mut all = true;
+                    // No edge from u to `rest` weighs more than this: once the list is full
+                    // of such edges and one more is left out, the rest of `rest` cannot
+                    // change it (most of a 9,999-player round 6's lists were made weighing
+                    // every one of 4,000 players, all at that weight).
+                    let most = self.most_to_rest(fr, u);
                     for &x in rest {
+                        if !all && most.is_some_and(|m| top.last().is_some_and(|&(w, _)| w >= m)) {
+                            break;
+                        }
                         let Some(w) = weigh(x) else { continue };
+                        debug_assert!(
+                            most.is_none_or(|m| w <= m),
+                            "an edge to rest weighs no more than its bound"
+                        );
                         let at = top.partition_point(|&(y, _)| y >= w);
                         if at < REST_HEAVIEST {
                             top.insert(at, (w, x));
@@ -2221,6 +2233,22 @@ impl Engine {
         // Debug builds: the same as weighing every edge.
         debug_assert_eq!(found, every(), "u's heaviest edge to rest");
         found
+    }
+
+    /// The heaviest an edge from `u` to a player of neither the bracket nor the next
+    /// scoregroup (a reduced solve's `rest`) can weigh: such a pair is not in the bracket
+    /// and not a floater's pair to the next scoregroup, so it weighs its completion unit
+    /// alone (C.04.3 C4: every player paired), nothing when the bracket is isolated (2017
+    /// A.9); `None` for the bye dummy, whose pairs weigh C5 and C9 too.
+    fn most_to_rest(&self, fr: &Frame, u: usize) -> Option<Wide> {
+        if u >= self.n {
+            return None;
+        }
+        let mut w = Wide::ZERO;
+        if !fr.isolated {
+            w.add_at(fr.layout.fields[fr.f.complete].shift, 1);
+        }
+        Some(w)
     }
 
     /// The [`RestQuery`] of a reduced solve's question, its memo kept when the frame, the
