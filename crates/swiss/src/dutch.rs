@@ -558,8 +558,11 @@ struct EdgeCache {
     frame: u64,
     cert: Option<u64>,
     limbs: usize,
-    /// The vertices whose pairs are listed.
+    /// The vertices whose pairs are listed (narrowed when the cache is taken over: then the
+    /// vertices its questions may have, ADR swiss-037).
     covered: Vec<bool>,
+    /// How many vertices the pairs were listed at.
+    listed_at: usize,
     /// Every pair of covered vertices (global indices, in the order [`Engine::edges_in`]
     /// lists them) that has a weight and is not pruned, whatever the constraints.
     pairs: Vec<(u32, u32)>,
@@ -604,13 +607,15 @@ struct EdgeCache {
     proof: Option<cached_question::CarriedProof>,
     /// The partner search of the pruning optimum ([`Sol::lineage`]).
     lineage: Option<u64>,
-    /// The certificate of the last question solved on the cache (global indices), which
-    /// covers every pair that question allowed: a new optimum of the partner search with
-    /// these duals takes the cache over (ADR swiss-037).
+    /// The certificate of the last question solved while the cache held its edges (global
+    /// indices; whatever quality it reached), which covers every pair that question
+    /// allowed: a new optimum of the partner search with these duals takes the cache over
+    /// (ADR swiss-037).
     proved: Option<cache_taken_over::ProvedOn>,
-    /// The pruning certificate covers every pair the questions allow (the cache was taken
-    /// over with it, ADR swiss-037): the check of [`Engine::cached_warm_question`] is not
-    /// needed.
+    /// The certificate the cache is keyed by covers every pair its questions allow (the
+    /// cache was taken over with it, its players narrowed to those it was proved on; ADR
+    /// swiss-037): the check of [`Engine::cached_warm_question`] is not needed. The pairs
+    /// stay those the lineage's first optimum left (ADR swiss-029).
     trusted: bool,
     /// How many questions were answered on the cache (debug builds leave the hint out of
     /// every other one, see [`Engine::cached_warm_question`]).
@@ -694,6 +699,7 @@ impl EdgeCache {
             cert: prune.map(|k| k.cert_id),
             limbs,
             covered: idx.iter().map(|&i| i != usize::MAX).collect(),
+            listed_at: idx.iter().filter(|&&i| i != usize::MAX).count(),
             pairs,
             weights,
             allowed: Vec::new(),
@@ -887,9 +893,11 @@ fn solve_verts_in<const M: usize>(
     #[cfg(debug_assertions)]
     assert_fields_fit(fr, &edges, &m);
     let sol = eng.solution(base, verts, &edges, m, local_cert);
-    // Its edges were the cache's pairs it allows when the cache holds them.
-    drop(edges);
-    eng.record_proved::<M>(fr, cons, verts, prune, &sol);
+    // Edges read from the cache, or listed as it filled, are the cache's pairs this question
+    // allows: its duals cover each of them.
+    if edges.back_to.or(edges.hint_to).is_some() {
+        eng.record_proved::<M>(fr, cons, verts, prune, &sol);
+    }
     Answer::Solved(sol)
 }
 

@@ -22,6 +22,8 @@ pub(super) struct ProvedOn {
     verts: Vec<usize>,
     /// The player whose partners the question restricted (its other pairs were not edges).
     who: Option<usize>,
+    /// The question's constraints, `only` aside (which pairs were edges).
+    cons: Cons,
 }
 
 /// A new optimum takes the cache over while at least this share of the cache's players
@@ -73,6 +75,7 @@ impl Engine {
                 cert: cert.clone(),
                 verts: verts.to_vec(),
                 who: cons.only.as_ref().map(|&(w, _)| w),
+                cons: cons.apart_from_only(),
             });
         }
     }
@@ -103,19 +106,29 @@ impl Engine {
         {
             return;
         }
-        let covered = c.covered.iter().filter(|&&x| x).count();
         let (num, den) = TAKEN_OVER_WHILE;
-        if verts.len() * den < covered * num {
+        if verts.len() * den < c.listed_at * num {
             return;
         }
         let (Some(proved), Some(cert)) = (&c.proved, &k.cert) else {
             return;
         };
-        if !proved.proves(cert, verts) {
+        if !proved.cons.same_apart_from_only(cons) || !proved.proves(cert, verts) {
             return;
         }
         c.cert = Some(k.cert_id);
         c.trusted = true;
+        // Its questions from now on are on players the duals were proved on: a question with
+        // another player is not one of this cache's (ADR swiss-037).
+        let mut of_proved = vec![false; c.covered.len()];
+        for &v in &proved.verts {
+            if let Some(x) = of_proved.get_mut(v) {
+                *x = true;
+            }
+        }
+        for (x, p) in c.covered.iter_mut().zip(of_proved) {
+            *x = *x && p;
+        }
         // What depends on the pruning optimum is made again at the next question
         // (`Engine::cached_warm_question`); the duals of a question below its floor belong
         // to the optimum before.
@@ -151,6 +164,11 @@ mod tests {
             cert: cert(&[4, 5, 6, 7, 0], &chains, 3),
             verts: vec![0, 1, 2, 3],
             who: Some(3),
+            cons: Cons {
+                req: Vec::new(),
+                tops: Vec::new(),
+                only: None,
+            },
         };
         let same = cert(&[4, 5, 6, 7, 9], &chains, 3);
         // Fewer players, the restricted one gone: proved (the dual of player 4, in no
