@@ -2399,7 +2399,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::weight::Wide;
+    use crate::weight::{Wide, xorshift};
 
     thread_local! {
         /// Pricing rounds continued from the one before ([`max_weight_matching_priced`]) that
@@ -2971,15 +2971,6 @@ mod tests {
             }
         }
         edges
-    }
-
-    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
     }
 
     /// A complete graph of 4–10 vertices weighing `big` (a completion unit: maximum weight

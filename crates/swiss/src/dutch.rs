@@ -338,6 +338,16 @@ impl Frame {
             .map(|o| self.layout.fields[o].shift + self.layout.fields[o].bits)
     }
 
+    /// What the completion field (C4, every player paired) adds to a pair's weight: one
+    /// unit, none in a 2017 isolated bracket (A.9), whose pairs leave it out.
+    fn completion_unit(&self) -> Wide {
+        let mut w = Wide::ZERO;
+        if !self.isolated {
+            w.add_at(self.layout.fields[self.f.complete].shift, 1);
+        }
+        w
+    }
+
     /// What the partner rank `r` adds to a weight.
     fn rank_bonus(&self, r: u32) -> Wide {
         let mut b = Wide::ZERO;
@@ -2013,8 +2023,7 @@ impl Engine {
             true
         };
         let proves_no = pairs_all.then_some(&proves_no as &ProvesNo<'_>);
-        let mut unit = Wide::ZERO;
-        unit.add_at(fr.layout.fields[fr.f.complete].shift, 1);
+        let unit = fr.completion_unit();
         // The kept players' floor: `rest`'s pairs weigh `rest_total`.
         let kept_floor = floor
             .and_then(|f| f.checked_minus(base))
@@ -2249,14 +2258,7 @@ impl Engine {
     /// alone (C.04.3 C4: every player paired), nothing when the bracket is isolated (2017
     /// A.9); `None` for the bye dummy, whose pairs weigh C5 and C9 too.
     fn most_to_rest(&self, fr: &Frame, u: usize) -> Option<Wide> {
-        if u >= self.n {
-            return None;
-        }
-        let mut w = Wide::ZERO;
-        if !fr.isolated {
-            w.add_at(fr.layout.fields[fr.f.complete].shift, 1);
-        }
-        Some(w)
+        (u < self.n).then(|| fr.completion_unit())
     }
 
     /// The [`RestQuery`] of a reduced solve's question, its memo kept when the frame, the

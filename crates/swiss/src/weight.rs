@@ -260,6 +260,18 @@ impl Layout {
     }
 }
 
+/// A xorshift generator from `seed` (nonzero): the deterministic pseudo-random numbers of
+/// the crate's tests.
+#[cfg(test)]
+pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,13 +280,7 @@ mod tests {
     /// past the width.
     #[test]
     fn a_field_is_its_bits_one_by_one() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..200 {
             let w = WideN::<3>([next(), next(), next()]);
             for shift in [0, 1, 5, 63, 64, 65, 100, 127, 128, 150, 191, 192, 250] {
@@ -310,20 +316,18 @@ mod tests {
     /// `add_at` equals adding the shifted value as a whole number (carries included).
     #[test]
     fn add_at_equals_adding_the_shifted_value() {
-        let mut seed = 99u64;
-        let mut rnd = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = xorshift(99);
         for _ in 0..5000 {
             let mut a = WideN::<3>([rnd(), rnd(), rnd()]);
-            if rnd() % 2 == 0 {
+            if rnd().is_multiple_of(2) {
                 a.0[(rnd() % 3) as usize] = u64::MAX;
             }
             let shift = (rnd() % 200) as u32;
-            let value = if rnd() % 3 == 0 { rnd() } else { rnd() % 1000 };
+            let value = if rnd().is_multiple_of(3) {
+                rnd()
+            } else {
+                rnd() % 1000
+            };
             let mut v = WideN::<3>::ZERO;
             let (limb, off) = ((shift / 64) as usize, shift % 64);
             if limb < 3 {

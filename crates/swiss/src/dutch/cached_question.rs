@@ -210,21 +210,23 @@ impl Engine {
                 c.pairs_at = Some(at);
                 c.heaviest = Some(heaviest.narrow::<8>());
                 // The warm duals every question starts from (`Engine::warm_start`'s), each
-                // pair's slack under them.
+                // pair's slack under them. Not for a cache taken over (ADR swiss-037): its
+                // optimum serves about one question, and the floors cost a pass over the
+                // cache like the check they spare.
                 let shift = heaviest.narrow::<8>().times(2).max(cert.shift);
-                let dual: Vec<Option<WideN<M>>> = (0..=self.n)
-                    .map(|v| {
-                        let d = cert.spread_dual(v, shift);
-                        (c.covered.get(v) == Some(&true) && d.narrow::<M>().narrow::<8>() == d)
-                            .then(|| d.narrow::<M>())
-                    })
-                    .collect();
-                let twice_shift = shift.narrow::<M>().times(2);
-                // Not for a cache taken over (ADR swiss-037): its optimum serves about one
-                // question, and the floors cost a pass over the cache like the check they
-                // spare.
                 c.warm_slack = (!c.trusted && shift.narrow::<M>().narrow::<8>() == shift)
-                    .then(|| warm_slack_floors(&c.pairs, &c.weights, &dual, twice_shift))
+                    .then(|| {
+                        let dual: Vec<Option<WideN<M>>> = (0..=self.n)
+                            .map(|v| {
+                                let d = cert.spread_dual(v, shift);
+                                (c.covered.get(v) == Some(&true)
+                                    && d.narrow::<M>().narrow::<8>() == d)
+                                    .then(|| d.narrow::<M>())
+                            })
+                            .collect();
+                        let twice_shift = shift.narrow::<M>().times(2);
+                        warm_slack_floors(&c.pairs, &c.weights, &dual, twice_shift)
+                    })
                     .flatten();
                 // The listed path's spare list is not needed while questions come here.
                 c.spare = None;
@@ -704,13 +706,7 @@ mod tests {
 
     #[test]
     fn a_slack_floor_is_a_monotone_lower_bound_that_clears_only_what_the_slack_covers() {
-        let mut rnd = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            rnd ^= rnd << 13;
-            rnd ^= rnd >> 7;
-            rnd ^= rnd << 17;
-            rnd
-        };
+        let mut next = crate::weight::xorshift(0x9e37_79b9_7f4a_7c15);
         let mut values: Vec<WideN<2>> = vec![WideN::ZERO, w(1), w((1 << 24) - 1), w(1 << 24)];
         for _ in 0..2000 {
             let shift = (next() % 120) as u32;
