@@ -54,6 +54,11 @@ const WIDE_PART_FROM: usize = 400;
 /// the wide one's solve after it.
 const NARROW_BELOW: usize = 4;
 const NARROW_BYES: usize = 4;
+const NARROW_NEXT: usize = 16;
+
+/// The next scoregroup is set aside ([`Engine::next_aside`]) only when it is at least this
+/// many times as large as the bracket (ADR swiss-039).
+const ASIDE_NEXT_FROM: usize = 4;
 
 /// How many lower players a reduced matching keeps ([`Engine::solve_reduced_with`]).
 #[derive(Clone, Copy)]
@@ -62,6 +67,9 @@ struct Margin {
     below: usize,
     /// The lowest PAB-eligible players (C5 candidates).
     byes: usize,
+    /// The highest players of the next scoregroup (the bracket's floaters' partners); the
+    /// others are set aside ([`Engine::next_aside`], ADR swiss-039).
+    next: usize,
 }
 
 /// Warm searches of at least this many vertices are priced (ADR swiss-009); smaller ones
@@ -391,6 +399,19 @@ pub(crate) struct Engine {
     /// Fast path: each kept player's heaviest edges to the players a reduced solve set
     /// aside ([`RestQuery::heaviest`]).
     rest_heaviest: std::cell::RefCell<Option<RestHeaviest>>,
+    /// Fast path: the frame whose next scoregroup a reduced solve could not set aside
+    /// ([`Engine::next_aside`]): not tried again in it.
+    aside_declined: std::cell::Cell<u64>,
+}
+
+/// The players of the next scoregroup a reduced solve sets aside ([`Engine::next_aside`]):
+/// paired among themselves, each pair weighing `weight`.
+struct NextAside {
+    /// Ascending.
+    players: Vec<usize>,
+    weight: Wide,
+    /// The weight of their pairs.
+    total: Wide,
 }
 
 /// How many of a kept player's heaviest edges to `rest` [`RestHeaviest`] lists.
@@ -1245,6 +1266,7 @@ pub fn pair_round(
         edge_cache: Default::default(),
         rest_meets: Default::default(),
         rest_heaviest: Default::default(),
+        aside_declined: Default::default(),
         ps: ps.into_iter().map(|p| p.0).collect(),
     };
     eng.remaining[n] = eng.has_bye;
@@ -1898,10 +1920,12 @@ impl Engine {
         let narrow = Margin {
             below: NARROW_BELOW,
             byes: NARROW_BYES,
+            next: NARROW_NEXT,
         };
         let wide = Margin {
             below: 2 * self.rounds_played + 16 + in_b,
             byes: 2 * self.rounds_played + 8,
+            next: 2 * self.rounds_played + 16 + in_b,
         };
         // With `prune`, the lower duals of the smaller matching may fail the check that
         // extends them to the players left out: then without it.
@@ -1948,39 +1972,39 @@ impl Engine {
         floor: Option<Wide>,
     ) -> Option<Option<Sol>> {
         let n = self.n;
-        if low.len() < margin.below + 32 {
-            return None;
-        }
-        // Kept: the highest lower players (downfloat targets) and the lowest bye-eligible
-        // ones (C5 candidates); the rest is paired greedily.
-        let mut keep = vec![false; n + 1];
-        for &v in &low[..margin.below] {
-            keep[v] = true;
-        }
-        let mut byes = 0;
-        for &v in low.iter().rev() {
-            if byes >= margin.byes {
-                break;
-            }
-            if self.ps[v].bye_ok {
+        let mut paired = vec![usize::MAX; n + 1];
+        let mut in_rest = vec![false; n + 1];
+        // The next scoregroup but its highest players, paired among themselves (ADR
+        // swiss-039).
+        let aside = self.next_aside(fr, cons, verts, margin.next, &mut paired);
+        let mut rest: Vec<usize> = Vec::new();
+        if low.len() >= margin.below + 32 {
+            // Kept: the highest lower players (downfloat targets) and the lowest
+            // bye-eligible ones (C5 candidates); the rest is paired greedily.
+            let mut keep = vec![false; n + 1];
+            for &v in &low[..margin.below] {
                 keep[v] = true;
-                byes += 1;
             }
-        }
-        let mut rest: Vec<usize> = low.iter().copied().filter(|&v| !keep[v]).collect();
-        if rest.len() % 2 == 1 {
-            keep[rest[0]] = true;
-            rest.remove(0);
-        }
-        if rest.is_empty() {
-            return None;
+            let mut byes = 0;
+            for &v in low.iter().rev() {
+                if byes >= margin.byes {
+                    break;
+                }
+                if self.ps[v].bye_ok {
+                    keep[v] = true;
+                    byes += 1;
+                }
+            }
+            rest = low.iter().copied().filter(|&v| !keep[v]).collect();
+            if rest.len() % 2 == 1 {
+                keep[rest[0]] = true;
+                rest.remove(0);
+            }
         }
         // Greedy perfect matching of `rest`.
-        let mut in_rest = vec![false; n + 1];
         for &v in &rest {
             in_rest[v] = true;
         }
-        let mut paired = vec![usize::MAX; n + 1];
         let mut rest_total = Wide::ZERO;
         for (i, &u) in rest.iter().enumerate() {
             if paired[u] != usize::MAX {
@@ -1998,14 +2022,28 @@ impl Engine {
             rest_total = rest_total.plus(self.w(fr, u, v)?);
         }
         rest.retain(|&v| in_rest[v]);
-        if rest.is_empty() {
+        if rest.is_empty() && aside.is_none() {
             return None;
         }
-        let kept: Vec<usize> = verts.iter().copied().filter(|&v| !in_rest[v]).collect();
+        let mut set_aside = in_rest.clone();
+        if let Some(a) = &aside {
+            for &x in &a.players {
+                set_aside[x] = true;
+            }
+        }
+        let aside_total = aside.as_ref().map_or(Wide::ZERO, |a| a.total);
+        let kept: Vec<usize> = verts.iter().copied().filter(|&v| !set_aside[v]).collect();
         // A barrier proving that the kept players cannot all be paired proves it for the
         // whole field too when none of its outer vertices may meet a player of `rest`.
         let query = self.rest_query(fr, cons, prune, &rest, &in_rest);
-        let meets_rest = |u: usize| query.meets(u);
+        let meets_rest = |u: usize| {
+            query.meets(u)
+                || aside.as_ref().is_some_and(|a| {
+                    a.players
+                        .iter()
+                        .any(|&x| self.may_meet(fr, cons, prune, u, x))
+                })
+        };
         // Joining `rest` to k outer blossoms leaves free − k + (k mod 2) more odd
         // components than inner vertices ([`WarmSearch::NoPerfect`]).
         let proves_no = |outer: &[(usize, usize)], free: usize| {
@@ -2027,7 +2065,30 @@ impl Engine {
         // The kept players' floor: `rest`'s pairs weigh `rest_total`.
         let kept_floor = floor
             .and_then(|f| f.checked_minus(base))
-            .and_then(|f| f.checked_minus(rest_total));
+            .and_then(|f| f.checked_minus(rest_total))
+            .and_then(|f| f.checked_minus(aside_total));
+        // The blossoms the next scoregroup's players set aside take, when the duals
+        // extended to `rest` through the blossoms `outer` extend to them too (`(0, 0)`
+        // when none are set aside).
+        let aside_outer = |cert: &Certificate<8>, outer: (u32, u32)| match &aside {
+            None => Some((0, 0)),
+            Some(a) => self.next_aside_outer(
+                fr,
+                cons,
+                prune,
+                cert,
+                &kept,
+                a,
+                (!rest.is_empty()).then_some((outer, unit)),
+            ),
+        };
+        let extend = |cert: Certificate<8>, outer: (u32, u32), aside_outer: (u32, u32)| {
+            let cert = self.extend_to_rest(cert, &rest, unit, outer);
+            match &aside {
+                Some(a) => self.extend_to_rest(cert, &a.players, a.weight, aside_outer),
+                None => cert,
+            }
+        };
         let sol = match self.solve_verts(fr, cons, base, &kept, prune, proves_no, kept_floor) {
             Answer::Solved(sol) => sol,
             Answer::No => return Some(None),
@@ -2035,11 +2096,14 @@ impl Engine {
                 // Duals of the kept players below their floor. Extended to `rest` they are
                 // feasible for the whole field, with an objective higher by exactly
                 // `rest`'s pairs: no matching of the whole field reaches the floor then.
-                if let Some(_outer) = self.rest_extension(&cert, &kept, &query, unit) {
+                if let Some(outer) = self.rest_extension(&cert, &kept, &query, unit)
+                    && let Some(_aside_outer) = aside_outer(&cert, outer)
+                {
                     #[cfg(debug_assertions)]
                     {
-                        let whole = self.extend_to_rest(cert, &rest, unit, _outer);
-                        self.check_rest_extension(fr, cons, &whole, &kept, &rest, &paired, prune);
+                        let whole = extend(cert, outer, _aside_outer);
+                        let all = self.all_aside(&rest, aside.as_ref());
+                        self.check_rest_extension(fr, cons, &whole, &kept, &all, &paired, prune);
                     }
                     return Some(None);
                 }
@@ -2051,24 +2115,34 @@ impl Engine {
             }
         };
         let cert = sol.cert?;
-        let cert = match self.rest_extension(&cert, &kept, &query, unit) {
-            Some(outer) => self.extend_to_rest(cert, &rest, unit, outer),
+        let outer = match self.rest_extension(&cert, &kept, &query, unit) {
+            Some(outer) => outer,
             // Duals short of c that no common outer blossoms make up: copied from a kept
             // pair that weighs c, as `rest`'s pairs do (ADR swiss-020).
-            None => {
-                let chain = self.rest_template(&cert, &sol.mate, &kept, &query, unit)?;
-                self.extend_to_rest(cert, &rest, unit, chain)
-            }
+            None => self.rest_template(&cert, &sol.mate, &kept, &query, unit)?,
         };
+        let Some(a_outer) = aside_outer(&cert, outer) else {
+            self.aside_declined.set(fr.id);
+            // Without setting the next scoregroup aside (the kept players' duals are
+            // short of its pairs' weight).
+            let margin = Margin {
+                next: usize::MAX,
+                ..margin
+            };
+            return self
+                .solve_reduced_with(fr, cons, base, verts, low, margin, prune, pairs_all, floor);
+        };
+        let cert = extend(cert, outer, a_outer);
         let mut mate = sol.mate;
-        for &x in &rest {
+        let all = self.all_aside(&rest, aside.as_ref());
+        for &x in &all {
             mate[x] = Some(paired[x]);
         }
         #[cfg(debug_assertions)]
-        self.check_rest_extension(fr, cons, &cert, &kept, &rest, &paired, prune);
+        self.check_rest_extension(fr, cons, &cert, &kept, &all, &paired, prune);
         let id = self.next_id();
         Some(Some(Sol {
-            total: sol.total.plus(rest_total),
+            total: sol.total.plus(rest_total).plus(aside_total),
             mate,
             cert: Some(cert),
             cert_id: id,
@@ -2092,6 +2166,212 @@ impl Engine {
             cert.chain_of[x] = outer;
         }
         cert
+    }
+
+    /// The players of the next scoregroup a reduced solve of `verts` sets aside (ADR
+    /// swiss-039): all but its `keep_top` highest, paired among themselves greedily (the
+    /// pairs recorded in `paired`), `None` when too few or when their pairs do not all
+    /// weigh the same. Outside the bracket two players of the next scoregroup weigh the
+    /// same whoever they are (C4 and C8's look-ahead unit, [`Frame`]'s `c8p`), so their
+    /// millions of pairs need not be listed: they take half that weight each, as `rest`
+    /// takes c, and the duals of the kept players are checked against their edges to
+    /// them ([`Engine::next_aside_covered`]). The player `only` restricts, a player the
+    /// constraints place (`req`, `tops`) and those the greedy pairing leaves out stay.
+    fn next_aside(
+        &self,
+        fr: &Frame,
+        cons: &Cons,
+        verts: &[usize],
+        keep_top: usize,
+        paired: &mut [usize],
+    ) -> Option<NextAside> {
+        let n = self.n;
+        let next: Vec<usize> = verts
+            .iter()
+            .copied()
+            .filter(|&v| v < n && fr.in_n[v])
+            .collect();
+        // The whole bracket, its players already paired too: whether to set aside stays
+        // the same through its decisions (the edge cache's questions keep their players).
+        let in_b = fr.in_b.iter().filter(|&&b| b).count();
+        if next.len() < keep_top.saturating_add(32)
+            || next.len() < ASIDE_NEXT_FROM * in_b
+            || self.aside_declined.get() == fr.id
+        {
+            return None;
+        }
+        let who = cons.only.as_ref().map(|o| o.0);
+        let mut cand: Vec<usize> = next[keep_top..]
+            .iter()
+            .copied()
+            .filter(|&v| Some(v) != who && cons.req[v].is_none() && !cons.tops[v])
+            .collect();
+        if cand.len() % 2 == 1 {
+            cand.remove(0);
+        }
+        let mut mate = vec![usize::MAX; n + 1];
+        let mut pairs = Vec::new();
+        for (i, &u) in cand.iter().enumerate() {
+            if mate[u] != usize::MAX {
+                continue;
+            }
+            let Some(v) = cand[i + 1..].iter().copied().find(|&v| {
+                mate[v] == usize::MAX && self.has_edge(fr, u, v) && self.allowed(fr, cons, u, v)
+            }) else {
+                continue;
+            };
+            mate[u] = v;
+            mate[v] = u;
+            pairs.push((u, v));
+        }
+        let weight = self.w(fr, pairs.first()?.0, pairs.first()?.1)?;
+        let mut total = Wide::ZERO;
+        for &(u, v) in &pairs {
+            if self.w(fr, u, v) != Some(weight) {
+                return None;
+            }
+            total = total.plus(weight);
+        }
+        let mut players = Vec::with_capacity(2 * pairs.len());
+        for &(u, v) in &pairs {
+            paired[u] = v;
+            paired[v] = u;
+            players.push(u);
+            players.push(v);
+        }
+        players.sort_unstable();
+        Some(NextAside {
+            players,
+            weight,
+            total,
+        })
+    }
+
+    /// The blossoms the players `a` set aside take in the extended duals
+    /// ([`Engine::extend_to_rest`]; `(path, depth)` as [`Engine::rest_extension`] returns
+    /// them), `None` when no choice tried covers the kept players' edges to them. Those
+    /// `rest` takes (`with_rest`: its blossoms and its pairs' weight c) first; otherwise,
+    /// as [`Engine::rest_extension`] chooses for `rest`, the outermost blossoms common to
+    /// every kept player short of half the set-aside pairs' weight c′ (the kept players of
+    /// the next scoregroup, deep in blossoms, often are), the fewest making up the largest
+    /// shortfall, provided the pairs between `rest` and `a` stay covered: c′ − c ≥ Z_a +
+    /// Z_rest − 2·Z_common.
+    #[allow(clippy::too_many_arguments)]
+    fn next_aside_outer(
+        &self,
+        fr: &Frame,
+        cons: &Cons,
+        prune: Option<&Sol>,
+        cert: &Certificate<8>,
+        kept: &[usize],
+        a: &NextAside,
+        with_rest: Option<((u32, u32), Wide)>,
+    ) -> Option<(u32, u32)> {
+        let n = self.n;
+        let first = with_rest.map_or((0, 0), |r| r.0);
+        if self.next_aside_covered(fr, cons, prune, cert, kept, a, first) {
+            return Some(first);
+        }
+        let full = a.weight.plus(cert.shift);
+        // Each kept player's shortfall outside every blossom (its first edge to `a`
+        // standing for all, as in [`Engine::next_aside_covered`]).
+        let short: Vec<(usize, Wide)> = kept
+            .iter()
+            .filter(|&&u| u < n)
+            .filter_map(|&u| {
+                let x = a
+                    .players
+                    .iter()
+                    .find(|&&x| self.has_edge(fr, u, x) && self.allowed(fr, cons, u, x))?;
+                let w = cons.weigh(fr, u, *x, self.w(fr, u, *x)?).plus(cert.shift);
+                let need = w.plus(w);
+                let have = cert.vertex[u].plus(full);
+                (need > have).then(|| (u, need.minus(have)))
+            })
+            .collect();
+        let (&(anchor, _), need) = (short.first()?, short.iter().map(|s| s.1).max()?);
+        let chain = cert.chain(anchor);
+        let depth = short.iter().fold(chain.len(), |d, &(u, _)| {
+            d.min(common_outer(chain, cert.chain(u)))
+        });
+        let j = (1..=depth)
+            .find(|&j| chain[j - 1].2 >= need)
+            .filter(|&j| chain[j - 1].2 <= full)?;
+        let outer = (cert.chain_of[anchor].0, j as u32);
+        if let Some((r, unit)) = with_rest {
+            let (ca, cr) = (cert.prefix(outer), cert.prefix(r));
+            let zc = outer_sum(&ca[..common_outer(ca, cr)]);
+            let (za, zr) = (outer_sum(ca), outer_sum(cr));
+            if a.weight.plus(zc).plus(zc) < unit.plus(za).plus(zr) {
+                return None;
+            }
+        }
+        self.next_aside_covered(fr, cons, prune, cert, kept, a, outer)
+            .then_some(outer)
+    }
+
+    /// Whether the duals `cert` of the kept players of a reduced solve, the players set
+    /// aside `a` taking the dual `a.weight` − Z inside the blossoms `outer` (Z their sum,
+    /// as `rest` takes c − Z: [`Engine::extend_to_rest`]), cover every edge from a kept
+    /// player u to them that a matching of the question reaching `prune`'s quality may
+    /// use: u's dual, `a.weight` − Z and twice the blossoms u shares with `outer` reach
+    /// twice the edge's weight. The pairs of the players of the bracket, of the next
+    /// scoregroup and below to the next scoregroup each weigh the same whoever of it they
+    /// meet (but the bye dummy's, by score, and those of the player `only` restricts, by
+    /// rank): u's first edge to `a` stands for all; the edges one by one only when it is
+    /// not covered.
+    #[allow(clippy::too_many_arguments)]
+    fn next_aside_covered(
+        &self,
+        fr: &Frame,
+        cons: &Cons,
+        prune: Option<&Sol>,
+        cert: &Certificate<8>,
+        kept: &[usize],
+        a: &NextAside,
+        outer: (u32, u32),
+    ) -> bool {
+        let n = self.n;
+        let chain = cert.prefix(outer);
+        let z = outer_sum(chain);
+        let full = a.weight.plus(cert.shift);
+        let who = cons.only.as_ref().map(|o| o.0);
+        kept.iter().all(|&u| {
+            let l = common_outer(chain, cert.chain(u));
+            let zu = outer_sum(&chain[..l]);
+            let have = cert.vertex[u].plus(full).plus(zu).plus(zu);
+            let covers = |w: Wide| {
+                let w = w.plus(cert.shift);
+                have >= w.plus(w).plus(z)
+            };
+            if u != n && Some(u) != who {
+                let first = a
+                    .players
+                    .iter()
+                    .find(|&&x| self.has_edge(fr, u, x) && self.allowed(fr, cons, u, x));
+                let Some(&x) = first else {
+                    return true;
+                };
+                if self.w(fr, u, x).is_some_and(covers) {
+                    return true;
+                }
+            }
+            a.players.iter().all(|&x| {
+                !self.may_meet(fr, cons, prune, u, x)
+                    || self
+                        .w(fr, u, x)
+                        .is_some_and(|w| covers(cons.weigh(fr, u, x, w)))
+            })
+        })
+    }
+
+    /// The players a reduced solve set aside: `rest` and those of the next scoregroup.
+    fn all_aside(&self, rest: &[usize], aside: Option<&NextAside>) -> Vec<usize> {
+        let mut all = rest.to_vec();
+        if let Some(a) = aside {
+            all.extend_from_slice(&a.players);
+        }
+        all
     }
 
     /// A template for `rest`'s duals when [`Engine::rest_extension`] finds none (ADR
