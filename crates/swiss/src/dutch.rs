@@ -57,10 +57,11 @@ const NARROW_BYES: usize = 4;
 const NARROW_NEXT: usize = 16;
 
 /// The next scoregroup is set aside ([`Engine::next_aside`]) only when it is at least this
-/// many times as large as the bracket (ADR swiss-039).
+/// many times as large as the whole bracket (ADR swiss-039).
 const ASIDE_NEXT_FROM: usize = 4;
 
-/// How many lower players a reduced matching keeps ([`Engine::solve_reduced_with`]).
+/// How many players outside the bracket a reduced matching keeps
+/// ([`Engine::solve_reduced_with`]).
 #[derive(Clone, Copy)]
 struct Margin {
     /// The highest players below the next scoregroup (downfloat targets).
@@ -412,6 +413,9 @@ struct NextAside {
     weight: Wide,
     /// The weight of their pairs.
     total: Wide,
+    /// They all have the same dual and blossoms in the known optimum's certificate
+    /// ([`rest_alike`]; [`Engine::meets_aside`]).
+    alike: bool,
 }
 
 /// How many of a kept player's heaviest edges to `rest` [`RestHeaviest`] lists.
@@ -1881,8 +1885,9 @@ impl Engine {
         Some(WarmStart { mate, dual, shift })
     }
 
-    /// The fast path's matching over the bracket, the next scoregroup (C8 look-ahead) and a
-    /// margin of lower players instead of every player still to pair, proved optimal for
+    /// The fast path's matching over the bracket, the next scoregroup (C8 look-ahead; most of
+    /// it set aside when it dwarfs the bracket, [`Engine::next_aside`]) and a margin of lower
+    /// players instead of every player still to pair, proved optimal for
     /// the whole field or abandoned (`None`: solve the whole field).
     ///
     /// Outside the bracket and the next scoregroup an edge weighs exactly the completion
@@ -1955,7 +1960,9 @@ impl Engine {
     }
 
     /// [`Engine::solve_reduced`] keeping the `margin.below` highest players of `low` and its
-    /// `margin.byes` lowest PAB-eligible ones: `None` when abandoned, `Some(None)` when
+    /// `margin.byes` lowest PAB-eligible ones, and setting aside the next scoregroup but its
+    /// `margin.next` highest players when [`Engine::next_aside`] does: `None` when abandoned,
+    /// `Some(None)` when
     /// proved that `prune`'s quality (which pairs every player when `pairs_all`) cannot be
     /// reached.
     #[allow(clippy::too_many_arguments)]
@@ -1976,7 +1983,12 @@ impl Engine {
         let mut in_rest = vec![false; n + 1];
         // The next scoregroup but its highest players, paired among themselves (ADR
         // swiss-039).
-        let aside = self.next_aside(fr, cons, verts, margin.next, &mut paired);
+        let aside = self
+            .next_aside(fr, cons, verts, margin.next, &mut paired)
+            .map(|mut a| {
+                a.alike = prune.is_some_and(|k| rest_alike(k, &a.players));
+                a
+            });
         let mut rest: Vec<usize> = Vec::new();
         if low.len() >= margin.below + 32 {
             // Kept: the highest lower players (downfloat targets) and the lowest
@@ -2034,18 +2046,18 @@ impl Engine {
         let aside_total = aside.as_ref().map_or(Wide::ZERO, |a| a.total);
         let kept: Vec<usize> = verts.iter().copied().filter(|&v| !set_aside[v]).collect();
         // A barrier proving that the kept players cannot all be paired proves it for the
-        // whole field too when none of its outer vertices may meet a player of `rest`.
+        // whole field too when none of its outer vertices may meet a player set aside
+        // (`rest` or the next scoregroup's).
         let query = self.rest_query(fr, cons, prune, &rest, &in_rest);
         let meets_rest = |u: usize| {
             query.meets(u)
-                || aside.as_ref().is_some_and(|a| {
-                    a.players
-                        .iter()
-                        .any(|&x| self.may_meet(fr, cons, prune, u, x))
-                })
+                || aside
+                    .as_ref()
+                    .is_some_and(|a| self.meets_aside(fr, cons, prune, a, u))
         };
-        // Joining `rest` to k outer blossoms leaves free − k + (k mod 2) more odd
-        // components than inner vertices ([`WarmSearch::NoPerfect`]).
+        // Joining the players set aside (two even groups, taken as one) to k outer blossoms
+        // leaves free − k + (k mod 2) more odd components than inner vertices
+        // ([`WarmSearch::NoPerfect`]).
         let proves_no = |outer: &[(usize, usize)], free: usize| {
             let stands = |k: usize| free + k % 2 > k;
             let mut touching: Vec<usize> = Vec::new();
@@ -2062,7 +2074,8 @@ impl Engine {
         };
         let proves_no = pairs_all.then_some(&proves_no as &ProvesNo<'_>);
         let unit = fr.completion_unit();
-        // The kept players' floor: `rest`'s pairs weigh `rest_total`.
+        // The kept players' floor: `rest`'s pairs weigh `rest_total`, those of the next
+        // scoregroup's players set aside `aside_total`.
         let kept_floor = floor
             .and_then(|f| f.checked_minus(base))
             .and_then(|f| f.checked_minus(rest_total))
@@ -2093,17 +2106,28 @@ impl Engine {
             Answer::Solved(sol) => sol,
             Answer::No => return Some(None),
             Answer::Below(cert) => {
-                // Duals of the kept players below their floor. Extended to `rest` they are
-                // feasible for the whole field, with an objective higher by exactly
-                // `rest`'s pairs: no matching of the whole field reaches the floor then.
-                if let Some(outer) = self.rest_extension(&cert, &kept, &query, unit)
-                    && let Some(_aside_outer) = aside_outer(&cert, outer)
-                {
+                // Duals of the kept players below their floor. Extended to the players set
+                // aside they are feasible for the whole field, with an objective higher by
+                // exactly their pairs: no matching of the whole field reaches the floor then.
+                if let Some(outer) = self.rest_extension(&cert, &kept, &query, unit) {
+                    let Some(_aside_outer) = aside_outer(&cert, outer) else {
+                        return self.without_aside(
+                            fr, cons, base, verts, low, margin, prune, pairs_all, floor,
+                        );
+                    };
                     #[cfg(debug_assertions)]
                     {
                         let whole = extend(cert, outer, _aside_outer);
-                        let all = self.all_aside(&rest, aside.as_ref());
-                        self.check_rest_extension(fr, cons, &whole, &kept, &all, &paired, prune);
+                        self.check_aside_extension(
+                            fr,
+                            cons,
+                            &whole,
+                            &kept,
+                            &rest,
+                            aside.as_ref(),
+                            &paired,
+                            prune,
+                        );
                     }
                     return Some(None);
                 }
@@ -2122,15 +2146,7 @@ impl Engine {
             None => self.rest_template(&cert, &sol.mate, &kept, &query, unit)?,
         };
         let Some(a_outer) = aside_outer(&cert, outer) else {
-            self.aside_declined.set(fr.id);
-            // Without setting the next scoregroup aside (the kept players' duals are
-            // short of its pairs' weight).
-            let margin = Margin {
-                next: usize::MAX,
-                ..margin
-            };
-            return self
-                .solve_reduced_with(fr, cons, base, verts, low, margin, prune, pairs_all, floor);
+            return self.without_aside(fr, cons, base, verts, low, margin, prune, pairs_all, floor);
         };
         let cert = extend(cert, outer, a_outer);
         let mut mate = sol.mate;
@@ -2139,7 +2155,16 @@ impl Engine {
             mate[x] = Some(paired[x]);
         }
         #[cfg(debug_assertions)]
-        self.check_rest_extension(fr, cons, &cert, &kept, &all, &paired, prune);
+        self.check_aside_extension(
+            fr,
+            cons,
+            &cert,
+            &kept,
+            &rest,
+            aside.as_ref(),
+            &paired,
+            prune,
+        );
         let id = self.next_id();
         Some(Some(Sol {
             total: sol.total.plus(rest_total).plus(aside_total),
@@ -2168,11 +2193,95 @@ impl Engine {
         cert
     }
 
+    /// [`Engine::solve_reduced_with`] again without setting the next scoregroup aside, its
+    /// kept players' duals falling short of its pairs' weight; the frame does not try again
+    /// ([`Engine::aside_declined`]). Called once at most: the margin sets nothing aside.
+    #[allow(clippy::too_many_arguments)]
+    fn without_aside(
+        &self,
+        fr: &Frame,
+        cons: &Cons,
+        base: Wide,
+        verts: &[usize],
+        low: &[usize],
+        margin: Margin,
+        prune: Option<&Sol>,
+        pairs_all: bool,
+        floor: Option<Wide>,
+    ) -> Option<Option<Sol>> {
+        self.aside_declined.set(fr.id);
+        let margin = Margin {
+            next: usize::MAX,
+            ..margin
+        };
+        self.solve_reduced_with(fr, cons, base, verts, low, margin, prune, pairs_all, floor)
+    }
+
+    /// Whether u may meet one of the next scoregroup's players set aside `a` in a matching
+    /// of the question that reaches `prune`'s quality ([`Engine::may_meet`]). When they all
+    /// have the same dual and blossoms in `prune`'s certificate (`a.alike`), u's edges to
+    /// them, of one weight, are pruned alike: its first allowed edge answers.
+    fn meets_aside(
+        &self,
+        fr: &Frame,
+        cons: &Cons,
+        prune: Option<&Sol>,
+        a: &NextAside,
+        u: usize,
+    ) -> bool {
+        let scan = || {
+            a.players
+                .iter()
+                .any(|&x| self.may_meet(fr, cons, prune, u, x))
+        };
+        if !a.alike {
+            return scan();
+        }
+        let first = a
+            .players
+            .iter()
+            .find(|&&x| self.has_edge(fr, u, x) && self.allowed(fr, cons, u, x));
+        let b = first.is_some_and(|&x| self.may_meet(fr, cons, prune, u, x));
+        debug_assert_eq!(b, scan(), "u meets the players set aside as a scan finds");
+        b
+    }
+
+    /// Debug builds: [`Engine::check_rest_extension`] for `rest` and for the next
+    /// scoregroup's players set aside `aside`, each on its own (the kept players' edges to
+    /// each group checked), and a few pairs between the two groups covered.
+    #[cfg(debug_assertions)]
+    #[allow(clippy::too_many_arguments)]
+    fn check_aside_extension(
+        &self,
+        fr: &Frame,
+        cons: &Cons,
+        cert: &Certificate<8>,
+        kept: &[usize],
+        rest: &[usize],
+        aside: Option<&NextAside>,
+        paired: &[usize],
+        prune: Option<&Sol>,
+    ) {
+        self.check_rest_extension(fr, cons, cert, kept, rest, paired, prune);
+        if let Some(a) = aside {
+            self.check_rest_extension(fr, cons, cert, kept, &a.players, paired, prune);
+            for &x in a.players.iter().take(16) {
+                for &y in rest.iter().take(16) {
+                    if let Some(w) = self.w(fr, x, y) {
+                        debug_assert!(cert.covers(x, y, w), "edge {x}-{y} across set-aside groups");
+                    }
+                }
+            }
+        }
+    }
+
     /// The players of the next scoregroup a reduced solve of `verts` sets aside (ADR
     /// swiss-039): all but its `keep_top` highest, paired among themselves greedily (the
-    /// pairs recorded in `paired`), `None` when too few or when their pairs do not all
-    /// weigh the same. Outside the bracket two players of the next scoregroup weigh the
-    /// same whoever they are (C4 and C8's look-ahead unit, [`Frame`]'s `c8p`), so their
+    /// pairs recorded in `paired`), `None` when it holds fewer than `keep_top` + 32 of
+    /// `verts` or fewer than [`ASIDE_NEXT_FROM`] times the whole bracket, when the frame
+    /// declined it before ([`Engine::aside_declined`]) or when their pairs do not all weigh
+    /// the same. Outside the bracket two players of the next scoregroup weigh the
+    /// same whoever they are (C4 and C8's look-ahead unit, `Fields::c8p`), so their
     /// millions of pairs need not be listed: they take half that weight each, as `rest`
     /// takes c, and the duals of the kept players are checked against their edges to
     /// them ([`Engine::next_aside_covered`]). The player `only` restricts, a player the
@@ -2191,8 +2300,8 @@ impl Engine {
             .copied()
             .filter(|&v| v < n && fr.in_n[v])
             .collect();
-        // The whole bracket, its players already paired too: whether to set aside stays
-        // the same through its decisions (the edge cache's questions keep their players).
+        // The whole bracket, its players already paired too (counting only those still to
+        // pair set aside late in large brackets, changing their questions' players).
         let in_b = fr.in_b.iter().filter(|&&b| b).count();
         if next.len() < keep_top.saturating_add(32)
             || next.len() < ASIDE_NEXT_FROM * in_b
@@ -2244,18 +2353,21 @@ impl Engine {
             players,
             weight,
             total,
+            alike: false,
         })
     }
 
     /// The blossoms the players `a` set aside take in the extended duals
     /// ([`Engine::extend_to_rest`]; `(path, depth)` as [`Engine::rest_extension`] returns
-    /// them), `None` when no choice tried covers the kept players' edges to them. Those
-    /// `rest` takes (`with_rest`: its blossoms and its pairs' weight c) first; otherwise,
-    /// as [`Engine::rest_extension`] chooses for `rest`, the outermost blossoms common to
-    /// every kept player short of half the set-aside pairs' weight c′ (the kept players of
-    /// the next scoregroup, deep in blossoms, often are), the fewest making up the largest
-    /// shortfall, provided the pairs between `rest` and `a` stay covered: c′ − c ≥ Z_a +
-    /// Z_rest − 2·Z_common.
+    /// them), `None` when no choice tried covers the kept players' edges to them or keeps
+    /// the pairs between `rest` and `a` covered. Tried in turn: the blossoms `rest` takes
+    /// (`with_rest`: its blossoms and its pairs' weight c); none (when `rest` is set aside
+    /// elsewhere, its pairs to `a` then need c′ − c ≥ Z_rest); as [`Engine::rest_extension`]
+    /// chooses for `rest`, the outermost blossoms common to every kept player short of half
+    /// the set-aside pairs' weight c′ (the kept players of the next scoregroup, deep in
+    /// blossoms, often are), the fewest making up the largest shortfall. The pairs between
+    /// `rest` and `a` are covered when c′ − c ≥ Z_a + Z_rest − 2·Z_common (doubled duals:
+    /// (c′ + s − Z_a) + (c + s − Z_rest) + 2·Z_common ≥ 2·(c + s)).
     #[allow(clippy::too_many_arguments)]
     fn next_aside_outer(
         &self,
@@ -2268,9 +2380,23 @@ impl Engine {
         with_rest: Option<((u32, u32), Wide)>,
     ) -> Option<(u32, u32)> {
         let n = self.n;
-        let first = with_rest.map_or((0, 0), |r| r.0);
-        if self.next_aside_covered(fr, cons, prune, cert, kept, a, first) {
-            return Some(first);
+        // Whether `rest`'s pairs to `a` stay covered with `a` in the blossoms `outer`.
+        let across = |outer: (u32, u32)| {
+            with_rest.is_none_or(|(r, unit)| {
+                let (ca, cr) = (cert.prefix(outer), cert.prefix(r));
+                let zc = outer_sum(&ca[..common_outer(ca, cr)]);
+                let (za, zr) = (outer_sum(ca), outer_sum(cr));
+                a.weight.plus(zc).plus(zc) >= unit.plus(za).plus(zr)
+            })
+        };
+        let mut first: Vec<(u32, u32)> = with_rest.map(|r| r.0).into_iter().collect();
+        if !first.contains(&(0, 0)) {
+            first.push((0, 0));
+        }
+        for outer in first {
+            if across(outer) && self.next_aside_covered(fr, cons, prune, cert, kept, a, outer) {
+                return Some(outer);
+            }
         }
         let full = a.weight.plus(cert.shift);
         // Each kept player's shortfall outside every blossom (its first edge to `a`
@@ -2298,15 +2424,7 @@ impl Engine {
             .find(|&j| chain[j - 1].2 >= need)
             .filter(|&j| chain[j - 1].2 <= full)?;
         let outer = (cert.chain_of[anchor].0, j as u32);
-        if let Some((r, unit)) = with_rest {
-            let (ca, cr) = (cert.prefix(outer), cert.prefix(r));
-            let zc = outer_sum(&ca[..common_outer(ca, cr)]);
-            let (za, zr) = (outer_sum(ca), outer_sum(cr));
-            if a.weight.plus(zc).plus(zc) < unit.plus(za).plus(zr) {
-                return None;
-            }
-        }
-        self.next_aside_covered(fr, cons, prune, cert, kept, a, outer)
+        (across(outer) && self.next_aside_covered(fr, cons, prune, cert, kept, a, outer))
             .then_some(outer)
     }
 
@@ -2352,6 +2470,14 @@ impl Engine {
                 let Some(&x) = first else {
                     return true;
                 };
+                // Debug builds: u's allowed edges to them weigh the same (a criterion that
+                // told the next scoregroup's players apart would break this shortcut).
+                #[cfg(debug_assertions)]
+                for &y in a.players.iter().take(64) {
+                    if self.has_edge(fr, u, y) && self.allowed(fr, cons, u, y) {
+                        debug_assert_eq!(self.w(fr, u, y), self.w(fr, u, x), "u's edges to them");
+                    }
+                }
                 if self.w(fr, u, x).is_some_and(covers) {
                     return true;
                 }
