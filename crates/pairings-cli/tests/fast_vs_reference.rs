@@ -172,6 +172,14 @@ fn thousand_players_round_2_fast_equals_plain() {
     history_before_round(1000, 2, "h1000-round2.plain.txt");
 }
 
+/// 1,000 players before round 3: reduced solves set most of the next scoregroup aside
+/// beside the lower players they set aside (`rest`), in blossoms of their own, and check
+/// the pairs between the two groups (ADR swiss-039; round 2 sets it aside with no `rest`).
+#[test]
+fn thousand_players_round_3_fast_equals_plain() {
+    history_before_round(1000, 3, "h1000-round3.plain.txt");
+}
+
 #[test]
 fn thousand_players_round_6_fast_equals_plain() {
     history_before_round(1000, 6, "h1000-round6.plain.txt");
