@@ -2095,6 +2095,17 @@ impl Engine {
                 (!rest.is_empty()).then_some((outer, unit)),
             ),
         };
+        // The solve again without setting the next scoregroup aside, the kept players' duals
+        // falling short of its pairs' weight; the frame does not try again
+        // ([`Engine::aside_declined`]). Once at most: that margin sets nothing aside.
+        let without_aside = || {
+            self.aside_declined.set(fr.id);
+            let margin = Margin {
+                next: usize::MAX,
+                ..margin
+            };
+            self.solve_reduced_with(fr, cons, base, verts, low, margin, prune, pairs_all, floor)
+        };
         let extend = |cert: Certificate<8>, outer: (u32, u32), aside_outer: (u32, u32)| {
             let cert = self.extend_to_rest(cert, &rest, unit, outer);
             match &aside {
@@ -2111,9 +2122,7 @@ impl Engine {
                 // exactly their pairs: no matching of the whole field reaches the floor then.
                 if let Some(outer) = self.rest_extension(&cert, &kept, &query, unit) {
                     let Some(_aside_outer) = aside_outer(&cert, outer) else {
-                        return self.without_aside(
-                            fr, cons, base, verts, low, margin, prune, pairs_all, floor,
-                        );
+                        return without_aside();
                     };
                     #[cfg(debug_assertions)]
                     {
@@ -2146,7 +2155,7 @@ impl Engine {
             None => self.rest_template(&cert, &sol.mate, &kept, &query, unit)?,
         };
         let Some(a_outer) = aside_outer(&cert, outer) else {
-            return self.without_aside(fr, cons, base, verts, low, margin, prune, pairs_all, floor);
+            return without_aside();
         };
         let cert = extend(cert, outer, a_outer);
         let mut mate = sol.mate;
@@ -2193,30 +2202,6 @@ impl Engine {
         cert
     }
 
-    /// [`Engine::solve_reduced_with`] again without setting the next scoregroup aside, its
-    /// kept players' duals falling short of its pairs' weight; the frame does not try again
-    /// ([`Engine::aside_declined`]). Called once at most: the margin sets nothing aside.
-    #[allow(clippy::too_many_arguments)]
-    fn without_aside(
-        &self,
-        fr: &Frame,
-        cons: &Cons,
-        base: Wide,
-        verts: &[usize],
-        low: &[usize],
-        margin: Margin,
-        prune: Option<&Sol>,
-        pairs_all: bool,
-        floor: Option<Wide>,
-    ) -> Option<Option<Sol>> {
-        self.aside_declined.set(fr.id);
-        let margin = Margin {
-            next: usize::MAX,
-            ..margin
-        };
-        self.solve_reduced_with(fr, cons, base, verts, low, margin, prune, pairs_all, floor)
-    }
-
     /// Whether u may meet one of the next scoregroup's players set aside `a` in a matching
     /// of the question that reaches `prune`'s quality ([`Engine::may_meet`]). When they all
     /// have the same dual and blossoms in `prune`'s certificate (`a.alike`), u's edges to
@@ -2237,13 +2222,20 @@ impl Engine {
         if !a.alike {
             return scan();
         }
-        let first = a
-            .players
-            .iter()
-            .find(|&&x| self.has_edge(fr, u, x) && self.allowed(fr, cons, u, x));
-        let b = first.is_some_and(|&x| self.may_meet(fr, cons, prune, u, x));
+        let b = self
+            .first_to_aside(fr, cons, a, u)
+            .is_some_and(|x| self.may_meet(fr, cons, prune, u, x));
         debug_assert_eq!(b, scan(), "u meets the players set aside as a scan finds");
         b
+    }
+
+    /// The first of the next scoregroup's players set aside `a` that u has an allowed edge
+    /// to (its weight stands for u's edges to all of them, [`Engine::next_aside_covered`]).
+    fn first_to_aside(&self, fr: &Frame, cons: &Cons, a: &NextAside, u: usize) -> Option<usize> {
+        a.players
+            .iter()
+            .copied()
+            .find(|&x| self.has_edge(fr, u, x) && self.allowed(fr, cons, u, x))
     }
 
     /// Debug builds: [`Engine::check_rest_extension`] for `rest` and for the next
@@ -2405,11 +2397,8 @@ impl Engine {
             .iter()
             .filter(|&&u| u < n)
             .filter_map(|&u| {
-                let x = a
-                    .players
-                    .iter()
-                    .find(|&&x| self.has_edge(fr, u, x) && self.allowed(fr, cons, u, x))?;
-                let w = cons.weigh(fr, u, *x, self.w(fr, u, *x)?).plus(cert.shift);
+                let x = self.first_to_aside(fr, cons, a, u)?;
+                let w = cons.weigh(fr, u, x, self.w(fr, u, x)?).plus(cert.shift);
                 let need = w.plus(w);
                 let have = cert.vertex[u].plus(full);
                 (need > have).then(|| (u, need.minus(have)))
@@ -2463,11 +2452,7 @@ impl Engine {
                 have >= w.plus(w).plus(z)
             };
             if u != n && Some(u) != who {
-                let first = a
-                    .players
-                    .iter()
-                    .find(|&&x| self.has_edge(fr, u, x) && self.allowed(fr, cons, u, x));
-                let Some(&x) = first else {
+                let Some(x) = self.first_to_aside(fr, cons, a, u) else {
                     return true;
                 };
                 // Debug builds: u's allowed edges to them weigh the same (a criterion that
