@@ -2013,24 +2013,14 @@ impl Engine {
                 rest.remove(0);
             }
         }
-        // Greedy perfect matching of `rest`.
-        for &v in &rest {
-            in_rest[v] = true;
-        }
+        // Greedy perfect matching of `rest`; a player it leaves out (the lowest players have
+        // often all met) is kept.
         let mut rest_total = Wide::ZERO;
-        for (i, &u) in rest.iter().enumerate() {
-            if paired[u] != usize::MAX {
-                continue;
-            }
-            let Some(v) = rest[i + 1..].iter().copied().find(|&v| {
-                paired[v] == usize::MAX && self.has_edge(fr, u, v) && self.allowed(fr, cons, u, v)
-            }) else {
-                // Nobody left for u (the lowest players have often all met): u is kept.
-                in_rest[u] = false;
-                continue;
-            };
+        for (u, v) in self.greedy_pairs(fr, cons, &rest) {
             paired[u] = v;
             paired[v] = u;
+            in_rest[u] = true;
+            in_rest[v] = true;
             rest_total = rest_total.plus(self.w(fr, u, v)?);
         }
         rest.retain(|&v| in_rest[v]);
@@ -2159,8 +2149,8 @@ impl Engine {
         };
         let cert = extend(cert, outer, a_outer);
         let mut mate = sol.mate;
-        let all = self.all_aside(&rest, aside.as_ref());
-        for &x in &all {
+        let next_players = aside.as_ref().map_or(&[][..], |a| &a.players[..]);
+        for &x in rest.iter().chain(next_players) {
             mate[x] = Some(paired[x]);
         }
         #[cfg(debug_assertions)]
@@ -2267,6 +2257,29 @@ impl Engine {
         }
     }
 
+    /// A greedy matching of `players` (in their order, each with the first later one still
+    /// free that it may meet under `cons`): the pairs of the players a reduced solve sets
+    /// aside. A player nobody is left for stays out of it.
+    fn greedy_pairs(&self, fr: &Frame, cons: &Cons, players: &[usize]) -> Vec<(usize, usize)> {
+        let mut taken = vec![false; self.n + 1];
+        let mut pairs = Vec::new();
+        for (i, &u) in players.iter().enumerate() {
+            if taken[u] {
+                continue;
+            }
+            if let Some(v) = players[i + 1..]
+                .iter()
+                .copied()
+                .find(|&v| !taken[v] && self.has_edge(fr, u, v) && self.allowed(fr, cons, u, v))
+            {
+                taken[u] = true;
+                taken[v] = true;
+                pairs.push((u, v));
+            }
+        }
+        pairs
+    }
+
     /// The players of the next scoregroup a reduced solve of `verts` sets aside (ADR
     /// swiss-039): all but its `keep_top` highest, paired among themselves greedily (the
     /// pairs recorded in `paired`), `None` when it holds fewer than `keep_top` + 32 of
@@ -2310,21 +2323,7 @@ impl Engine {
         if cand.len() % 2 == 1 {
             cand.remove(0);
         }
-        let mut mate = vec![usize::MAX; n + 1];
-        let mut pairs = Vec::new();
-        for (i, &u) in cand.iter().enumerate() {
-            if mate[u] != usize::MAX {
-                continue;
-            }
-            let Some(v) = cand[i + 1..].iter().copied().find(|&v| {
-                mate[v] == usize::MAX && self.has_edge(fr, u, v) && self.allowed(fr, cons, u, v)
-            }) else {
-                continue;
-            };
-            mate[u] = v;
-            mate[v] = u;
-            pairs.push((u, v));
-        }
+        let pairs = self.greedy_pairs(fr, cons, &cand);
         let weight = self.w(fr, pairs.first()?.0, pairs.first()?.1)?;
         let mut total = Wide::ZERO;
         for &(u, v) in &pairs {
@@ -2474,15 +2473,6 @@ impl Engine {
                         .is_some_and(|w| covers(cons.weigh(fr, u, x, w)))
             })
         })
-    }
-
-    /// The players a reduced solve set aside: `rest` and those of the next scoregroup.
-    fn all_aside(&self, rest: &[usize], aside: Option<&NextAside>) -> Vec<usize> {
-        let mut all = rest.to_vec();
-        if let Some(a) = aside {
-            all.extend_from_slice(&a.players);
-        }
-        all
     }
 
     /// A template for `rest`'s duals when [`Engine::rest_extension`] finds none (ADR
