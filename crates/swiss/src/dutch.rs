@@ -405,6 +405,192 @@ pub(crate) struct Engine {
     aside_declined: std::cell::Cell<u64>,
 }
 
+/// What weighs a pair of players and allows it, read-only: the players, C1's
+/// incompatibilities and the tournament's constants ([`Engine::rules`]). The engine's caches
+/// are cells, so the engine stays on its thread; this can be shared, and a large listing
+/// weighs its pairs on two threads ([`list_rows_on_two_threads`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Rules<'a> {
+    ps: &'a [Pl],
+    met: &'a [Vec<usize>],
+    n: usize,
+    edition: Edition,
+    initial: Colour,
+    max_score: Score,
+    max_unplayed: u32,
+    one_point: Score,
+}
+
+/// From this many pairs a listing ([`Engine::edges_in`]) weighs them on two threads, when
+/// the machine has two (65,536 pairs take about 4 ms; a thread costs tens of µs).
+const TWO_THREADS_FROM: usize = 1 << 16;
+
+/// A two-thread listing's rows come in this many chunks of about as many pairs, taken in
+/// turn by the two threads: the helper's chunks wait at most two at a time for the engine's
+/// thread to append them, so the listing takes little more memory than on one thread.
+const LISTING_CHUNKS: usize = 32;
+
+/// Whether the machine lets a listing take two threads.
+fn two_threads() -> bool {
+    std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2)
+}
+
+/// Whether a listing of `pairs` pairs takes two threads ([`TWO_THREADS_FROM`]).
+fn listing_on_two_threads(pairs: usize) -> bool {
+    #[cfg(test)]
+    if let Some(forced) = tests::TWO_THREADS.with(|c| c.get()) {
+        return forced;
+    }
+    pairs >= TWO_THREADS_FROM && two_threads()
+}
+
+/// What a listing of the pairs among `verts` reads ([`Engine::edges_in`]); shared by its
+/// threads.
+#[derive(Clone, Copy)]
+struct Lister<'a> {
+    rules: Rules<'a>,
+    fr: &'a Frame,
+    cons: &'a Cons,
+    verts: &'a [usize],
+    idx: &'a [usize],
+    prune: Option<&'a Sol>,
+}
+
+/// What a listing found, row by row: the pairs it keeps for the [`EdgeCache`] and their
+/// weights (while `filling`: at most [`EDGE_CACHE_MAX`], else none), the question's edges
+/// (local indices) and the heaviest.
+struct Rows<const M: usize> {
+    pairs: Vec<(u32, u32)>,
+    weights: Vec<u64>,
+    edges: Vec<Edge<M>>,
+    heaviest: Option<WideN<M>>,
+    filling: bool,
+}
+
+impl<const M: usize> Rows<M> {
+    /// No more pairs for the cache (too many): what it held is freed.
+    fn stop_filling(&mut self) {
+        self.filling = false;
+        self.pairs = Vec::new();
+        self.weights = Vec::new();
+    }
+
+    /// Rows listed after these ones, appended in order.
+    fn append(&mut self, mut later: Rows<M>) {
+        if self.filling && (!later.filling || self.pairs.len() + later.pairs.len() > EDGE_CACHE_MAX)
+        {
+            self.stop_filling();
+        }
+        if self.filling {
+            self.pairs.append(&mut later.pairs);
+            self.weights.append(&mut later.weights);
+        }
+        self.edges.append(&mut later.edges);
+        if let Some(h) = later.heaviest {
+            self.heaviest = Some(self.heaviest.map_or(h, |m| m.max(h)));
+        }
+    }
+}
+
+impl Lister<'_> {
+    /// Lists rows `rows` (indices into `verts`, ascending) into `out`: each pair
+    /// (`verts[i]`, `verts[j]`), i < j, with its weight, unless the known optimum excludes
+    /// it; for the question, the pairs its constraints allow.
+    fn list<const M: usize>(&self, rows: std::ops::Range<usize>, out: &mut Rows<M>) {
+        let (fr, n) = (self.fr, self.rules.n);
+        for i in rows {
+            let u = self.verts[i];
+            for &v in &self.verts[i + 1..] {
+                let Some(w) = self.rules.w(fr, u, v) else {
+                    continue;
+                };
+                // Any pair of players, not only the bracket's (ADR swiss-038).
+                if u < n && v < n && self.prune.is_some_and(|k| k.excludes_weight(fr, u, v, w)) {
+                    continue;
+                }
+                let w = w.narrow::<M>();
+                if out.filling {
+                    if out.pairs.len() < EDGE_CACHE_MAX {
+                        out.pairs.push((u as u32, v as u32));
+                        out.weights.extend_from_slice(&w.0);
+                    } else {
+                        out.stop_filling();
+                    }
+                }
+                if self.rules.allowed(fr, self.cons, u, v) {
+                    let w = self.cons.weigh(fr, u, v, w);
+                    if out.heaviest.is_none_or(|h| w > h) {
+                        out.heaviest = Some(w);
+                    }
+                    out.edges.push(Edge::new(i, self.idx[v], w));
+                }
+            }
+        }
+    }
+}
+
+/// [`Lister::list`] of every row, on the engine's thread and a helper: the rows in
+/// [`LISTING_CHUNKS`] chunks of about as many pairs, the odd ones listed by the helper and
+/// appended in order, so the result is the one-thread listing's, pair for pair.
+fn list_rows_on_two_threads<const M: usize>(lister: &Lister<'_>, out: &mut Rows<M>) {
+    let nv = lister.verts.len();
+    let total = nv * nv.saturating_sub(1) / 2;
+    let mut chunks = Vec::with_capacity(LISTING_CHUNKS);
+    let (mut start, mut taken) = (0, 0);
+    for i in 0..nv {
+        taken += nv - 1 - i;
+        if taken * LISTING_CHUNKS >= total * (chunks.len() + 1) || i + 1 == nv {
+            chunks.push(start..i + 1);
+            start = i + 1;
+        }
+    }
+    let filling = std::sync::atomic::AtomicBool::new(out.filling);
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Rows<M>>(1);
+        let theirs: Vec<_> = chunks.iter().skip(1).step_by(2).cloned().collect();
+        let filling = &filling;
+        s.spawn(move || {
+            for rows in theirs {
+                let mut part = Rows {
+                    pairs: Vec::new(),
+                    weights: Vec::new(),
+                    edges: Vec::new(),
+                    heaviest: None,
+                    filling: filling.load(std::sync::atomic::Ordering::Relaxed),
+                };
+                lister.list(rows, &mut part);
+                if tx.send(part).is_err() {
+                    break;
+                }
+            }
+        });
+        for (c, rows) in chunks.iter().enumerate() {
+            if c % 2 == 0 {
+                lister.list(rows.clone(), out);
+            } else {
+                match rx.recv() {
+                    Ok(part) => out.append(part),
+                    // The helper is gone (it cannot be, short of a panic): listed here.
+                    Err(_) => {
+                        let mut part = Rows {
+                            pairs: Vec::new(),
+                            weights: Vec::new(),
+                            edges: Vec::new(),
+                            heaviest: None,
+                            filling: out.filling,
+                        };
+                        lister.list(rows.clone(), &mut part);
+                        out.append(part);
+                    }
+                }
+            }
+            if !out.filling {
+                filling.store(false, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+    });
+}
+
 /// The players of the next scoregroup a reduced solve sets aside ([`Engine::next_aside`]):
 /// paired among themselves, each pair weighing `weight`.
 struct NextAside {
@@ -1278,7 +1464,7 @@ pub fn pair_round(
     Ok(eng.finish())
 }
 
-impl Engine {
+impl Rules<'_> {
     fn in_bracket(&self, fr: &Frame, u: usize, v: usize) -> bool {
         u < self.n
             && v < self.n
@@ -1319,6 +1505,43 @@ impl Engine {
             }
         }
         true
+    }
+
+    fn w(&self, fr: &Frame, u: usize, v: usize) -> Option<Wide> {
+        if u == v || !fr.active[u] || !fr.active[v] {
+            return None;
+        }
+        self.edge_weight(fr, u, v)
+    }
+
+    /// C1 and C3 allow players `u` and `v` (engine indices) to meet.
+    pub(crate) fn compatible(&self, u: usize, v: usize) -> bool {
+        let (a, b) = (&self.ps[u], &self.ps[v]);
+        u != v && c3_allows(&a.col, a.top, &b.col, b.top) && self.met[u].binary_search(&v).is_err()
+    }
+}
+
+impl Engine {
+    /// The read-only part of the engine that weighs and allows pairs.
+    pub(crate) fn rules(&self) -> Rules<'_> {
+        Rules {
+            ps: &self.ps,
+            met: &self.met,
+            n: self.n,
+            edition: self.edition,
+            initial: self.initial,
+            max_score: self.max_score,
+            max_unplayed: self.max_unplayed,
+            one_point: self.one_point,
+        }
+    }
+
+    fn in_bracket(&self, fr: &Frame, u: usize, v: usize) -> bool {
+        self.rules().in_bracket(fr, u, v)
+    }
+
+    fn allowed(&self, fr: &Frame, cons: &Cons, u: usize, v: usize) -> bool {
+        self.rules().allowed(fr, cons, u, v)
     }
 
     /// Maximum-weight matching on the remaining players, optionally with one forced pair.
@@ -1571,7 +1794,6 @@ impl Engine {
         idx: &[usize],
         prune: Option<&Sol>,
     ) -> Listed<'_, M> {
-        let n = self.n;
         let large = self.fast && prune.is_some() && verts.len() >= EDGE_CACHE_FROM;
         let key = (fr.id, prune.map(|k| k.cert_id), M);
         if large
@@ -1670,41 +1892,49 @@ impl Engine {
         debug_assert!(verts.is_sorted(), "a question's players ascend");
         // Small questions reserve every pair at once (no regrowing); large ones grow, or
         // fill the last list of the cache again.
-        let mut edges = match old_edges {
+        let edges = match old_edges {
             Some(mut e) => {
                 e.clear();
                 e
             }
             None => Vec::with_capacity(if pairs <= 1 << 15 { pairs } else { 0 }),
         };
-        let mut heaviest: Option<WideN<M>> = None;
-        for (i, &u) in verts.iter().enumerate() {
-            for &v in &verts[i + 1..] {
-                let Some(w) = self.w(fr, u, v) else {
-                    continue;
-                };
-                // Any pair of players, not only the bracket's (ADR swiss-038).
-                if u < n && v < n && prune.is_some_and(|k| k.excludes_weight(fr, u, v, w)) {
-                    continue;
-                }
-                let w = w.narrow::<M>();
-                if let Some(c) = &mut fill {
-                    if c.pairs.len() < EDGE_CACHE_MAX {
-                        c.pairs.push((u as u32, v as u32));
-                        c.weights.extend_from_slice(&w.0);
-                    } else {
-                        fill = None;
-                    }
-                }
-                if self.allowed(fr, cons, u, v) {
-                    let w = cons.weigh(fr, u, v, w);
-                    if heaviest.is_none_or(|h| w > h) {
-                        heaviest = Some(w);
-                    }
-                    edges.push(Edge::new(i, idx[v], w));
-                }
-            }
+        let lister = Lister {
+            rules: self.rules(),
+            fr,
+            cons,
+            verts,
+            idx,
+            prune,
+        };
+        let mut rows = Rows {
+            pairs: Vec::new(),
+            weights: Vec::new(),
+            edges,
+            heaviest: None,
+            filling: fill.is_some(),
+        };
+        if let Some(c) = &mut fill {
+            rows.pairs = std::mem::take(&mut c.pairs);
+            rows.weights = std::mem::take(&mut c.weights);
         }
+        if listing_on_two_threads(pairs) {
+            list_rows_on_two_threads(&lister, &mut rows);
+        } else {
+            lister.list(0..verts.len(), &mut rows);
+        }
+        let Rows {
+            pairs: cached,
+            weights,
+            edges,
+            heaviest,
+            filling,
+        } = rows;
+        let fill = fill.filter(|_| filling).map(|mut c| {
+            c.pairs = cached;
+            c.weights = weights;
+            c
+        });
         let filled = fill.is_some();
         if filled {
             *self.edge_cache.borrow_mut() = fill;
@@ -2888,10 +3118,7 @@ impl Engine {
     /// needed (no n² matrix: the matchings see only the bracket and its surroundings);
     /// `None` = no edge.
     fn w(&self, fr: &Frame, u: usize, v: usize) -> Option<Wide> {
-        if u == v || !fr.active[u] || !fr.active[v] {
-            return None;
-        }
-        self.edge_weight(fr, u, v)
+        self.rules().w(fr, u, v)
     }
 
     /// `self.w(fr, u, v).is_some()`, without computing the weight.
@@ -2909,8 +3136,7 @@ impl Engine {
 
     /// C1 and C3 allow players `u` and `v` (engine indices) to meet.
     pub(crate) fn compatible(&self, u: usize, v: usize) -> bool {
-        let (a, b) = (&self.ps[u], &self.ps[v]);
-        u != v && c3_allows(&a.col, a.top, &b.col, b.top) && self.met[u].binary_search(&v).is_err()
+        self.rules().compatible(u, v)
     }
 
     /// A quick proof that the players `verts` (ascending, the bye dummy last) can all be
@@ -3673,4 +3899,134 @@ fn tpns(ps: &[Pl], v: &[usize]) -> String {
         .map(|&i| ps[i].tpn.to_string())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    thread_local! {
+        /// Every listing on two threads (`Some(true)`), or on one (`Some(false)`), whatever
+        /// its size and the machine; `None`: as the engine decides.
+        pub(super) static TWO_THREADS: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+    }
+
+    /// A tournament of `n` players, each round paired by the fast path with every listing
+    /// on `two` threads or on one, results from a fixed sequence (white wins, draw, black
+    /// wins in turn by board); the pairings of every round.
+    fn rounds_paired(n: u32, rounds: u32, two: bool) -> Vec<RoundPairing> {
+        TWO_THREADS.with(|c| c.set(Some(two)));
+        let mut st = TournamentState {
+            players: (1..=n)
+                .map(|tpn| Player {
+                    tpn,
+                    rating: 2600 - tpn,
+                    score: 0,
+                    acceleration: 0,
+                    colours: vec![],
+                    floats: vec![],
+                    opponents: vec![],
+                    had_pab: false,
+                    had_unplayed_win: false,
+                    absent: false,
+                })
+                .collect(),
+            rounds_played: 0,
+            total_rounds: rounds,
+            points_for_win: 2,
+            initial_colour: Colour::White,
+            forbidden_pairs: vec![],
+        };
+        let mut out = Vec::new();
+        for round in 0..rounds {
+            let p = pair_round(
+                &st,
+                Edition::Dutch2026,
+                &Options::default(),
+                EnginePath::Fast,
+                &mut |_| {},
+                &|| false,
+            )
+            .expect("a pairing");
+            let at = |st: &TournamentState, t: Tpn| st.players.iter().position(|p| p.tpn == t);
+            let before: Vec<Score> = st.players.iter().map(|p| p.score).collect();
+            let mut played = vec![false; st.players.len()];
+            for (k, b) in p.boards.iter().enumerate() {
+                let (Some(w), Some(bl)) = (at(&st, b.white), at(&st, b.black)) else {
+                    panic!("a board of unknown players");
+                };
+                let r = ((k as u32 + round) % 3) as Score;
+                st.players[w].score += r;
+                st.players[bl].score += 2 - r;
+                st.players[w].colours.push(Some(Colour::White));
+                st.players[bl].colours.push(Some(Colour::Black));
+                st.players[w].opponents.push(b.black);
+                st.players[bl].opponents.push(b.white);
+                let (fw, fb) = match before[w].cmp(&before[bl]) {
+                    std::cmp::Ordering::Greater => (Float::Down, Float::Up),
+                    std::cmp::Ordering::Less => (Float::Up, Float::Down),
+                    std::cmp::Ordering::Equal => (Float::None, Float::None),
+                };
+                st.players[w].floats.push(fw);
+                st.players[bl].floats.push(fb);
+                played[w] = true;
+                played[bl] = true;
+            }
+            for (i, pl) in st.players.iter_mut().enumerate() {
+                if !played[i] {
+                    pl.colours.push(None);
+                    let bye = Some(pl.tpn) == p.bye;
+                    pl.score += if bye { 2 } else { 0 };
+                    pl.had_pab |= bye;
+                    pl.floats.push(if bye { Float::Down } else { Float::None });
+                }
+            }
+            st.rounds_played += 1;
+            out.push(p);
+        }
+        TWO_THREADS.with(|c| c.set(None));
+        out
+    }
+
+    #[test]
+    fn a_listing_on_two_threads_pairs_as_on_one() {
+        // Every listing of these rounds (brackets of 24 to 121 players, the cache filled
+        // and listed from) on two threads, against one thread.
+        let (one, two) = (rounds_paired(121, 5, false), rounds_paired(121, 5, true));
+        assert_eq!(one.len(), 5);
+        assert_eq!(one, two);
+    }
+
+    #[test]
+    fn rows_of_two_threads_come_in_order_and_stop_filling_past_the_cap() {
+        let rows = |pairs: Vec<(u32, u32)>, heaviest: u64, filling: bool| Rows::<1> {
+            weights: pairs.iter().map(|&(u, _)| u64::from(u)).collect(),
+            edges: pairs
+                .iter()
+                .map(|&(u, v)| Edge::new(u as usize, v as usize, WideN([u64::from(u)])))
+                .collect(),
+            pairs,
+            heaviest: Some(WideN([heaviest])),
+            filling,
+        };
+        let mut first = rows(vec![(0, 1), (0, 2)], 5, true);
+        first.append(rows(vec![(1, 2)], 9, true));
+        assert_eq!(first.pairs, vec![(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(first.weights, vec![0, 0, 1]);
+        assert_eq!(
+            first
+                .edges
+                .iter()
+                .map(|e| (e.u(), e.v()))
+                .collect::<Vec<_>>(),
+            vec![(0, 1), (0, 2), (1, 2)]
+        );
+        assert_eq!(first.heaviest, Some(WideN([9])));
+        assert!(first.filling);
+        // A later chunk that stopped filling (it passed the cap alone) stops the whole.
+        first.append(rows(vec![(2, 3)], 1, false));
+        assert!(!first.filling && first.pairs.is_empty() && first.weights.is_empty());
+        assert_eq!(first.edges.len(), 4);
+        assert_eq!(first.heaviest, Some(WideN([9])));
+    }
 }

@@ -8,7 +8,7 @@
 //! (Art. 4.3). The 2017 edition adds C.6 pair score differences (PSD) and uses the 2017
 //! float definitions.
 
-use super::{Engine, Exch, Fields, Frame, Order, Pl};
+use super::{Engine, Exch, Fields, Frame, Order, Pl, Rules};
 use crate::colour::{Strength, allocate};
 use crate::model::*;
 use crate::weight::{Layout, Wide};
@@ -242,7 +242,9 @@ impl Engine {
             split,
         }
     }
+}
 
+impl Rules<'_> {
     pub(super) fn edge_weight(&self, fr: &Frame, u: usize, v: usize) -> Option<Wide> {
         let n = self.n;
         let l = &fr.layout.fields;
