@@ -5,6 +5,7 @@
 //! the dual updates on S–S edges (half the slack) stay exact. The result maximises the
 //! total weight; the caller makes maximum cardinality the top-priority field.
 
+use crate::two_threads::found_in_halves;
 use crate::weight::WideN;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -522,14 +523,20 @@ fn most_uncovered<const L: usize>(
     keep: &mut [bool],
     per_vertex: usize,
 ) -> Vec<Edge<L>> {
-    let mut short: Vec<(usize, WideN<L>)> = Vec::new();
-    for (k, e) in edges.iter().enumerate() {
-        if !keep[k]
-            && let Some(by) = cert.shortfall(e.u(), e.v(), e.w)
-        {
-            short.push((k, by));
-        }
-    }
+    // The edges uncovered (on two threads for a large graph), then by how much.
+    let keep_now: &[bool] = keep;
+    let uncovered = found_in_halves(edges.len(), &|range, out| {
+        out.extend(
+            range.filter(|&k| !keep_now[k] && !cert.covers(edges[k].u(), edges[k].v(), edges[k].w)),
+        );
+    });
+    let mut short: Vec<(usize, WideN<L>)> = uncovered
+        .into_iter()
+        .filter_map(|k| {
+            let e = &edges[k];
+            cert.shortfall(e.u(), e.v(), e.w).map(|by| (k, by))
+        })
+        .collect();
     if short.len() > per_vertex.saturating_mul(n) {
         short.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         let mut taken = vec![0usize; n];
@@ -782,16 +789,19 @@ fn price<const L: usize>(
         let cert = match &found {
             Ok((_, c)) | Err(c) => c,
         };
-        let mut uncovered = 0;
-        for (k, e) in edges.iter().enumerate() {
-            // A sum that wraps reads as uncovered: the edge is only kept needlessly.
-            if !keep[k] && !cert.covers(e.u(), e.v(), e.w) {
-                keep[k] = true;
-                uncovered += 1;
-            }
-        }
-        if uncovered == 0 {
+        // A sum that wraps reads as uncovered: the edge is only kept needlessly. On two
+        // threads for a large graph.
+        let kept: &[bool] = &keep;
+        let uncovered = found_in_halves(edges.len(), &|range, out| {
+            out.extend(
+                range.filter(|&k| !kept[k] && !cert.covers(edges[k].u(), edges[k].v(), edges[k].w)),
+            );
+        });
+        if uncovered.is_empty() {
             return Some((found, keep));
+        }
+        for k in uncovered {
+            keep[k] = true;
         }
     }
     None

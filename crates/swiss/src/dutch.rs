@@ -20,6 +20,7 @@ use crate::blossom::{
 use crate::colour::ColourState;
 use crate::criteria::{c1_allows, c3_allows, is_topscorer, pab_eligible};
 use crate::model::*;
+use crate::two_threads::{found_in_halves, on_two_threads};
 use crate::weight::{Layout, Wide, WideN};
 
 /// `$f::<M>(args)` in the narrowest number of limbs M (2 to 6) that `$bits` bits fit in,
@@ -421,28 +422,10 @@ pub(crate) struct Rules<'a> {
     one_point: Score,
 }
 
-/// From this many pairs a listing ([`Engine::edges_in`]) weighs them on two threads, when
-/// the machine has two (65,536 pairs take about 4 ms; a thread costs tens of µs).
-const TWO_THREADS_FROM: usize = 1 << 16;
-
 /// A two-thread listing's rows come in this many chunks of about as many pairs, taken in
 /// turn by the two threads: the helper's chunks wait at most two at a time for the engine's
 /// thread to append them, so the listing takes little more memory than on one thread.
 const LISTING_CHUNKS: usize = 32;
-
-/// Whether the machine lets a listing take two threads.
-fn two_threads() -> bool {
-    std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2)
-}
-
-/// Whether a listing of `pairs` pairs takes two threads ([`TWO_THREADS_FROM`]).
-fn listing_on_two_threads(pairs: usize) -> bool {
-    #[cfg(test)]
-    if let Some(forced) = tests::TWO_THREADS.with(|c| c.get()) {
-        return forced;
-    }
-    pairs >= TWO_THREADS_FROM && two_threads()
-}
 
 /// What a listing of the pairs among `verts` reads ([`Engine::edges_in`]); shared by its
 /// threads.
@@ -1918,7 +1901,7 @@ impl Engine {
             rows.pairs = std::mem::take(&mut c.pairs);
             rows.weights = std::mem::take(&mut c.weights);
         }
-        if listing_on_two_threads(pairs) {
+        if on_two_threads(pairs) {
             list_rows_on_two_threads(&lister, &mut rows);
         } else {
             lister.list(0..verts.len(), &mut rows);
@@ -3905,17 +3888,11 @@ fn tpns(ps: &[Pl], v: &[usize]) -> String {
 mod tests {
     use super::*;
 
-    thread_local! {
-        /// Every listing on two threads (`Some(true)`), or on one (`Some(false)`), whatever
-        /// its size and the machine; `None`: as the engine decides.
-        pub(super) static TWO_THREADS: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
-    }
-
     /// A tournament of `n` players, each round paired by the fast path with every listing
     /// on `two` threads or on one, results from a fixed sequence (white wins, draw, black
     /// wins in turn by board); the pairings of every round.
     fn rounds_paired(n: u32, rounds: u32, two: bool) -> Vec<RoundPairing> {
-        TWO_THREADS.with(|c| c.set(Some(two)));
+        crate::two_threads::FORCED.with(|c| c.set(Some(two)));
         let mut st = TournamentState {
             players: (1..=n)
                 .map(|tpn| Player {
@@ -3984,7 +3961,7 @@ mod tests {
             st.rounds_played += 1;
             out.push(p);
         }
-        TWO_THREADS.with(|c| c.set(None));
+        crate::two_threads::FORCED.with(|c| c.set(None));
         out
     }
 

@@ -12,6 +12,7 @@
 //! - [`dutch`]: the bracket-by-bracket process (Art. 3–4) and the generation order (MDP
 //!   sets, transpositions, exchanges); `dutch/quality_criteria.rs`: criteria C4–C21 (and
 //!   2017 C.4–C.19) as weight fields; `dutch/board_order.rs`: C.04.2 Art. 3.6 board order.
+//! - `two_threads`: the passes over millions of pairs on a second core (same result).
 //! - [`acceleration`]: virtual points of accelerated pairings (C.04.7 Baku 2026, Baku 2016,
 //!   Haley, degressive) for [`Player::acceleration`].
 
@@ -25,6 +26,7 @@ pub use model::*;
 pub mod colour;
 pub mod criteria;
 pub mod dutch;
+mod two_threads;
 
 /// Pairs the next round of `state` by the FIDE (Dutch) system, `edition` (C.04.3).
 ///

@@ -42,28 +42,41 @@ pub(super) struct CarriedProof {
 /// the partner rank of the player `only` restricts (ADR swiss-028), and its local ends when
 /// it is an edge of the question (allowed, both ends present, `only` permitting).
 struct AskedOf<'a> {
-    c: &'a EdgeCache,
+    pairs: &'a [(u32, u32)],
+    weights: &'a [u64],
+    allowed: &'a [bool],
     fr: &'a Frame,
     cons: &'a Cons,
     idx: &'a [usize],
 }
 
-impl AskedOf<'_> {
+impl<'a> AskedOf<'a> {
+    fn of(c: &'a EdgeCache, fr: &'a Frame, cons: &'a Cons, idx: &'a [usize]) -> Self {
+        AskedOf {
+            pairs: &c.pairs,
+            weights: &c.weights,
+            allowed: &c.allowed,
+            fr,
+            cons,
+            idx,
+        }
+    }
+
     fn weight<const M: usize>(&self, p: usize) -> WideN<M> {
-        let (u, v) = self.c.pairs[p];
+        let (u, v) = self.pairs[p];
         self.cons.weigh(
             self.fr,
             u as usize,
             v as usize,
-            cached_weight::<M>(&self.c.weights, p),
+            cached_weight::<M>(self.weights, p),
         )
     }
 
     fn usable(&self, p: usize) -> Option<(usize, usize)> {
-        if !self.c.allowed[p] {
+        if !self.allowed[p] {
             return None;
         }
-        let (u, v) = (self.c.pairs[p].0 as usize, self.c.pairs[p].1 as usize);
+        let (u, v) = (self.pairs[p].0 as usize, self.pairs[p].1 as usize);
         let (iu, iv) = (self.idx[u], self.idx[v]);
         if iu == usize::MAX || iv == usize::MAX || !self.cons.only_allows(u, v) {
             return None;
@@ -236,7 +249,7 @@ impl Engine {
         c.asked = c.asked.wrapping_add(1);
         let c = &*c;
         let at = c.pairs_at.as_ref()?;
-        let asked = AskedOf { c, fr, cons, idx };
+        let asked = AskedOf::of(c, fr, cons, idx);
         let weight = |p: usize| asked.weight::<M>(p);
         let usable = |p: usize| asked.usable(p);
         // The index of the pair (a, b).
@@ -339,12 +352,11 @@ impl Engine {
             // cover every edge, a search only lowers the duals of the players it labels
             // outer, blossom duals only add): one pass over the cache in its order (reading
             // each player's pairs instead jumps about it).
-            let mut uncovered: Vec<usize> = Vec::new();
-            let mut unless_covered = |p: usize, iu: usize, iv: usize| {
-                if usable(p).is_some() && !duals.covers(iu, iv, weight(p)) {
-                    uncovered.push(p);
-                }
+            // On two threads for a large cache ([`found_in_halves`]).
+            let uncovered_at = |p: usize, iu: usize, iv: usize| {
+                usable(p).is_some() && !duals.covers(iu, iv, weight(p))
             };
+            let (pairs, allowed) = (&c.pairs[..], &c.allowed[..]);
             // How far each player's dual fell (negative: rose), when every fall fits.
             // Debug builds take the pass without slacks on one starved question in two, so
             // that the tests exercise both.
@@ -368,7 +380,7 @@ impl Engine {
                     }
                     Some((slack, fell, outer))
                 });
-            if let Some((slack, fell, outer)) = slack_and_falls {
+            let uncovered = if let Some((slack, fell, outer)) = slack_and_falls {
                 // The players' duals alone cover a pair whose warm slack is at least the sum
                 // of its ends' falls (ADR swiss-027): only pairs its floor cannot clear are
                 // read (a third of them in the partner searches of a 9,999-player round 2,
@@ -376,21 +388,26 @@ impl Engine {
                 // criterion, and the sums are the little deltas before). A cache taken over
                 // has no floors (ADR swiss-037): every pair whose falls add up above zero is
                 // read.
-                for (p, (&(u, v), &ok)) in c.pairs.iter().zip(&c.allowed).enumerate() {
-                    // An end absent from the question makes the sum negative.
-                    let (u, v) = (u as usize, v as usize);
-                    let mut sum = fell[u] + fell[v];
-                    if ok && sum > 0 {
-                        // Both ends in one outermost blossom: its dual counts on the pair.
-                        let ((bu, z), (bv, _)) = (outer[u], outer[v]);
-                        if bu != usize::MAX && bu == bv {
-                            sum -= z;
-                        }
-                        if sum > 0 && !slack.is_some_and(|s| s[p].covers(sum)) {
-                            unless_covered(p, idx[u], idx[v]);
+                found_in_halves(pairs.len(), &|range, uncovered| {
+                    for p in range {
+                        // An end absent from the question makes the sum negative.
+                        let (u, v) = (pairs[p].0 as usize, pairs[p].1 as usize);
+                        let mut sum = fell[u] + fell[v];
+                        if allowed[p] && sum > 0 {
+                            // Both ends in one outermost blossom: its dual counts on the pair.
+                            let ((bu, z), (bv, _)) = (outer[u], outer[v]);
+                            if bu != usize::MAX && bu == bv {
+                                sum -= z;
+                            }
+                            if sum > 0
+                                && !slack.is_some_and(|s| s[p].covers(sum))
+                                && uncovered_at(p, idx[u], idx[v])
+                            {
+                                uncovered.push(p);
+                            }
                         }
                     }
-                }
+                })
             } else {
                 // How far each player's dual fell and rose: a pair whose one end rose at
                 // least as far as the other fell keeps the cover of the warm duals, its
@@ -407,17 +424,20 @@ impl Engine {
                         }
                     })
                     .collect();
-                for (p, (&(u, v), &ok)) in c.pairs.iter().zip(&c.allowed).enumerate() {
-                    let (iu, iv) = (idx[u as usize], idx[v as usize]);
-                    if ok
-                        && iu != usize::MAX
-                        && iv != usize::MAX
-                        && !cover_kept(moved[iu], moved[iv])
-                    {
-                        unless_covered(p, iu, iv);
+                found_in_halves(pairs.len(), &|range, uncovered| {
+                    for p in range {
+                        let (iu, iv) = (idx[pairs[p].0 as usize], idx[pairs[p].1 as usize]);
+                        if allowed[p]
+                            && iu != usize::MAX
+                            && iv != usize::MAX
+                            && !cover_kept(moved[iu], moved[iv])
+                            && uncovered_at(p, iu, iv)
+                        {
+                            uncovered.push(p);
+                        }
                     }
-                }
-            }
+                })
+            };
             if uncovered.is_empty() {
                 // Debug builds: the duals cover every edge of the question, not only those
                 // at the players whose dual fell.
@@ -523,7 +543,7 @@ impl Engine {
             }
         }
         // `who`'s dual: the least covering each of its pairs in this question.
-        let asked = AskedOf { c, fr, cons, idx };
+        let asked = AskedOf::of(c, fr, cons, idx);
         let mut own = Wide::ZERO;
         for &p in at.of(who) {
             if let Some((iu, iv)) = asked.usable(p as usize) {

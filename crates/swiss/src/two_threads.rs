@@ -1,0 +1,80 @@
+//! Passes over millions of pairs on the machine's second core (ADR swiss-040).
+//!
+//! A large bracket's listings weigh every pair, and its checks read every pair against a
+//! matching's duals: each pair on its own, so the work divides without any exchange. Only
+//! such passes take a second thread, a scoped one that ends with the pass, and their
+//! results are put together in order: the engine gives the same pairing on one core or two.
+
+use std::ops::Range;
+
+/// From this many pairs a pass takes two threads, when the machine has two (65,536 pairs
+/// take about 4 ms to weigh; a thread costs tens of µs).
+pub(crate) const TWO_THREADS_FROM: usize = 1 << 16;
+
+#[cfg(test)]
+thread_local! {
+    /// Every pass on two threads (`Some(true)`), or on one (`Some(false)`), whatever its
+    /// size and the machine; `None`: as [`on_two_threads`] decides.
+    pub(crate) static FORCED: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+}
+
+/// Whether the machine lets a pass take two threads.
+fn machine_has_two() -> bool {
+    std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2)
+}
+
+/// Whether a pass over `pairs` pairs takes two threads ([`TWO_THREADS_FROM`]).
+pub(crate) fn on_two_threads(pairs: usize) -> bool {
+    #[cfg(test)]
+    if let Some(forced) = FORCED.with(|c| c.get()) {
+        return forced;
+    }
+    pairs >= TWO_THREADS_FROM && machine_has_two()
+}
+
+/// What `scan` finds in `0..len` (it pushes what it finds in the range it is given, in
+/// order): in two halves, the second on a scoped helper thread, when [`on_two_threads`];
+/// either way the one-thread result.
+pub(crate) fn found_in_halves(
+    len: usize,
+    scan: &(dyn Fn(Range<usize>, &mut Vec<usize>) + Sync),
+) -> Vec<usize> {
+    let mut found = Vec::new();
+    if !on_two_threads(len) {
+        scan(0..len, &mut found);
+        return found;
+    }
+    let half = len / 2;
+    std::thread::scope(|s| {
+        let theirs = s.spawn(|| {
+            let mut found = Vec::new();
+            scan(half..len, &mut found);
+            found
+        });
+        scan(0..half, &mut found);
+        match theirs.join() {
+            Ok(mut later) => found.append(&mut later),
+            // The helper panicked (it cannot, short of a bug): its half read here.
+            Err(_) => scan(half..len, &mut found),
+        }
+    });
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn halves_find_what_one_pass_finds_in_order() {
+        let scan = |r: Range<usize>, out: &mut Vec<usize>| out.extend(r.filter(|i| i % 7 == 3));
+        let one: Vec<usize> = (0..100_003).filter(|i| i % 7 == 3).collect();
+        for forced in [false, true] {
+            FORCED.with(|c| c.set(Some(forced)));
+            assert_eq!(found_in_halves(100_003, &scan), one);
+            assert_eq!(found_in_halves(0, &scan), Vec::<usize>::new());
+            assert_eq!(found_in_halves(1, &scan), Vec::<usize>::new());
+        }
+        FORCED.with(|c| c.set(None));
+    }
+}
