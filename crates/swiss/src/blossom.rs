@@ -5,7 +5,7 @@
 //! the dual updates on S–S edges (half the slack) stay exact. The result maximises the
 //! total weight; the caller makes maximum cardinality the top-priority field.
 
-use crate::two_threads::{found_in_halves, on_two_threads};
+use crate::two_threads::{found_in_halves, in_halves};
 use crate::weight::WideN;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -523,20 +523,16 @@ fn most_uncovered<const L: usize>(
     keep: &mut [bool],
     per_vertex: usize,
 ) -> Vec<Edge<L>> {
-    // The edges uncovered (on two threads for a large graph), then by how much.
+    // The edges uncovered and by how much (on two threads for a large graph).
     let keep_now: &[bool] = keep;
-    let uncovered = found_in_halves(edges.len(), &|range, out| {
-        out.extend(
-            range.filter(|&k| !keep_now[k] && !cert.covers(edges[k].u(), edges[k].v(), edges[k].w)),
-        );
-    });
-    let mut short: Vec<(usize, WideN<L>)> = uncovered
-        .into_iter()
-        .filter_map(|k| {
+    let mut short: Vec<(usize, WideN<L>)> = found_in_halves(edges.len(), &|range, out| {
+        for k in range.filter(|&k| !keep_now[k]) {
             let e = &edges[k];
-            cert.shortfall(e.u(), e.v(), e.w).map(|by| (k, by))
-        })
-        .collect();
+            if let Some(by) = cert.shortfall(e.u(), e.v(), e.w) {
+                out.push((k, by));
+            }
+        }
+    });
     if short.len() > per_vertex.saturating_mul(n) {
         short.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         let mut taken = vec![0usize; n];
@@ -713,20 +709,9 @@ fn keep_least_at<const L: usize, K: Ord + Copy + Send>(
     let least =
         |edges_of: std::ops::Range<usize>| least_at(n, edges, count, kept, edges_of, &key, &at);
     // A large graph's edges in two halves on two threads, each vertex's two lists merged.
-    let (best, len) = if on_two_threads(edges.len()) {
-        let half = edges.len() / 2;
-        std::thread::scope(|s| {
-            let theirs = s.spawn(|| least(half..edges.len()));
-            let first = least(0..half);
-            match theirs.join() {
-                Ok(second) => merge_least(n, count, first, second),
-                // The helper panicked (it cannot, short of a bug): all read here.
-                Err(_) => least(0..edges.len()),
-            }
-        })
-    } else {
-        least(0..edges.len())
-    };
+    let (best, len) = in_halves(edges.len(), &least, |first, second| {
+        merge_least(n, count, first, second)
+    });
     // No edge taken at any vertex: no lists (their slices would be out of range).
     if best.is_empty() {
         return false;
@@ -3073,6 +3058,20 @@ mod tests {
                 (keep, go_on)
             };
             assert_eq!(lists(false), lists(true), "case {case}");
+            // One half of the edges takes none (every edge of it kept already, and the
+            // filter passes over kept edges): the other half's lists alone.
+            let m = edges.len();
+            for first_half in [false, true] {
+                let kept: Vec<bool> = (0..m).map(|k| (k < m / 2) == first_half).collect();
+                let lists = |two: bool| {
+                    crate::two_threads::FORCED.with(|c| c.set(Some(two)));
+                    let mut keep = kept.clone();
+                    keep_least_at(n, &edges, count, &mut keep, |e| e.w, |k, _, _| !k);
+                    crate::two_threads::FORCED.with(|c| c.set(None));
+                    keep
+                };
+                assert_eq!(lists(false), lists(true), "case {case}, half {first_half}");
+            }
         }
     }
 

@@ -440,17 +440,30 @@ struct Lister<'a> {
 }
 
 /// What a listing found, row by row: the pairs it keeps for the [`EdgeCache`] and their
-/// weights (while `filling`: at most [`EDGE_CACHE_MAX`], else none), the question's edges
-/// (local indices) and the heaviest.
+/// weights (while `filling`: at most `cap`, [`EDGE_CACHE_MAX`] but in tests; else none), the
+/// question's edges (local indices) and the heaviest.
 struct Rows<const M: usize> {
     pairs: Vec<(u32, u32)>,
     weights: Vec<u64>,
     edges: Vec<Edge<M>>,
     heaviest: Option<WideN<M>>,
     filling: bool,
+    cap: usize,
 }
 
 impl<const M: usize> Rows<M> {
+    /// No rows yet, filling the cache as `filling` says, at most `cap` pairs.
+    fn new(filling: bool, cap: usize) -> Rows<M> {
+        Rows {
+            pairs: Vec::new(),
+            weights: Vec::new(),
+            edges: Vec::new(),
+            heaviest: None,
+            filling,
+            cap,
+        }
+    }
+
     /// No more pairs for the cache (too many): what it held is freed.
     fn stop_filling(&mut self) {
         self.filling = false;
@@ -460,8 +473,7 @@ impl<const M: usize> Rows<M> {
 
     /// Rows listed after these ones, appended in order.
     fn append(&mut self, mut later: Rows<M>) {
-        if self.filling && (!later.filling || self.pairs.len() + later.pairs.len() > EDGE_CACHE_MAX)
-        {
+        if self.filling && (!later.filling || self.pairs.len() + later.pairs.len() > self.cap) {
             self.stop_filling();
         }
         if self.filling {
@@ -493,7 +505,7 @@ impl Lister<'_> {
                 }
                 let w = w.narrow::<M>();
                 if out.filling {
-                    if out.pairs.len() < EDGE_CACHE_MAX {
+                    if out.pairs.len() < out.cap {
                         out.pairs.push((u as u32, v as u32));
                         out.weights.extend_from_slice(&w.0);
                     } else {
@@ -519,22 +531,31 @@ fn helper_lists(c: usize) -> bool {
     matches!(c % 5, 1 | 3 | 4)
 }
 
-/// [`Lister::list`] of every row, on the engine's thread and a helper: the rows in
-/// [`LISTING_CHUNKS`] chunks of about as many pairs, the odd ones listed by the helper and
-/// appended in order, so the result is the one-thread listing's, pair for pair.
-fn list_rows_on_two_threads<const M: usize>(lister: &Lister<'_>, out: &mut Rows<M>) {
-    let nv = lister.verts.len();
-    let total = nv * nv.saturating_sub(1) / 2;
+/// The rows of a listing of `nv` players in [`LISTING_CHUNKS`] chunks of about as many
+/// pairs (at most one more: the last rows, of few pairs, may close one of their own; none
+/// empty; counted in 64 bits).
+fn listing_chunks(nv: usize) -> Vec<std::ops::Range<usize>> {
+    let total = (nv as u64) * (nv as u64).saturating_sub(1) / 2;
     let mut chunks = Vec::with_capacity(LISTING_CHUNKS);
-    let (mut start, mut taken) = (0, 0);
+    let (mut start, mut taken) = (0, 0u64);
     for i in 0..nv {
-        taken += nv - 1 - i;
-        if taken * LISTING_CHUNKS >= total * (chunks.len() + 1) || i + 1 == nv {
+        taken += (nv - 1 - i) as u64;
+        if taken * LISTING_CHUNKS as u64 >= total * (chunks.len() as u64 + 1) || i + 1 == nv {
             chunks.push(start..i + 1);
             start = i + 1;
         }
     }
+    chunks
+}
+
+/// [`Lister::list`] of every row, on the engine's thread and a helper: the rows in
+/// [`listing_chunks`], three in five listed by the helper ([`helper_lists`]) and appended in
+/// order, so the result is the one-thread listing's, pair for pair. When no thread can be
+/// had, all on the engine's; a panic of the helper is the listing's.
+fn list_rows_on_two_threads<const M: usize>(lister: &Lister<'_>, out: &mut Rows<M>) {
+    let chunks = listing_chunks(lister.verts.len());
     let filling = std::sync::atomic::AtomicBool::new(out.filling);
+    let cap = out.cap;
     std::thread::scope(|s| {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Rows<M>>(1);
         let theirs: Vec<_> = (0..chunks.len())
@@ -542,39 +563,24 @@ fn list_rows_on_two_threads<const M: usize>(lister: &Lister<'_>, out: &mut Rows<
             .map(|c| chunks[c].clone())
             .collect();
         let filling = &filling;
-        s.spawn(move || {
+        let helper = std::thread::Builder::new().spawn_scoped(s, move || {
             for rows in theirs {
-                let mut part = Rows {
-                    pairs: Vec::new(),
-                    weights: Vec::new(),
-                    edges: Vec::new(),
-                    heaviest: None,
-                    filling: filling.load(std::sync::atomic::Ordering::Relaxed),
-                };
+                let mut part = Rows::new(filling.load(std::sync::atomic::Ordering::Relaxed), cap);
                 lister.list(rows, &mut part);
                 if tx.send(part).is_err() {
                     break;
                 }
             }
         });
+        let helping = helper.is_ok();
         for (c, rows) in chunks.iter().enumerate() {
-            if !helper_lists(c) {
+            if !helping || !helper_lists(c) {
                 lister.list(rows.clone(), out);
             } else {
                 match rx.recv() {
                     Ok(part) => out.append(part),
-                    // The helper is gone (it cannot be, short of a panic): listed here.
-                    Err(_) => {
-                        let mut part = Rows {
-                            pairs: Vec::new(),
-                            weights: Vec::new(),
-                            edges: Vec::new(),
-                            heaviest: None,
-                            filling: out.filling,
-                        };
-                        lister.list(rows.clone(), &mut part);
-                        out.append(part);
-                    }
+                    // The helper panicked: the scope passes its panic on.
+                    Err(_) => break,
                 }
             }
             if !out.filling {
@@ -1901,11 +1907,8 @@ impl Engine {
             prune,
         };
         let mut rows = Rows {
-            pairs: Vec::new(),
-            weights: Vec::new(),
             edges,
-            heaviest: None,
-            filling: fill.is_some(),
+            ..Rows::new(fill.is_some(), EDGE_CACHE_MAX)
         };
         if let Some(c) = &mut fill {
             rows.pairs = std::mem::take(&mut c.pairs);
@@ -1916,12 +1919,17 @@ impl Engine {
         } else {
             lister.list(0..verts.len(), &mut rows);
         }
+        #[cfg(test)]
+        if crate::two_threads::FORCED.with(|c| c.get()) == Some(true) {
+            tests::two_threads_list_as_one::<M>(&lister);
+        }
         let Rows {
             pairs: cached,
             weights,
             edges,
             heaviest,
             filling,
+            ..
         } = rows;
         let fill = fill.filter(|_| filling).map(|mut c| {
             c.pairs = cached;
@@ -3975,6 +3983,49 @@ mod tests {
         out
     }
 
+    /// Every cap of the cache around the pairs `lister` keeps (none, one, a third, all but
+    /// one, all, one more): the two-thread listing ([`list_rows_on_two_threads`]) gives the
+    /// one-thread one — the cache's pairs and weights in order, whether it still fills, each
+    /// edge in order, the heaviest. Run on every listing of the forced tests.
+    pub(super) fn two_threads_list_as_one<const M: usize>(lister: &Lister<'_>) {
+        let nv = lister.verts.len();
+        let one = |cap: usize| {
+            let mut rows = Rows::<M>::new(true, cap);
+            lister.list(0..nv, &mut rows);
+            rows
+        };
+        let k = one(usize::MAX).pairs.len();
+        for cap in [0, 1, k / 3, k.saturating_sub(1), k, k + 1] {
+            let a = one(cap);
+            let mut b = Rows::<M>::new(true, cap);
+            list_rows_on_two_threads(lister, &mut b);
+            assert_eq!(
+                (a.filling, &a.pairs, &a.weights),
+                (b.filling, &b.pairs, &b.weights),
+                "cap {cap}"
+            );
+            let ends = |r: &Rows<M>| {
+                r.edges
+                    .iter()
+                    .map(|e| (e.u(), e.v(), e.w))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(ends(&a), ends(&b), "cap {cap}");
+            assert_eq!(a.heaviest, b.heaviest, "cap {cap}");
+        }
+    }
+
+    #[test]
+    fn listing_chunks_cover_every_row_once_in_order() {
+        for nv in [0usize, 1, 2, 3, 39, 40, 41, 1000] {
+            let chunks = listing_chunks(nv);
+            assert!(chunks.len() <= LISTING_CHUNKS + 1, "{nv} players");
+            assert!(chunks.iter().all(|c| !c.is_empty()));
+            let rows: Vec<usize> = chunks.into_iter().flatten().collect();
+            assert_eq!(rows, (0..nv).collect::<Vec<_>>());
+        }
+    }
+
     #[test]
     fn a_listing_on_two_threads_pairs_as_on_one() {
         // Every listing of these rounds (brackets of 24 to 121 players, the cache filled
@@ -3995,6 +4046,7 @@ mod tests {
             pairs,
             heaviest: Some(WideN([heaviest])),
             filling,
+            cap: EDGE_CACHE_MAX,
         };
         let mut first = rows(vec![(0, 1), (0, 2)], 5, true);
         first.append(rows(vec![(1, 2)], 9, true));

@@ -34,11 +34,12 @@ pub(crate) fn on_two_threads(pairs: usize) -> bool {
 
 /// What `scan` finds in `0..len` (it pushes what it finds in the range it is given, in
 /// order): in two halves, the second on a scoped helper thread, when [`on_two_threads`];
-/// either way the one-thread result.
-pub(crate) fn found_in_halves(
+/// either way the one-thread result. When no thread can be had, both halves here; a panic of
+/// the helper is passed on.
+pub(crate) fn found_in_halves<T: Send>(
     len: usize,
-    scan: &(dyn Fn(Range<usize>, &mut Vec<usize>) + Sync),
-) -> Vec<usize> {
+    scan: &(dyn Fn(Range<usize>, &mut Vec<T>) + Sync),
+) -> Vec<T> {
     let mut found = Vec::new();
     if !on_two_threads(len) {
         scan(0..len, &mut found);
@@ -46,19 +47,46 @@ pub(crate) fn found_in_halves(
     }
     let half = len / 2;
     std::thread::scope(|s| {
-        let theirs = s.spawn(|| {
+        let theirs = std::thread::Builder::new().spawn_scoped(s, || {
             let mut found = Vec::new();
             scan(half..len, &mut found);
             found
         });
         scan(0..half, &mut found);
-        match theirs.join() {
-            Ok(mut later) => found.append(&mut later),
-            // The helper panicked (it cannot, short of a bug): its half read here.
+        match theirs.map(|t| t.join()) {
+            Ok(Ok(mut later)) => found.append(&mut later),
+            Ok(Err(panic)) => std::panic::resume_unwind(panic),
             Err(_) => scan(half..len, &mut found),
         }
     });
     found
+}
+
+/// `halves(0..len)` split in two, the second half on a scoped helper thread, when
+/// [`on_two_threads`] (then `merge` puts the two results together); else `halves(0..len)`.
+/// When no thread can be had, on this one alone; a panic of the helper is passed on.
+pub(crate) fn in_halves<T: Send>(
+    len: usize,
+    halves: &(dyn Fn(Range<usize>) -> T + Sync),
+    merge: impl FnOnce(T, T) -> T,
+) -> T {
+    if !on_two_threads(len) {
+        return halves(0..len);
+    }
+    let half = len / 2;
+    std::thread::scope(|s| {
+        let theirs = std::thread::Builder::new().spawn_scoped(s, || halves(half..len));
+        match theirs {
+            Ok(t) => {
+                let first = halves(0..half);
+                match t.join() {
+                    Ok(second) => merge(first, second),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+            Err(_) => halves(0..len),
+        }
+    })
 }
 
 #[cfg(test)]
@@ -68,12 +96,25 @@ mod tests {
     #[test]
     fn halves_find_what_one_pass_finds_in_order() {
         let scan = |r: Range<usize>, out: &mut Vec<usize>| out.extend(r.filter(|i| i % 7 == 3));
+        let sum = |r: Range<usize>| vec![r.start, r.end];
         let one: Vec<usize> = (0..100_003).filter(|i| i % 7 == 3).collect();
         for forced in [false, true] {
             FORCED.with(|c| c.set(Some(forced)));
             assert_eq!(found_in_halves(100_003, &scan), one);
             assert_eq!(found_in_halves(0, &scan), Vec::<usize>::new());
             assert_eq!(found_in_halves(1, &scan), Vec::<usize>::new());
+            let cut = in_halves(100_003, &sum, |mut a, b| {
+                a.extend(b);
+                a
+            });
+            assert_eq!(
+                cut,
+                if forced {
+                    vec![0, 50_001, 50_001, 100_003]
+                } else {
+                    vec![0, 100_003]
+                }
+            );
         }
         FORCED.with(|c| c.set(None));
     }
