@@ -86,6 +86,7 @@ const MAX_PLAYERS: usize = 9999;
 mod board_order;
 mod cache_taken_over;
 mod cached_question;
+mod next_bracket_ahead;
 mod quality_criteria;
 
 /// A player as the engine sees them (sorted by Art. 1.2 order: score, then TPN).
@@ -278,6 +279,20 @@ impl Cons {
     }
 }
 
+/// What a bracket starts from ([`Engine::bracket_start`]): its resident score, its players
+/// (`in_b`, the MDPs among them `mdp`), the next scoregroup (`in_n`), its residents, its
+/// frame and first optimum, and whether C9 (2026) is on.
+struct BracketStart {
+    s0: Score,
+    in_b: Vec<bool>,
+    mdp: Vec<bool>,
+    in_n: Vec<bool>,
+    res_b: Vec<usize>,
+    fr: Frame,
+    cur: Sol,
+    c9_on: bool,
+}
+
 #[derive(Clone)]
 struct Sol {
     total: Wide,
@@ -369,11 +384,12 @@ impl Frame {
 }
 
 pub(crate) struct Engine {
-    ps: Vec<Pl>,
+    /// Shared with the engine that works the next bracket's start out ahead ([`ahead`]).
+    ps: std::sync::Arc<Vec<Pl>>,
     n: usize,
     has_bye: bool,
     /// C1: for each player, the players they may not meet (sorted engine indices).
-    met: Vec<Vec<usize>>,
+    met: std::sync::Arc<Vec<Vec<usize>>>,
     edition: Edition,
     initial: Colour,
     remaining: Vec<bool>,
@@ -806,7 +822,7 @@ struct EdgeCache {
     /// The last question's list of edges (a `Vec<Edge<limbs>>`), given back when it was
     /// done with ([`Listed`]) for the next to fill: a fresh list of millions of edges cost
     /// more in page faults than its copying (ADR swiss-021).
-    spare: Option<Box<dyn std::any::Any>>,
+    spare: Option<Box<dyn std::any::Any + Send>>,
     /// The pairs by player, made at the first question answered on the cache
     /// ([`Engine::cached_warm_question`]).
     pairs_at: Option<cached_question::PairsAt>,
@@ -1437,7 +1453,7 @@ pub fn pair_round(
     let mut eng = Engine {
         n,
         has_bye: n % 2 == 1,
-        met,
+        met: std::sync::Arc::new(met),
         edition,
         initial,
         remaining: vec![true; n + 1],
@@ -1456,7 +1472,7 @@ pub fn pair_round(
         rest_meets: Default::default(),
         rest_heaviest: Default::default(),
         aside_declined: Default::default(),
-        ps: ps.into_iter().map(|p| p.0).collect(),
+        ps: std::sync::Arc::new(ps.into_iter().map(|p| p.0).collect()),
     };
     eng.remaining[n] = eng.has_bye;
     eng.run(progress, stop)?;
@@ -3202,6 +3218,17 @@ impl Engine {
         progress: &mut dyn FnMut(&Progress),
         stop: &dyn Fn() -> bool,
     ) -> Result<(), NoValidPairing> {
+        std::thread::scope(|scope| self.run_in(scope, progress, stop))
+    }
+
+    /// [`Engine::run`] in a scope whose threads work the next bracket's start out ahead.
+    fn run_in<'scope>(
+        &mut self,
+        scope: &'scope std::thread::Scope<'scope, '_>,
+        progress: &mut dyn FnMut(&Progress),
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(), NoValidPairing> {
+        let mut ahead: Option<next_bracket_ahead::Ahead<'scope>> = None;
         let mut bracket_no = 0;
         let n = self.n;
         let left_out = self.unpairable();
@@ -3234,7 +3261,14 @@ impl Engine {
                     self.bye,
                     self.explanation.len(),
                 );
-                let (floaters, last) = self.bracket(&mdps, false, true)?;
+                let start = match self.started_ahead(&mut ahead, &mdps) {
+                    Some(start) => start,
+                    None => self.bracket_start(&mdps, false, true)?,
+                };
+                if ahead.is_none() {
+                    ahead = self.start_ahead(scope, &mdps, &start, true);
+                }
+                let (floaters, last) = self.bracket_decided(&mdps, true, start)?;
                 if last {
                     break;
                 }
@@ -3242,6 +3276,8 @@ impl Engine {
                     mdps = floaters;
                     continue;
                 }
+                // Worked out for an isolated bracket: the work ahead goes.
+                drop(ahead.take());
                 self.remaining = snap.0;
                 self.pairs.truncate(snap.1);
                 self.bye = snap.2;
@@ -3253,7 +3289,17 @@ impl Engine {
                 self.bracket(&floaters, true, false)?;
                 break;
             }
-            let (floaters, last) = self.bracket(&mdps, false, false)?;
+            // The bracket's start, worked out ahead while the bracket before decided when
+            // it could be (ADR swiss-041); the next one's worked out ahead while this one
+            // decides.
+            let start = match self.started_ahead(&mut ahead, &mdps) {
+                Some(start) => start,
+                None => self.bracket_start(&mdps, false, false)?,
+            };
+            if ahead.is_none() {
+                ahead = self.start_ahead(scope, &mdps, &start, false);
+            }
+            let (floaters, last) = self.bracket_decided(&mdps, false, start)?;
             if last {
                 break;
             }
@@ -3510,12 +3556,26 @@ impl Engine {
         Ok(next)
     }
 
+    /// A bracket: its start ([`Engine::bracket_start`]), then its decisions.
     fn bracket(
         &mut self,
         mdps: &[usize],
         collapse: bool,
         isolated: bool,
     ) -> Result<(Vec<usize>, bool), NoValidPairing> {
+        let start = self.bracket_start(mdps, collapse, isolated)?;
+        self.bracket_decided(mdps, isolated, start)
+    }
+
+    /// The start of a bracket: its frame and its first optimum (the cold solve), which
+    /// depend only on the players left to pair and the bracket's MDPs, so that they can be
+    /// worked out ahead on another engine ([`ahead`]).
+    fn bracket_start(
+        &self,
+        mdps: &[usize],
+        collapse: bool,
+        isolated: bool,
+    ) -> Result<BracketStart, NoValidPairing> {
         let n = self.n;
         // The last bracket's edges serve no question of this one (another frame).
         *self.edge_cache.borrow_mut() = None;
@@ -3553,7 +3613,7 @@ impl Engine {
                 }
             }
         }
-        let mut cons = Cons {
+        let cons = Cons {
             req: vec![None; n + 1],
             tops: vec![false; n + 1],
             only: None,
@@ -3595,7 +3655,7 @@ impl Engine {
                 (floaters.len() == 1 && cur.mate[floaters[0]] == Some(n)).then_some((fr, cur))
             })
             .flatten();
-        let (fr, mut cur, c9_on) = match at_once {
+        let (fr, cur, c9_on) = match at_once {
             Some((fr, cur)) => (fr, cur, true),
             None => {
                 let mut fr = frame(self, false)?;
@@ -3615,6 +3675,43 @@ impl Engine {
                 }
                 (fr, cur, c9_on)
             }
+        };
+        Ok(BracketStart {
+            s0,
+            in_b,
+            mdp,
+            in_n,
+            res_b,
+            fr,
+            cur,
+            c9_on,
+        })
+    }
+
+    /// The decisions of a bracket from its start: which MDPs are paired and with whom,
+    /// the exchange, the transpositions; the bracket's downfloaters and whether it was the
+    /// last.
+    fn bracket_decided(
+        &mut self,
+        mdps: &[usize],
+        isolated: bool,
+        start: BracketStart,
+    ) -> Result<(Vec<usize>, bool), NoValidPairing> {
+        let n = self.n;
+        let BracketStart {
+            s0,
+            in_b,
+            mdp,
+            in_n,
+            res_b,
+            fr,
+            mut cur,
+            c9_on,
+        } = start;
+        let mut cons = Cons {
+            req: vec![None; n + 1],
+            tops: vec![false; n + 1],
+            only: None,
         };
         let mut expl = BracketExplanation {
             score: s0,
@@ -4033,6 +4130,30 @@ mod tests {
         let (one, two) = (rounds_paired(121, 5, false), rounds_paired(121, 5, true));
         assert_eq!(one.len(), 5);
         assert_eq!(one, two);
+    }
+
+    #[test]
+    fn next_brackets_worked_out_ahead_pair_as_without() {
+        use next_bracket_ahead::{DROPPED, MISLED, TAKEN};
+        let counts = || (TAKEN.with(|c| c.replace(0)), DROPPED.with(|c| c.replace(0)));
+        counts();
+        // One thread: nothing is worked out ahead.
+        let one = rounds_paired(121, 5, false);
+        assert_eq!(counts(), (0, 0));
+        // Every bracket but the last has the next one's start worked out ahead: taken when
+        // the bracket floats the players its first optimum floated.
+        let two = rounds_paired(121, 5, true);
+        let (taken, _) = counts();
+        assert!(taken > 0);
+        assert_eq!(one, two);
+        // Kept under a wrong guess: dropped every time, worked out again, the same pairings.
+        MISLED.with(|m| m.set(true));
+        let misled = rounds_paired(121, 5, true);
+        MISLED.with(|m| m.set(false));
+        let (taken, dropped) = counts();
+        assert_eq!(taken, 0);
+        assert!(dropped > 0);
+        assert_eq!(one, misled);
     }
 
     #[test]

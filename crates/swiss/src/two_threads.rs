@@ -32,6 +32,21 @@ pub(crate) fn on_two_threads(pairs: usize) -> bool {
     pairs >= TWO_THREADS_FROM && machine_has_two()
 }
 
+/// From this many players left after a bracket, the next bracket's start is worked out
+/// ahead on a second thread (ADR swiss-041; a cold solve of a few hundred players takes
+/// milliseconds, a thread tens of µs).
+pub(crate) const AHEAD_FROM: usize = 256;
+
+/// Whether the next bracket's start is worked out ahead on a second thread when `left`
+/// players are left to pair after a bracket ([`AHEAD_FROM`]).
+pub(crate) fn ahead_on_two_threads(left: usize) -> bool {
+    #[cfg(test)]
+    if let Some(forced) = FORCED.with(|c| c.get()) {
+        return forced;
+    }
+    left >= AHEAD_FROM && machine_has_two()
+}
+
 /// What `scan` finds in `0..len` (it pushes what it finds in the range it is given, in
 /// order): in two halves, the second on a scoped helper thread, when [`on_two_threads`];
 /// either way the one-thread result. When no thread can be had, both halves here; a panic of
