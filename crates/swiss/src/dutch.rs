@@ -384,7 +384,8 @@ impl Frame {
 }
 
 pub(crate) struct Engine {
-    /// Shared with the engine that works the next bracket's start out ahead ([`ahead`]).
+    /// Shared with the engine that works the next bracket's start out ahead
+    /// ([`next_bracket_ahead`]).
     ps: std::sync::Arc<Vec<Pl>>,
     n: usize,
     has_bye: bool,
@@ -3218,17 +3219,21 @@ impl Engine {
         progress: &mut dyn FnMut(&Progress),
         stop: &dyn Fn() -> bool,
     ) -> Result<(), NoValidPairing> {
-        std::thread::scope(|scope| self.run_in(scope, progress, stop))
+        std::thread::scope(|scope| {
+            let mut ahead = next_bracket_ahead::Lookahead::new(scope);
+            let paired = self.run_in(&mut ahead, progress, stop);
+            ahead.end();
+            paired
+        })
     }
 
-    /// [`Engine::run`] in a scope whose threads work the next bracket's start out ahead.
-    fn run_in<'scope>(
+    /// [`Engine::run`] with the next brackets' starts worked out ahead (ADR swiss-041).
+    fn run_in(
         &mut self,
-        scope: &'scope std::thread::Scope<'scope, '_>,
+        ahead: &mut next_bracket_ahead::Lookahead<'_, '_>,
         progress: &mut dyn FnMut(&Progress),
         stop: &dyn Fn() -> bool,
     ) -> Result<(), NoValidPairing> {
-        let mut ahead: Option<next_bracket_ahead::Ahead<'scope>> = None;
         let mut bracket_no = 0;
         let n = self.n;
         let left_out = self.unpairable();
@@ -3261,14 +3266,12 @@ impl Engine {
                     self.bye,
                     self.explanation.len(),
                 );
-                let start = match self.started_ahead(&mut ahead, &mdps) {
+                let start = match self.started_ahead(ahead, &mdps, true) {
                     Some(start) => start,
                     None => self.bracket_start(&mdps, false, true)?,
                 };
-                if ahead.is_none() {
-                    ahead = self.start_ahead(scope, &mdps, &start, true);
-                }
-                let (floaters, last) = self.bracket_decided(&mdps, true, start)?;
+                self.start_ahead(ahead, &mdps, &start, true);
+                let (floaters, last) = self.bracket_decided(&mdps, true, start, Some(ahead))?;
                 if last {
                     break;
                 }
@@ -3277,7 +3280,7 @@ impl Engine {
                     continue;
                 }
                 // Worked out for an isolated bracket: the work ahead goes.
-                drop(ahead.take());
+                ahead.drop_work();
                 self.remaining = snap.0;
                 self.pairs.truncate(snap.1);
                 self.bye = snap.2;
@@ -3292,14 +3295,12 @@ impl Engine {
             // The bracket's start, worked out ahead while the bracket before decided when
             // it could be (ADR swiss-041); the next one's worked out ahead while this one
             // decides.
-            let start = match self.started_ahead(&mut ahead, &mdps) {
+            let start = match self.started_ahead(ahead, &mdps, false) {
                 Some(start) => start,
                 None => self.bracket_start(&mdps, false, false)?,
             };
-            if ahead.is_none() {
-                ahead = self.start_ahead(scope, &mdps, &start, false);
-            }
-            let (floaters, last) = self.bracket_decided(&mdps, false, start)?;
+            self.start_ahead(ahead, &mdps, &start, false);
+            let (floaters, last) = self.bracket_decided(&mdps, false, start, Some(ahead))?;
             if last {
                 break;
             }
@@ -3564,12 +3565,12 @@ impl Engine {
         isolated: bool,
     ) -> Result<(Vec<usize>, bool), NoValidPairing> {
         let start = self.bracket_start(mdps, collapse, isolated)?;
-        self.bracket_decided(mdps, isolated, start)
+        self.bracket_decided(mdps, isolated, start, None)
     }
 
     /// The start of a bracket: its frame and its first optimum (the cold solve), which
     /// depend only on the players left to pair and the bracket's MDPs, so that they can be
-    /// worked out ahead on another engine ([`ahead`]).
+    /// worked out ahead on another engine ([`next_bracket_ahead`]).
     fn bracket_start(
         &self,
         mdps: &[usize],
@@ -3691,11 +3692,15 @@ impl Engine {
     /// The decisions of a bracket from its start: which MDPs are paired and with whom,
     /// the exchange, the transpositions; the bracket's downfloaters and whether it was the
     /// last.
+    /// With `ahead` (the work ahead of the round), whenever a decision changes which
+    /// players the bracket floats, the work ahead starts again for them
+    /// ([`Engine::guess_again`]).
     fn bracket_decided(
         &mut self,
         mdps: &[usize],
         isolated: bool,
         start: BracketStart,
+        mut ahead: Option<&mut next_bracket_ahead::Lookahead<'_, '_>>,
     ) -> Result<(Vec<usize>, bool), NoValidPairing> {
         let n = self.n;
         let BracketStart {
@@ -3708,6 +3713,14 @@ impl Engine {
             mut cur,
             c9_on,
         } = start;
+        // After a decision that may have changed the bracket's solution.
+        macro_rules! guess_again {
+            ($fr:expr, $sol:expr) => {
+                if let Some(la) = ahead.as_deref_mut() {
+                    self.guess_again(la, mdps, &res_b, &in_b, $fr, $sol, isolated);
+                }
+            };
+        }
         let mut cons = Cons {
             req: vec![None; n + 1],
             tops: vec![false; n + 1],
@@ -3750,6 +3763,7 @@ impl Engine {
                     Some(s) if fr.same_quality(&s.total, &cur.total) => {
                         cur = s;
                         chosen.push(m);
+                        guess_again!(&fr, &cur);
                     }
                     other => {
                         cons.req[m] = Some(false);
@@ -3782,6 +3796,7 @@ impl Engine {
             if self.take_first_transposition(&fr, &cons, &mut cur, &chosen, &free) {
                 chosen.clear();
             }
+            guess_again!(&fr, &cur);
             for &m in &chosen {
                 cur = self.first_partner_keeping_optimum(
                     &fr,
@@ -3793,6 +3808,7 @@ impl Engine {
                     |_| true,
                     &mut expl,
                 )?;
+                guess_again!(&fr, &cur);
             }
         }
 
@@ -3866,6 +3882,7 @@ impl Engine {
                     .ok_or(NoValidPairing::AbsoluteCriteria { players: vec![] })?;
                 (&fr2_owned, c2, s2)
             };
+            guess_again!(fr2, &cur2);
             let tops = tops_of(&cur2);
             for &t in &tops {
                 cons2.tops[t] = true;
@@ -3889,6 +3906,7 @@ impl Engine {
             if self.take_first_transposition(fr2, &cons2, &mut cur2, &tops, &s2) {
                 tops.clear();
             }
+            guess_again!(fr2, &cur2);
             for &t in &tops {
                 // Art. 4.2: S1 players are paired with lower-ranked S2 players.
                 cur2 = self.first_partner_keeping_optimum(
@@ -3901,6 +3919,7 @@ impl Engine {
                     |c| c > t && !cons2.tops[c],
                     &mut expl,
                 )?;
+                guess_again!(fr2, &cur2);
             }
             cur = cur2;
         }
@@ -4007,6 +4026,11 @@ mod tests {
     /// on `two` threads or on one, results from a fixed sequence (white wins, draw, black
     /// wins in turn by board); the pairings of every round.
     fn rounds_paired(n: u32, rounds: u32, two: bool) -> Vec<RoundPairing> {
+        rounds_paired_in(Edition::Dutch2026, n, rounds, two)
+    }
+
+    /// [`rounds_paired`] in `edition`.
+    fn rounds_paired_in(edition: Edition, n: u32, rounds: u32, two: bool) -> Vec<RoundPairing> {
         crate::two_threads::FORCED.with(|c| c.set(Some(two)));
         let mut st = TournamentState {
             players: (1..=n)
@@ -4033,7 +4057,7 @@ mod tests {
         for round in 0..rounds {
             let p = pair_round(
                 &st,
-                Edition::Dutch2026,
+                edition,
                 &Options::default(),
                 EnginePath::Fast,
                 &mut |_| {},
@@ -4134,26 +4158,55 @@ mod tests {
 
     #[test]
     fn next_brackets_worked_out_ahead_pair_as_without() {
-        use next_bracket_ahead::{DROPPED, MISLED, TAKEN};
-        let counts = || (TAKEN.with(|c| c.replace(0)), DROPPED.with(|c| c.replace(0)));
+        use next_bracket_ahead::{DROPPED, ENDED, GUESSED_AGAIN, MISLED, MISLED_FIRST, TAKEN};
+        let counts = || {
+            (
+                TAKEN.with(|c| c.replace(0)),
+                DROPPED.with(|c| c.replace(0)),
+                GUESSED_AGAIN.with(|c| c.replace(0)),
+                ENDED.with(|c| c.replace(0)),
+            )
+        };
         counts();
-        // One thread: nothing is worked out ahead.
-        let one = rounds_paired(121, 5, false);
-        assert_eq!(counts(), (0, 0));
-        // Every bracket but the last has the next one's start worked out ahead: taken when
-        // the bracket floats the players its first optimum floated.
-        let two = rounds_paired(121, 5, true);
-        let (taken, _) = counts();
-        assert!(taken > 0);
-        assert_eq!(one, two);
-        // Kept under a wrong guess: dropped every time, worked out again, the same pairings.
-        MISLED.with(|m| m.set(true));
-        let misled = rounds_paired(121, 5, true);
-        MISLED.with(|m| m.set(false));
-        let (taken, dropped) = counts();
-        assert_eq!(taken, 0);
-        assert!(dropped > 0);
-        assert_eq!(one, misled);
+        for (edition, n, rounds) in [
+            (Edition::Dutch2026, 121, 5),
+            (Edition::Dutch2017, 121, 5),
+            (Edition::Dutch2017, 60, 7),
+        ] {
+            // One thread: nothing is worked out ahead.
+            let one = rounds_paired_in(edition, n, rounds, false);
+            assert_eq!(counts(), (0, 0, 0, 0));
+            // Every bracket but a round's first has its start worked out ahead, bracket
+            // after bracket: taken when the bracket before floats the players guessed.
+            let two = rounds_paired_in(edition, n, rounds, true);
+            let (taken, dropped, _, ended) = counts();
+            assert!(
+                taken > 2 * dropped,
+                "{edition:?}: {taken} taken, {dropped} dropped"
+            );
+            assert_eq!(
+                ended, 0,
+                "{edition:?}: the work ahead goes on to the last bracket"
+            );
+            assert_eq!(one, two, "{edition:?}");
+            // Announced under a wrong guess: dropped every time (at the first decision, and
+            // at the bracket's end), worked out again, the same pairings.
+            MISLED.with(|m| m.set(true));
+            let misled = rounds_paired_in(edition, n, rounds, true);
+            MISLED.with(|m| m.set(false));
+            let (taken, dropped, again, _) = counts();
+            assert_eq!(taken, 0, "{edition:?}");
+            assert!(dropped > 0 && again > 0, "{edition:?}");
+            assert_eq!(one, misled, "{edition:?}");
+            // Only the work started from a bracket's start announced so: a decision finds
+            // the guess wrong and starts the work again, which is then taken.
+            MISLED_FIRST.with(|m| m.set(true));
+            let again_taken = rounds_paired_in(edition, n, rounds, true);
+            MISLED_FIRST.with(|m| m.set(false));
+            let (taken, _, again, _) = counts();
+            assert!(taken > 0 && again > 0, "{edition:?}");
+            assert_eq!(one, again_taken, "{edition:?}");
+        }
     }
 
     #[test]

@@ -1,9 +1,12 @@
 //! Passes over millions of pairs on the machine's second core (ADR swiss-040).
 //!
 //! A large bracket's listings weigh every pair, and its checks read every pair against a
-//! matching's duals: each pair on its own, so the work divides without any exchange. Only
-//! such passes take a second thread, a scoped one that ends with the pass, and their
-//! results are put together in order: the engine gives the same pairing on one core or two.
+//! matching's duals: each pair on its own, so the work divides without any exchange. Such
+//! passes take a second thread, a scoped one that ends with the pass, and their results
+//! are put together in order: the engine gives the same pairing on one core or two. The
+//! other use of the second core, the next bracket's start worked out while a bracket
+//! decides (ADR swiss-041, `dutch/next_bracket_ahead.rs`), is decided here too
+//! ([`ahead_on_two_threads`]).
 
 use std::ops::Range;
 

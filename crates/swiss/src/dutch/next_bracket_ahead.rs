@@ -7,15 +7,19 @@
 //! first optimum, a second engine guesses that the bracket leaves those players to pair and
 //! floats those MDPs down, and works the next bracket's start out for them while this
 //! engine decides; then the start of the bracket after it, from its own start, and so on,
-//! one start ahead of what is taken. When a bracket is decided with exactly the players left
-//! and the MDPs guessed, the next bracket takes the start worked out for them (it is the
-//! start this engine would have worked out: the same players, the same frame, a first
-//! optimum of it with its certificate); otherwise the work ahead is dropped and the start
-//! worked out here. Either way the pairing is the same.
+//! one start ahead of what is taken. When a decision changes the players the bracket floats,
+//! the work is dropped and started again for them. When a bracket is decided with exactly the
+//! players left and the MDPs guessed, the next bracket takes the start worked out for them:
+//! the start this engine would have worked out (the start reads only the players left, the
+//! MDPs and the round's constants; its caches are keyed by the new frame). Otherwise the
+//! work is dropped and the start worked out here. Either way the pairing is the same.
 //!
 //! The engine ahead has the same players and C1 incompatibilities (shared, read-only), its
 //! own caches, and numbers (frames, certificates) apart from this engine's: what it leaves
-//! in its caches is taken over with its start.
+//! in its caches is taken over with its start, and this engine's next numbers come after
+//! its (`max`), so that no number is handed out twice. The one record a start changes that
+//! is not keyed by a frame, the warm-start record's skips ([`WarmRecord`]), is counted ahead
+//! and taken off this engine's own record: it stays the record one engine would keep.
 
 use super::*;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -27,25 +31,34 @@ const AHEAD_NUMBERS: u64 = 1 << 40;
 
 #[cfg(test)]
 thread_local! {
-    /// Starts taken from the work ahead, and work ahead dropped (this thread's, for tests).
+    /// Starts taken from the work ahead, work dropped, work started again because a
+    /// decision floated other players, and work that had ended before a bracket asked for
+    /// it (this thread's, for tests).
     pub(super) static TAKEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     pub(super) static DROPPED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    pub(super) static GUESSED_AGAIN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    pub(super) static ENDED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     /// The work ahead is announced under a wrong guess (one MDP more), so that it is dropped.
     pub(super) static MISLED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Only the work started from a bracket's start is announced so (then the first
+    /// decision finds the guess wrong and starts the work again, [`Engine::guess_again`]).
+    pub(super) static MISLED_FIRST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// The players left to pair and the MDPs of a bracket to come, as guessed.
+/// The players left to pair and the MDPs of a bracket to come, as guessed, and whether it
+/// is paired isolated (2017).
 #[derive(Clone)]
 struct Guess {
     remaining: Vec<bool>,
     mdps: Vec<usize>,
+    isolated: bool,
 }
 
-/// What an engine ahead leaves in its caches after a start, with the last number it
-/// handed out.
+/// What an engine ahead leaves after a start: its caches, the last number it handed out,
+/// and how many skips of the warm-start record the start used.
 struct Caches {
     serial: u64,
-    warm_record: WarmRecord,
+    skips_used: u32,
     aside_declined: u64,
     edge_cache: Option<EdgeCache>,
     rest_meets: Option<RestMeets>,
@@ -59,15 +72,55 @@ enum News {
     Started(Box<(Result<BracketStart, NoValidPairing>, Caches)>),
 }
 
-/// The brackets' starts being worked out ahead: what the engine ahead tells, and its thread.
-pub(super) struct Ahead<'scope> {
+/// The brackets' starts being worked out ahead: what the engine ahead tells, its thread,
+/// and the guess it told whose start has not been taken yet.
+struct Ahead<'scope> {
     news: Receiver<News>,
     worker: ScopedJoinHandle<'scope, ()>,
+    told: Option<Guess>,
+}
+
+/// The work ahead of a round ([`Engine::run`]): the scope its threads run in, the work
+/// going on, and the threads of the work dropped (each ends at its next news; joined at the
+/// end of the round, so that a panic there is passed on with its message).
+pub(super) struct Lookahead<'scope, 'env> {
+    scope: &'scope Scope<'scope, 'env>,
+    work: Option<Ahead<'scope>>,
+    dropped: Vec<ScopedJoinHandle<'scope, ()>>,
+}
+
+impl<'scope, 'env> Lookahead<'scope, 'env> {
+    pub(super) fn new(scope: &'scope Scope<'scope, 'env>) -> Self {
+        Lookahead {
+            scope,
+            work: None,
+            dropped: Vec::new(),
+        }
+    }
+
+    /// The work going on dropped: nobody listens to it any more.
+    pub(super) fn drop_work(&mut self) {
+        if let Some(a) = self.work.take() {
+            drop(a.news);
+            self.dropped.push(a.worker);
+        }
+    }
+
+    /// The end of the round: the threads of the work ahead joined (a panic passed on).
+    pub(super) fn end(mut self) {
+        self.drop_work();
+        for worker in self.dropped {
+            if let Err(panic) = worker.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+    }
 }
 
 impl Engine {
     /// An engine for this round with `remaining` left to pair: the same players and
-    /// incompatibilities, empty caches, numbers apart from this engine's.
+    /// incompatibilities, empty caches but the frame whose next scoregroup could not be set
+    /// aside, numbers apart from this engine's.
     fn engine_ahead(&self, remaining: Vec<bool>) -> Engine {
         Engine {
             ps: self.ps.clone(),
@@ -86,7 +139,7 @@ impl Engine {
             explanation: Vec::new(),
             fast: self.fast,
             rounds_played: self.rounds_played,
-            warm_record: self.warm_record.clone(),
+            warm_record: Default::default(),
             serial: std::cell::Cell::new(self.serial.get() + AHEAD_NUMBERS),
             edge_cache: Default::default(),
             rest_meets: Default::default(),
@@ -96,61 +149,64 @@ impl Engine {
     }
 
     /// The guess of the next bracket after the bracket of `mdps` (and residents) that
-    /// has `start`: the players its first optimum leaves to pair and the MDPs it floats
-    /// down, in the order the bracket lists them ([`Engine::bracket_decided`]). None after
-    /// the last bracket, with explanations, on the plain path, below
-    /// [`crate::two_threads::AHEAD_FROM`] players left, or on one core.
-    fn guess_after(&self, mdps: &[usize], start: &BracketStart) -> Option<Guess> {
-        if !self.fast || self.explain || start.fr.last {
+    /// has `start`, `isolated` or not: the players its first optimum leaves to pair and the
+    /// MDPs it floats down ([`Engine::guess_of`]).
+    fn guess_after(&self, mdps: &[usize], start: &BracketStart, isolated: bool) -> Option<Guess> {
+        self.guess_of(
+            mdps,
+            &start.res_b,
+            &start.in_b,
+            &start.fr,
+            &start.cur,
+            isolated,
+        )
+    }
+
+    /// The guess of the next bracket after the bracket of `mdps` and residents `res_b`
+    /// (its players `in_b`) when it pairs as `sol` does in frame `fr`: the players `sol`
+    /// leaves to pair and the MDPs it floats down, in the order the bracket lists them
+    /// ([`Engine::bracket_decided`]). None after the last bracket, with explanations, on the
+    /// plain path, below [`crate::two_threads::AHEAD_FROM`] players left, or on one core.
+    fn guess_of(
+        &self,
+        mdps: &[usize],
+        res_b: &[usize],
+        in_b: &[bool],
+        fr: &Frame,
+        sol: &Sol,
+        isolated: bool,
+    ) -> Option<Guess> {
+        if !self.fast || self.explain || fr.last {
             return None;
         }
-        let (fr, cur) = (&start.fr, &start.cur);
         let remaining: Vec<bool> = (0..=self.n)
             .map(|v| {
                 self.remaining[v]
-                    && !(start.in_b[v]
-                        && matches!(cur.mate[v], Some(p) if self.in_bracket(fr, v, p)))
+                    && !(in_b[v] && matches!(sol.mate[v], Some(p) if self.in_bracket(fr, v, p)))
             })
             .collect();
-        let left = remaining.iter().filter(|&&r| r).count();
+        let left = remaining[..self.n].iter().filter(|&&r| r).count();
         if !crate::two_threads::ahead_on_two_threads(left) {
             return None;
         }
         let mdps = mdps
             .iter()
-            .chain(start.res_b.iter())
+            .chain(res_b.iter())
             .copied()
             .filter(|&v| remaining[v])
             .collect();
-        Some(Guess { remaining, mdps })
-    }
-
-    /// The caches this engine (ahead) leaves after a start, taken out; its next numbers
-    /// are moved on past those the engine taking them hands out.
-    fn caches_taken(&self) -> Caches {
-        let serial = self.serial.get();
-        self.serial.set(serial + AHEAD_NUMBERS);
-        Caches {
-            serial,
-            warm_record: self.warm_record.get(),
-            aside_declined: self.aside_declined.get(),
-            edge_cache: self.edge_cache.take(),
-            rest_meets: self.rest_meets.take(),
-            rest_heaviest: self.rest_heaviest.take(),
-        }
+        Some(Guess {
+            remaining,
+            mdps,
+            isolated,
+        })
     }
 
     /// Works the starts out, bracket after bracket, from `guess`, telling `news`; ends
     /// after the last bracket, below [`crate::two_threads::AHEAD_FROM`] players left, or
     /// when nobody listens any more. `misled` (tests only): each guess is told with one
     /// MDP more, so that its work is dropped.
-    fn work_ahead(
-        mut self,
-        mut guess: Guess,
-        isolated: bool,
-        misled: bool,
-        news: SyncSender<News>,
-    ) {
+    fn work_ahead(mut self, mut guess: Guess, misled: bool, news: SyncSender<News>) {
         loop {
             let mut told = guess.clone();
             if misled {
@@ -159,12 +215,28 @@ impl Engine {
             if news.send(News::Guess(told)).is_err() {
                 return;
             }
-            let start = self.bracket_start(&guess.mdps, false, isolated);
+            // A cold start only lowers the skips of the warm-start record: counted from
+            // the most, taken off the record of the engine that takes the start.
+            self.warm_record.set(WarmRecord {
+                misses: 0,
+                skip: u32::MAX,
+            });
+            let start = self.bracket_start(&guess.mdps, false, guess.isolated);
             let next = start
                 .as_ref()
                 .ok()
-                .and_then(|s| self.guess_after(&guess.mdps, s));
-            let caches = self.caches_taken();
+                .and_then(|s| self.guess_after(&guess.mdps, s, guess.isolated));
+            let serial = self.serial.get();
+            // The next start's numbers come after any this start's taker hands out.
+            self.serial.set(serial + AHEAD_NUMBERS);
+            let caches = Caches {
+                serial,
+                skips_used: u32::MAX - self.warm_record.get().skip,
+                aside_declined: self.aside_declined.get(),
+                edge_cache: self.edge_cache.take(),
+                rest_meets: self.rest_meets.take(),
+                rest_heaviest: self.rest_heaviest.take(),
+            };
             if news.send(News::Started(Box::new((start, caches)))).is_err() {
                 return;
             }
@@ -178,17 +250,34 @@ impl Engine {
         }
     }
 
-    /// Once a bracket (of `mdps` and residents, `isolated` or not) has its `start`, the
-    /// starts of the brackets after it worked out ahead on a scoped thread
-    /// ([`Engine::guess_after`]); None when there is no guess or no thread can be had.
-    pub(super) fn start_ahead<'scope>(
+    /// Once a bracket (of `mdps` and residents, `isolated` or not) has its `start`, and
+    /// no work ahead goes on, the starts of the brackets after it worked out ahead on a
+    /// scoped thread ([`Engine::guess_after`]); none when there is no guess or no thread
+    /// can be had.
+    pub(super) fn start_ahead(
         &self,
-        scope: &'scope Scope<'scope, '_>,
+        la: &mut Lookahead<'_, '_>,
         mdps: &[usize],
         start: &BracketStart,
         isolated: bool,
-    ) -> Option<Ahead<'scope>> {
-        let guess = self.guess_after(mdps, start)?;
+    ) {
+        if la.work.is_some() {
+            return;
+        }
+        let Some(guess) = self.guess_after(mdps, start, isolated) else {
+            return;
+        };
+        #[cfg(test)]
+        let misled = MISLED.with(|m| m.get()) || MISLED_FIRST.with(|m| m.get());
+        #[cfg(not(test))]
+        let misled = false;
+        self.ahead_for(la, guess, misled);
+    }
+
+    /// The starts of the brackets from the one `guess` guesses on, worked out ahead on a
+    /// scoped thread (none when no thread can be had). `misled`: tests only
+    /// ([`Engine::work_ahead`]).
+    fn ahead_for(&self, la: &mut Lookahead<'_, '_>, guess: Guess, misled: bool) {
         let eng = self.engine_ahead(guess.remaining.clone());
         // One piece of news waits: the engine ahead tells its guess, works its start out,
         // and waits for the guess to be taken before it tells the start and goes on to the
@@ -196,51 +285,109 @@ impl Engine {
         // brackets further (room for three) took round 2 of 9,999 players to 1.23 GB (a
         // bracket's caches being decided, one waiting, one being worked out) for 0.35 s.
         let (tell, news) = sync_channel(1);
+        // The tests' switch of the passes (ADR swiss-040) holds on the engine ahead's thread.
+        #[cfg(test)]
+        let forced = crate::two_threads::FORCED.with(|c| c.get());
+        let worker = std::thread::Builder::new().spawn_scoped(la.scope, move || {
+            #[cfg(test)]
+            crate::two_threads::FORCED.with(|c| c.set(forced));
+            eng.work_ahead(guess, misled, tell)
+        });
+        if let Ok(worker) = worker {
+            la.work = Some(Ahead {
+                news,
+                worker,
+                told: None,
+            });
+        }
+    }
+
+    /// While the bracket of `mdps` and residents `res_b` (its players `in_b`) decides: when
+    /// its solution `sol` in frame `fr` now floats other players than the guess the work
+    /// ahead is on (a decision took another downfloater at the same quality), that work
+    /// is dropped and started again for the new guess, `isolated` or not.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn guess_again(
+        &self,
+        la: &mut Lookahead<'_, '_>,
+        mdps: &[usize],
+        res_b: &[usize],
+        in_b: &[bool],
+        fr: &Frame,
+        sol: &Sol,
+        isolated: bool,
+    ) {
+        let Some(a) = la.work.as_mut() else {
+            return;
+        };
+        if a.told.is_none() {
+            match a.news.try_recv() {
+                Ok(News::Guess(g)) => a.told = Some(g),
+                // Nothing told yet (or the engine ahead ended): nothing to compare.
+                _ => return,
+            }
+        }
+        let Some(told) = &a.told else {
+            return;
+        };
+        let Some(guess) = self.guess_of(mdps, res_b, in_b, fr, sol, isolated) else {
+            return;
+        };
+        if told.remaining == guess.remaining && told.mdps == guess.mdps {
+            return;
+        }
+        #[cfg(test)]
+        GUESSED_AGAIN.with(|c| c.set(c.get() + 1));
+        la.drop_work();
         #[cfg(test)]
         let misled = MISLED.with(|m| m.get());
         #[cfg(not(test))]
         let misled = false;
-        let worker = std::thread::Builder::new()
-            .spawn_scoped(scope, move || eng.work_ahead(guess, isolated, misled, tell))
-            .ok()?;
-        Some(Ahead { news, worker })
+        self.ahead_for(la, guess, misled);
     }
 
-    /// The start of the bracket of `mdps` worked out `ahead`, when it was worked out for
-    /// the players left now and these MDPs (it is then the start this engine would work
-    /// out), with what the engine ahead left in its caches; else None, and the work ahead is
-    /// dropped (its thread ends at its next news, or with the scope). A panic ahead is
-    /// passed on.
+    /// The start of the bracket of `mdps` (`isolated` or not) worked out ahead, when it was
+    /// worked out for the players left now and these MDPs (it is then the start this engine
+    /// would work out), with what the engine ahead left in its caches; else None, and the
+    /// work ahead is dropped. A panic ahead is passed on when the engine ahead is found to
+    /// have ended.
     pub(super) fn started_ahead(
         &mut self,
-        ahead: &mut Option<Ahead<'_>>,
+        la: &mut Lookahead<'_, '_>,
         mdps: &[usize],
+        isolated: bool,
     ) -> Option<BracketStart> {
         // The engine ahead ended (or panicked): a panic is passed on.
-        let ended = |ahead: &mut Option<Ahead<'_>>| {
-            if let Some(a) = ahead.take()
+        let ended = |la: &mut Lookahead<'_, '_>| {
+            #[cfg(test)]
+            ENDED.with(|c| c.set(c.get() + 1));
+            if let Some(a) = la.work.take()
                 && let Err(panic) = a.worker.join()
             {
                 std::panic::resume_unwind(panic);
             }
         };
-        let guess = match ahead.as_ref()?.news.recv() {
-            Ok(News::Guess(g)) => g,
-            _ => {
-                ended(ahead);
-                return None;
-            }
+        let told = la.work.as_mut()?.told.take();
+        let guess = match told {
+            Some(g) => g,
+            None => match la.work.as_ref()?.news.recv() {
+                Ok(News::Guess(g)) => g,
+                _ => {
+                    ended(la);
+                    return None;
+                }
+            },
         };
-        if guess.remaining != self.remaining || guess.mdps != mdps {
+        if guess.remaining != self.remaining || guess.mdps != mdps || guess.isolated != isolated {
             #[cfg(test)]
             DROPPED.with(|c| c.set(c.get() + 1));
-            *ahead = None;
+            la.drop_work();
             return None;
         }
-        let (start, caches) = match ahead.as_ref()?.news.recv() {
+        let (start, caches) = match la.work.as_ref()?.news.recv() {
             Ok(News::Started(s)) => *s,
             _ => {
-                ended(ahead);
+                ended(la);
                 return None;
             }
         };
@@ -248,8 +395,11 @@ impl Engine {
         TAKEN.with(|c| c.set(c.get() + 1));
         // An error is worked out again here (the same error).
         let start = start.ok()?;
+        debug_assert!(caches.serial >= start.fr.id);
         self.serial.set(self.serial.get().max(caches.serial));
-        self.warm_record.set(caches.warm_record);
+        let mut record = self.warm_record.get();
+        record.skip = record.skip.saturating_sub(caches.skips_used);
+        self.warm_record.set(record);
         self.aside_declined.set(caches.aside_declined);
         *self.edge_cache.borrow_mut() = caches.edge_cache;
         *self.rest_meets.borrow_mut() = caches.rest_meets;
