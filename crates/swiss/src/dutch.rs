@@ -229,6 +229,15 @@ struct Cons {
 }
 
 impl Cons {
+    /// No constraint on the `n` players (and the bye): how a bracket starts.
+    fn none(n: usize) -> Cons {
+        Cons {
+            req: vec![None; n + 1],
+            tops: vec![false; n + 1],
+            only: None,
+        }
+    }
+
     /// These constraints without `only`: what stays the same across the questions of a
     /// bracket's partner search, which restrict one player at a time.
     fn apart_from_only(&self) -> Cons {
@@ -3266,12 +3275,7 @@ impl Engine {
                     self.bye,
                     self.explanation.len(),
                 );
-                let start = match self.started_ahead(ahead, &mdps, true) {
-                    Some(start) => start,
-                    None => self.bracket_start(&mdps, false, true)?,
-                };
-                self.start_ahead(ahead, &mdps, &start, true);
-                let (floaters, last) = self.bracket_decided(&mdps, true, start, Some(ahead))?;
+                let (floaters, last) = self.bracket_with_ahead(ahead, &mdps, true)?;
                 if last {
                     break;
                 }
@@ -3292,15 +3296,7 @@ impl Engine {
                 self.bracket(&floaters, true, false)?;
                 break;
             }
-            // The bracket's start, worked out ahead while the bracket before decided when
-            // it could be (ADR swiss-041); the next one's worked out ahead while this one
-            // decides.
-            let start = match self.started_ahead(ahead, &mdps, false) {
-                Some(start) => start,
-                None => self.bracket_start(&mdps, false, false)?,
-            };
-            self.start_ahead(ahead, &mdps, &start, false);
-            let (floaters, last) = self.bracket_decided(&mdps, false, start, Some(ahead))?;
+            let (floaters, last) = self.bracket_with_ahead(ahead, &mdps, false)?;
             if last {
                 break;
             }
@@ -3557,6 +3553,23 @@ impl Engine {
         Ok(next)
     }
 
+    /// A bracket (not collapsed) with the work ahead (ADR swiss-041): its start, worked out
+    /// ahead while the bracket before decided when it could be; the next one's worked out
+    /// ahead while this one decides.
+    fn bracket_with_ahead(
+        &mut self,
+        ahead: &mut next_bracket_ahead::Lookahead<'_, '_>,
+        mdps: &[usize],
+        isolated: bool,
+    ) -> Result<(Vec<usize>, bool), NoValidPairing> {
+        let start = match self.started_ahead(ahead, mdps, isolated) {
+            Some(start) => start,
+            None => self.bracket_start(mdps, false, isolated)?,
+        };
+        self.start_ahead(ahead, mdps, &start, isolated);
+        self.bracket_decided(mdps, isolated, start, Some(ahead))
+    }
+
     /// A bracket: its start ([`Engine::bracket_start`]), then its decisions.
     fn bracket(
         &mut self,
@@ -3614,11 +3627,7 @@ impl Engine {
                 }
             }
         }
-        let cons = Cons {
-            req: vec![None; n + 1],
-            tops: vec![false; n + 1],
-            only: None,
-        };
+        let cons = Cons::none(n);
         // The players of the bracket its pairing `sol` does not pair inside it.
         let floaters_of = |s: &Self, fr: &Frame, sol: &Sol| -> Vec<usize> {
             (0..n)
@@ -3717,15 +3726,17 @@ impl Engine {
         macro_rules! guess_again {
             ($fr:expr, $sol:expr) => {
                 if let Some(la) = ahead.as_deref_mut() {
-                    self.guess_again(la, mdps, &res_b, &in_b, $fr, $sol, isolated);
+                    let of = next_bracket_ahead::BracketOf {
+                        mdps,
+                        res_b: &res_b,
+                        in_b: &in_b,
+                        isolated,
+                    };
+                    self.guess_again(la, &of, $fr, $sol);
                 }
             };
         }
-        let mut cons = Cons {
-            req: vec![None; n + 1],
-            tops: vec![false; n + 1],
-            only: None,
-        };
+        let mut cons = Cons::none(n);
         let mut expl = BracketExplanation {
             score: s0,
             players: mdps
@@ -3865,11 +3876,7 @@ impl Engine {
                     c9_on,
                     isolated,
                 )?;
-                let mut c2 = Cons {
-                    req: vec![None; n + 1],
-                    tops: vec![false; n + 1],
-                    only: None,
-                };
+                let mut c2 = Cons::none(n);
                 if !fr2_owned.last {
                     for &m in mdps {
                         if self.remaining[m] {

@@ -45,6 +45,27 @@ thread_local! {
     pub(super) static MISLED_FIRST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// A bracket as its downfloaters are read off a solution ([`Engine::guess_of`]): its MDPs,
+/// its residents, its players, whether it is paired isolated (2017).
+pub(super) struct BracketOf<'a> {
+    pub(super) mdps: &'a [usize],
+    pub(super) res_b: &'a [usize],
+    pub(super) in_b: &'a [bool],
+    pub(super) isolated: bool,
+}
+
+/// Whether tests announce the work ahead under a wrong guess: all of it ([`MISLED`]), or,
+/// for work started from a bracket's `start`, also [`MISLED_FIRST`]. Never outside tests.
+fn misled(start: bool) -> bool {
+    #[cfg(test)]
+    return MISLED.with(|m| m.get()) || (start && MISLED_FIRST.with(|m| m.get()));
+    #[cfg(not(test))]
+    {
+        let _ = start;
+        false
+    }
+}
+
 /// The players left to pair and the MDPs of a bracket to come, as guessed, and whether it
 /// is paired isolated (2017).
 #[derive(Clone)]
@@ -152,30 +173,27 @@ impl Engine {
     /// has `start`, `isolated` or not: the players its first optimum leaves to pair and the
     /// MDPs it floats down ([`Engine::guess_of`]).
     fn guess_after(&self, mdps: &[usize], start: &BracketStart, isolated: bool) -> Option<Guess> {
-        self.guess_of(
+        let of = BracketOf {
             mdps,
-            &start.res_b,
-            &start.in_b,
-            &start.fr,
-            &start.cur,
+            res_b: &start.res_b,
+            in_b: &start.in_b,
             isolated,
-        )
+        };
+        self.guess_of(&of, &start.fr, &start.cur)
     }
 
-    /// The guess of the next bracket after the bracket of `mdps` and residents `res_b`
-    /// (its players `in_b`) when it pairs as `sol` does in frame `fr`: the players `sol`
-    /// leaves to pair and the MDPs it floats down, in the order the bracket lists them
-    /// ([`Engine::bracket_decided`]). None after the last bracket, with explanations, on the
-    /// plain path, below [`crate::two_threads::AHEAD_FROM`] players left, or on one core.
-    fn guess_of(
-        &self,
-        mdps: &[usize],
-        res_b: &[usize],
-        in_b: &[bool],
-        fr: &Frame,
-        sol: &Sol,
-        isolated: bool,
-    ) -> Option<Guess> {
+    /// The guess of the next bracket after the bracket `of` when it pairs as `sol` does in
+    /// frame `fr`: the players `sol` leaves to pair and the MDPs it floats down, in the
+    /// order the bracket lists them ([`Engine::bracket_decided`]). None after the last
+    /// bracket, with explanations, on the plain path, below
+    /// [`crate::two_threads::AHEAD_FROM`] players left, or on one core.
+    fn guess_of(&self, of: &BracketOf<'_>, fr: &Frame, sol: &Sol) -> Option<Guess> {
+        let BracketOf {
+            mdps,
+            res_b,
+            in_b,
+            isolated,
+        } = *of;
         if !self.fast || self.explain || fr.last {
             return None;
         }
@@ -267,11 +285,7 @@ impl Engine {
         let Some(guess) = self.guess_after(mdps, start, isolated) else {
             return;
         };
-        #[cfg(test)]
-        let misled = MISLED.with(|m| m.get()) || MISLED_FIRST.with(|m| m.get());
-        #[cfg(not(test))]
-        let misled = false;
-        self.ahead_for(la, guess, misled);
+        self.ahead_for(la, guess, misled(true));
     }
 
     /// The starts of the brackets from the one `guess` guesses on, worked out ahead on a
@@ -302,20 +316,16 @@ impl Engine {
         }
     }
 
-    /// While the bracket of `mdps` and residents `res_b` (its players `in_b`) decides: when
-    /// its solution `sol` in frame `fr` now floats other players than the guess the work
-    /// ahead is on (a decision took another downfloater at the same quality), that work
-    /// is dropped and started again for the new guess, `isolated` or not.
-    #[allow(clippy::too_many_arguments)]
+    /// While the bracket `of` decides: when its solution `sol` in frame `fr` now floats
+    /// other players than the guess the work ahead is on (a decision took another
+    /// downfloater at the same quality), that work is dropped and started again for the new
+    /// guess.
     pub(super) fn guess_again(
         &self,
         la: &mut Lookahead<'_, '_>,
-        mdps: &[usize],
-        res_b: &[usize],
-        in_b: &[bool],
+        of: &BracketOf<'_>,
         fr: &Frame,
         sol: &Sol,
-        isolated: bool,
     ) {
         let Some(a) = la.work.as_mut() else {
             return;
@@ -330,7 +340,7 @@ impl Engine {
         let Some(told) = &a.told else {
             return;
         };
-        let Some(guess) = self.guess_of(mdps, res_b, in_b, fr, sol, isolated) else {
+        let Some(guess) = self.guess_of(of, fr, sol) else {
             return;
         };
         if told.remaining == guess.remaining && told.mdps == guess.mdps {
@@ -339,11 +349,7 @@ impl Engine {
         #[cfg(test)]
         GUESSED_AGAIN.with(|c| c.set(c.get() + 1));
         la.drop_work();
-        #[cfg(test)]
-        let misled = MISLED.with(|m| m.get());
-        #[cfg(not(test))]
-        let misled = false;
-        self.ahead_for(la, guess, misled);
+        self.ahead_for(la, guess, misled(false));
     }
 
     /// The start of the bracket of `mdps` (`isolated` or not) worked out ahead, when it was
