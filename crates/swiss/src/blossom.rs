@@ -5,7 +5,7 @@
 //! the dual updates on S–S edges (half the slack) stay exact. The result maximises the
 //! total weight; the caller makes maximum cardinality the top-priority field.
 
-use crate::two_threads::{found_in_halves, in_halves};
+use crate::two_threads::{DropWatch, found_in_halves, in_halves};
 use crate::weight::WideN;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -972,6 +972,9 @@ struct Matcher<'a, const L: usize> {
     /// What the current stage labelled ([`Stage`]): the delta steps read these instead of
     /// every vertex and blossom.
     stage: Stage,
+    /// Ends the search early when this thread's work is dropped (an engine ahead's,
+    /// checked at each delta step; ADR swiss-042).
+    watch: DropWatch,
 }
 
 /// The vertices and blossoms a stage of [`Matcher::solve`] labelled: the stage's end
@@ -1156,6 +1159,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
             touched: Vec::new(),
             leaf_scratch: Vec::new(),
             stage: Stage::new(n),
+            watch: DropWatch::here(),
         }
     }
 
@@ -2218,6 +2222,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
             }
             let mut augmented = false;
             loop {
+                self.watch.check();
                 while let Some(v) = self.queue.pop() {
                     if augmented {
                         break;

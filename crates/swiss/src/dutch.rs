@@ -43,10 +43,11 @@ macro_rules! in_width {
 /// edges and priced against the rest ([`Engine::priced_matching`]).
 const PRICED_SMALL_FROM: usize = 32;
 
-/// From this many vertices a priced cold matching starts from a wider part (12 neighbours
-/// each side, 6 heaviest edges); below, from a narrower one (6 and 4): with pricing rounds
-/// that go on from the round before (ADR swiss-012), the few edges the narrow part misses
-/// cost less than the larger part's first solve (ADR swiss-013).
+/// From this many vertices a priced cold matching starts from a wider part (10 neighbours
+/// each side and 10 about its natural opponent, 3 heaviest edges; 12 and 6 before ADR
+/// swiss-042); below, from a narrower one (6 and 4): with pricing rounds that go on from the
+/// round before (ADR swiss-012), the few edges the narrow part misses cost less than the
+/// larger part's first solve (ADR swiss-013).
 const WIDE_PART_FROM: usize = 400;
 
 /// The narrow margin of a reduced matching ([`Engine::solve_reduced`]): the highest lower
@@ -2097,7 +2098,7 @@ impl Engine {
         // ([`max_weight_matching_priced`]), so a few edges missed cost little.
         let nv = verts.len();
         let (window, heaviest, dense) = if nv >= WIDE_PART_FROM {
-            (12, 6, 2)
+            (10, 3, 2)
         } else {
             (6, 4, 1)
         };
@@ -4165,7 +4166,10 @@ mod tests {
 
     #[test]
     fn next_brackets_worked_out_ahead_pair_as_without() {
-        use next_bracket_ahead::{DROPPED, ENDED, GUESSED_AGAIN, MISLED, MISLED_FIRST, TAKEN};
+        use next_bracket_ahead::{
+            DROPPED, DROPPED_AT_ONCE, ENDED, GUESSED_AGAIN, MISLED, MISLED_FIRST, TAKEN,
+        };
+        use std::sync::atomic::Ordering;
         let counts = || {
             (
                 TAKEN.with(|c| c.replace(0)),
@@ -4213,6 +4217,20 @@ mod tests {
             let (taken, _, again, _) = counts();
             assert!(taken > 0 && again > 0, "{edition:?}");
             assert_eq!(one, again_taken, "{edition:?}");
+            // Dropped as it starts: the work ahead ends at its first matching's first delta
+            // step (ADR swiss-042), each bracket works its own start out, the same pairings.
+            let early = crate::two_threads::ENDED_EARLY.load(Ordering::Relaxed);
+            DROPPED_AT_ONCE.with(|d| d.set(true));
+            let at_once = rounds_paired_in(edition, n, rounds, true);
+            DROPPED_AT_ONCE.with(|d| d.set(false));
+            let (taken, _, _, ended) = counts();
+            assert_eq!(taken, 0, "{edition:?}");
+            assert!(ended > 0, "{edition:?}");
+            assert!(
+                crate::two_threads::ENDED_EARLY.load(Ordering::Relaxed) > early,
+                "{edition:?}: the work dropped ended early"
+            );
+            assert_eq!(one, at_once, "{edition:?}");
         }
     }
 

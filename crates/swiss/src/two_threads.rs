@@ -8,7 +8,10 @@
 //! decides (ADR swiss-041, `dutch/next_bracket_ahead.rs`), is decided here too
 //! ([`ahead_on_two_threads`]).
 
+use std::cell::RefCell;
 use std::ops::Range;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// From this many pairs a pass takes two threads, when the machine has two (65,536 pairs
 /// take about 4 ms to weigh; a thread costs tens of µs).
@@ -107,6 +110,62 @@ pub(crate) fn in_halves<T: Send>(
     })
 }
 
+/// The unwinding payload of work that ended because nobody waits for it any more
+/// ([`until_dropped`]; ADR swiss-042).
+pub(crate) struct WorkDropped;
+
+thread_local! {
+    /// The flag this thread's work is dropped by, when it runs [`until_dropped`].
+    static DROPPED_BY: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
+}
+
+#[cfg(test)]
+/// Work ended early by [`until_dropped`] (every thread's, for tests).
+pub(crate) static ENDED_EARLY: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
+
+/// Runs `work` on this thread until `dropped` is set (ADR swiss-042): the long loops that
+/// watch it ([`DropWatch::check`], the matcher's delta steps) then unwind with
+/// [`WorkDropped`], which ends here without a result (`false`; `true` when `work` ran to
+/// its end). No panic hook runs for it; any other panic is passed on. For work nobody reads
+/// once it is dropped (an engine ahead's start, ADR swiss-041): whatever it held is freed
+/// on the way out, and nothing it shares is written.
+pub(crate) fn until_dropped(dropped: Arc<AtomicBool>, work: impl FnOnce()) -> bool {
+    DROPPED_BY.with(|d| *d.borrow_mut() = Some(dropped));
+    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+    DROPPED_BY.with(|d| *d.borrow_mut() = None);
+    match ran {
+        Ok(()) => true,
+        Err(payload) if payload.is::<WorkDropped>() => {
+            #[cfg(test)]
+            ENDED_EARLY.fetch_add(1, Ordering::Relaxed);
+            false
+        }
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
+}
+
+/// What a long loop watches to end early: the flag of [`until_dropped`] on this thread
+/// (none on a thread whose work is never dropped).
+pub(crate) struct DropWatch(Option<Arc<AtomicBool>>);
+
+impl DropWatch {
+    /// The watch of this thread's work.
+    pub(crate) fn here() -> Self {
+        DropWatch(DROPPED_BY.with(|d| d.borrow().clone()))
+    }
+
+    /// Unwinds with [`WorkDropped`] when this thread's work was dropped.
+    #[inline]
+    pub(crate) fn check(&self) {
+        if let Some(dropped) = &self.0
+            && dropped.load(Ordering::Relaxed)
+        {
+            std::panic::resume_unwind(Box::new(WorkDropped));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,5 +194,45 @@ mod tests {
             );
         }
         FORCED.with(|c| c.set(None));
+    }
+
+    #[test]
+    fn dropped_work_ends_at_its_next_check_and_other_panics_pass() {
+        let dropped = Arc::new(AtomicBool::new(false));
+        // Not dropped: runs to its end.
+        let mut steps = 0;
+        assert!(until_dropped(dropped.clone(), || {
+            for _ in 0..10 {
+                DropWatch::here().check();
+                steps += 1;
+            }
+        }));
+        assert_eq!(steps, 10);
+        // Dropped after three steps: ends at the fourth check, without a result.
+        let mut steps = 0;
+        let flag = dropped.clone();
+        assert!(!until_dropped(dropped.clone(), || {
+            let watch = DropWatch::here();
+            for i in 0..10 {
+                if i == 3 {
+                    flag.store(true, Ordering::Relaxed);
+                }
+                watch.check();
+                steps += 1;
+            }
+        }));
+        assert_eq!(steps, 3);
+        // Outside it nothing is watched.
+        DropWatch::here().check();
+        // Another panic is passed on with its payload.
+        let other = std::panic::catch_unwind(|| {
+            until_dropped(Arc::new(AtomicBool::new(false)), || {
+                std::panic::resume_unwind(Box::new(7u8))
+            })
+        });
+        assert_eq!(
+            other.err().and_then(|p| p.downcast::<u8>().ok()),
+            Some(Box::new(7))
+        );
     }
 }
