@@ -220,13 +220,22 @@ const SECTIONS: &[&str] = &[
     "results",
 ];
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--pairing-one") {
-        // A child of the pairing-scale section: one round, its own peak memory.
+        // A child of the pairing-scale section: one round, its own peak memory, paired
+        // outside any async runtime, as `arbiter-pairings` pairs it.
         return pairing_one(Path::new(args.get(1).map_or("", String::as_str)));
     }
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(sections(args))
+}
+
+/// The sections named in `args` (all when none), each in a child process of its own when
+/// there are several.
+async fn sections(mut args: Vec<String>) -> anyhow::Result<()> {
     let mut out = PathBuf::from("BENCHMARKS.md");
     if let Some(i) = args.iter().position(|a| a == "--out") {
         out = PathBuf::from(args.get(i + 1).cloned().unwrap_or_default());
