@@ -431,6 +431,13 @@ pub(crate) struct Engine {
     /// Fast path: the frame whose next scoregroup a reduced solve could not set aside
     /// ([`Engine::next_aside`]): not tried again in it.
     aside_declined: std::cell::Cell<u64>,
+    /// Fast path: the players of the last large cold matching (ascending), whose pairs an
+    /// engine ahead lists for the questions after its start ([`ahead`]).
+    cold_players: std::cell::RefCell<Option<Vec<usize>>>,
+    /// Engine ahead only, while it lists the first questions' pairs: set once the engine
+    /// that takes the start asks for it; the listing then stops and nothing is kept
+    /// ([`Engine::edges_in`], ADR swiss-043).
+    listing_until: std::cell::RefCell<Option<std::sync::Arc<std::sync::atomic::AtomicBool>>>,
 }
 
 /// What weighs a pair of players and allows it, read-only: the players, C1's
@@ -464,6 +471,10 @@ struct Lister<'a> {
     verts: &'a [usize],
     idx: &'a [usize],
     prune: Option<&'a Sol>,
+    /// A listing that stops once this is set (`stopped` then tells so): an engine ahead's
+    /// listing of the first questions' pairs, which the start's taker has asked for.
+    until: Option<&'a std::sync::atomic::AtomicBool>,
+    stopped: &'a std::sync::atomic::AtomicBool,
 }
 
 /// What a listing found, row by row: the pairs it keeps for the [`EdgeCache`] and their
@@ -521,6 +532,14 @@ impl Lister<'_> {
     fn list<const M: usize>(&self, rows: std::ops::Range<usize>, out: &mut Rows<M>) {
         let (fr, n) = (self.fr, self.rules.n);
         for i in rows {
+            if self
+                .until
+                .is_some_and(|u| u.load(std::sync::atomic::Ordering::Relaxed))
+            {
+                self.stopped
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+                return;
+            }
             let u = self.verts[i];
             for &v in &self.verts[i + 1..] {
                 let Some(w) = self.rules.w(fr, u, v) else {
@@ -1007,6 +1026,15 @@ impl EdgeCache {
 /// Questions on fewer vertices are cheap enough to compute afresh.
 const EDGE_CACHE_FROM: usize = 32;
 
+/// From this many players in a bracket's cold matching, an engine ahead lists the pairs of
+/// the bracket's first questions after its start, while the start is not asked for (ADR
+/// swiss-043); this crate's tests, whose brackets are smaller, list from the edge cache's
+/// threshold.
+#[cfg(not(test))]
+const FIRST_QUESTIONS_AHEAD_FROM: usize = WARM_PRICED_FROM;
+#[cfg(test)]
+const FIRST_QUESTIONS_AHEAD_FROM: usize = EDGE_CACHE_FROM;
+
 /// At most this many edges are kept (8 bytes a pair and 8 a limb: about 540 MB in three
 /// limbs when full, 670 MB in four): the questions
 /// of the top bracket of a 9,999-player round 2 have 6–7 million edges, and without the
@@ -1050,6 +1078,9 @@ fn solve_verts_in<const M: usize>(
     floor: Option<Wide>,
 ) -> Answer {
     let idx = eng.local_index(verts);
+    if prune.is_none() && verts.len() >= FIRST_QUESTIONS_AHEAD_FROM {
+        *eng.cold_players.borrow_mut() = Some(verts.to_vec());
+    }
     // A new optimum of a partner search takes the cache of the one before over when its
     // duals were proved on it (ADR swiss-037).
     if let Some(k) = prune.filter(|_| warm_ok && verts.len() >= WARM_PRICED_FROM) {
@@ -1483,6 +1514,8 @@ pub fn pair_round(
         rest_meets: Default::default(),
         rest_heaviest: Default::default(),
         aside_declined: Default::default(),
+        cold_players: Default::default(),
+        listing_until: Default::default(),
         ps: std::sync::Arc::new(ps.into_iter().map(|p| p.0).collect()),
     };
     eng.remaining[n] = eng.has_bye;
@@ -1925,6 +1958,8 @@ impl Engine {
             }
             None => Vec::with_capacity(if pairs <= 1 << 15 { pairs } else { 0 }),
         };
+        let until = self.listing_until.borrow().clone();
+        let stopped = std::sync::atomic::AtomicBool::new(false);
         let lister = Lister {
             rules: self.rules(),
             fr,
@@ -1932,6 +1967,8 @@ impl Engine {
             verts,
             idx,
             prune,
+            until: until.as_deref(),
+            stopped: &stopped,
         };
         let mut rows = Rows {
             edges,
@@ -1947,7 +1984,7 @@ impl Engine {
             lister.list(0..verts.len(), &mut rows);
         }
         #[cfg(test)]
-        if crate::two_threads::FORCED.with(|c| c.get()) == Some(true) {
+        if crate::two_threads::FORCED.with(|c| c.get()) == Some(true) && lister.until.is_none() {
             tests::two_threads_list_as_one::<M>(&lister);
         }
         let Rows {
@@ -1963,6 +2000,8 @@ impl Engine {
             c.weights = weights;
             c
         });
+        // A listing stopped part way keeps nothing (its list is not the question's).
+        let fill = fill.filter(|_| !stopped.load(std::sync::atomic::Ordering::Relaxed));
         let filled = fill.is_some();
         if filled {
             *self.edge_cache.borrow_mut() = fill;
@@ -4167,7 +4206,8 @@ mod tests {
     #[test]
     fn next_brackets_worked_out_ahead_pair_as_without() {
         use next_bracket_ahead::{
-            DROPPED, DROPPED_AT_ONCE, ENDED, GUESSED_AGAIN, MISLED, MISLED_FIRST, TAKEN,
+            DROPPED, DROPPED_AT_ONCE, ENDED, GUESSED_AGAIN, LISTINGS_STOPPED_AT_ONCE, MISLED,
+            MISLED_FIRST, TAKEN,
         };
         use std::sync::atomic::Ordering;
         let counts = || {
@@ -4231,7 +4271,22 @@ mod tests {
                 "{edition:?}: the work dropped ended early"
             );
             assert_eq!(one, at_once, "{edition:?}");
+            // The first questions' pairs listed ahead stop at their first row (the start
+            // asked for at once): nothing is kept, the same pairings (ADR swiss-043).
+            let stopped = next_bracket_ahead::LISTINGS_STOPPED.load(Ordering::Relaxed);
+            LISTINGS_STOPPED_AT_ONCE.with(|s| s.set(true));
+            let listing_stopped = rounds_paired_in(edition, n, rounds, true);
+            LISTINGS_STOPPED_AT_ONCE.with(|s| s.set(false));
+            counts();
+            assert!(
+                next_bracket_ahead::LISTINGS_STOPPED.load(Ordering::Relaxed) > stopped,
+                "{edition:?}: listings ahead stopped"
+            );
+            assert_eq!(one, listing_stopped, "{edition:?}");
         }
+        // Listed ahead and kept with the start while it was not asked for, somewhere in
+        // these rounds (how many depends on the two threads' timing).
+        assert!(next_bracket_ahead::LISTED_AHEAD.load(Ordering::Relaxed) > 0);
     }
 
     #[test]

@@ -48,7 +48,19 @@ thread_local! {
     /// The work ahead is dropped as it starts: it ends at its first matching's first check
     /// (ADR swiss-042), and every bracket works its own start out.
     pub(super) static DROPPED_AT_ONCE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Every listing of the first questions' pairs ahead stops at its first row, as when
+    /// the start is asked for at once (passed on to the engine ahead's thread).
+    pub(super) static LISTINGS_STOPPED_AT_ONCE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
+
+/// Listings of the first questions' pairs ahead kept with the start, and stopped part way
+/// (every thread's, for tests).
+#[cfg(test)]
+pub(super) static LISTED_AHEAD: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
+#[cfg(test)]
+pub(super) static LISTINGS_STOPPED: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
 
 /// A bracket as its downfloaters are read off a solution ([`Engine::guess_of`]): its MDPs,
 /// its residents, its players, whether it is paired isolated (2017).
@@ -106,6 +118,9 @@ struct Ahead<'scope> {
     worker: ScopedJoinHandle<'scope, ()>,
     told: Option<Guess>,
     dropped: Arc<AtomicBool>,
+    /// Set while the engine that takes the starts waits for the one being worked out: the
+    /// engine ahead then stops listing its first questions' pairs and hands it over.
+    asked: Arc<AtomicBool>,
 }
 
 /// The work ahead of a round ([`Engine::run`]): the scope its threads run in, the work
@@ -177,6 +192,54 @@ impl Engine {
             rest_meets: Default::default(),
             rest_heaviest: Default::default(),
             aside_declined: self.aside_declined.clone(),
+            cold_players: Default::default(),
+            listing_until: Default::default(),
+        }
+    }
+
+    /// The edge cache of the questions that will be asked of `start`'s first optimum,
+    /// filled ahead: the pairs among the players of the cold matching that found it
+    /// (those of the first questions, or more), as the first question's listing would fill
+    /// it ([`Engine::edges_in`]: the same frame, certificate and width; the pairs do not
+    /// depend on the question's constraints). A question whose players it does not cover,
+    /// or of another frame, lists its own as before.
+    fn first_questions_listed(&self, start: &BracketStart, asked: &Arc<AtomicBool>) {
+        let Some(verts) = self.cold_players.take() else {
+            return;
+        };
+        let (fr, cur) = (&start.fr, &start.cur);
+        if cur.cert.is_none() || !verts.iter().all(|&v| self.remaining[v]) {
+            return;
+        }
+        let idx = self.local_index(&verts);
+        let cons = Cons {
+            req: vec![None; self.n + 1],
+            tops: vec![false; self.n + 1],
+            only: None,
+        };
+        // The width of a question about a known optimum ([`Engine::solve_verts`]).
+        #[cfg(test)]
+        let asked = &if LISTINGS_STOPPED_AT_ONCE.with(|s| s.get()) {
+            Arc::new(AtomicBool::new(true))
+        } else {
+            Arc::clone(asked)
+        };
+        *self.listing_until.borrow_mut() = Some(Arc::clone(asked));
+        in_width!(
+            fr.bits + 6,
+            listed_ahead(self, fr, &cons, &verts, &idx, cur),
+            listed_ahead::<8>(self, fr, &cons, &verts, &idx, cur)
+        );
+        *self.listing_until.borrow_mut() = None;
+        #[cfg(test)]
+        {
+            let kept = self.edge_cache.borrow().is_some();
+            let counter = if kept {
+                &LISTED_AHEAD
+            } else {
+                &LISTINGS_STOPPED
+            };
+            counter.fetch_add(1, Ordering::Relaxed);
         }
     }
 
@@ -235,7 +298,13 @@ impl Engine {
     /// after the last bracket, below [`crate::two_threads::AHEAD_FROM`] players left, or
     /// when nobody listens any more. `misled` (tests only): each guess is told with one
     /// MDP more, so that its work is dropped.
-    fn work_ahead(mut self, mut guess: Guess, misled: bool, news: SyncSender<News>) {
+    fn work_ahead(
+        mut self,
+        mut guess: Guess,
+        misled: bool,
+        news: SyncSender<News>,
+        asked: Arc<AtomicBool>,
+    ) {
         loop {
             let mut told = guess.clone();
             if misled {
@@ -251,6 +320,9 @@ impl Engine {
                 skip: u32::MAX,
             });
             let start = self.bracket_start(&guess.mdps, false, guess.isolated);
+            if let Ok(s) = &start {
+                self.first_questions_listed(s, &asked);
+            }
             let next = start
                 .as_ref()
                 .ok()
@@ -317,10 +389,16 @@ impl Engine {
         #[cfg(test)]
         dropped.store(DROPPED_AT_ONCE.with(|d| d.get()), Ordering::Relaxed);
         let flag = Arc::clone(&dropped);
+        let asked = Arc::new(AtomicBool::new(false));
+        let asking = Arc::clone(&asked);
+        #[cfg(test)]
+        let stopped_at_once = LISTINGS_STOPPED_AT_ONCE.with(|s| s.get());
         let worker = std::thread::Builder::new().spawn_scoped(la.scope, move || {
             #[cfg(test)]
             crate::two_threads::FORCED.with(|c| c.set(forced));
-            crate::two_threads::until_dropped(flag, || eng.work_ahead(guess, misled, tell));
+            #[cfg(test)]
+            LISTINGS_STOPPED_AT_ONCE.with(|s| s.set(stopped_at_once));
+            crate::two_threads::until_dropped(flag, || eng.work_ahead(guess, misled, tell, asking));
         });
         if let Ok(worker) = worker {
             la.work = Some(Ahead {
@@ -328,6 +406,7 @@ impl Engine {
                 worker,
                 told: None,
                 dropped,
+                asked,
             });
         }
     }
@@ -406,7 +485,11 @@ impl Engine {
             la.drop_work();
             return None;
         }
-        let (start, caches) = match la.work.as_ref()?.news.recv() {
+        let a = la.work.as_ref()?;
+        a.asked.store(true, Ordering::Relaxed);
+        let got = a.news.recv();
+        a.asked.store(false, Ordering::Relaxed);
+        let (start, caches) = match got {
             Ok(News::Started(s)) => *s,
             _ => {
                 ended(la);
@@ -428,4 +511,16 @@ impl Engine {
         *self.rest_heaviest.borrow_mut() = caches.rest_heaviest;
         Some(start)
     }
+}
+
+/// [`Engine::first_questions_listed`] in `M` limbs: listed, the list kept as the cache's spare.
+fn listed_ahead<const M: usize>(
+    eng: &Engine,
+    fr: &Frame,
+    cons: &Cons,
+    verts: &[usize],
+    idx: &[usize],
+    cur: &Sol,
+) {
+    drop(eng.edges_in::<M>(fr, cons, verts, idx, Some(cur)));
 }
