@@ -472,7 +472,8 @@ struct Lister<'a> {
     idx: &'a [usize],
     prune: Option<&'a Sol>,
     /// A listing that stops once this is set (`stopped` then tells so): an engine ahead's
-    /// listing of the first questions' pairs, which the start's taker has asked for.
+    /// listing of the first questions' pairs, which the start's taker has asked for (or
+    /// dropped). It fills the cache only: no question reads its edges.
     until: Option<&'a std::sync::atomic::AtomicBool>,
     stopped: &'a std::sync::atomic::AtomicBool,
 }
@@ -558,7 +559,8 @@ impl Lister<'_> {
                         out.stop_filling();
                     }
                 }
-                if self.rules.allowed(fr, self.cons, u, v) {
+                // A listing ahead fills the cache only (no question reads its edges).
+                if self.until.is_none() && self.rules.allowed(fr, self.cons, u, v) {
                     let w = self.cons.weigh(fr, u, v, w);
                     if out.heaviest.is_none_or(|h| w > h) {
                         out.heaviest = Some(w);
@@ -2000,8 +2002,14 @@ impl Engine {
             c.weights = weights;
             c
         });
-        // A listing stopped part way keeps nothing (its list is not the question's).
-        let fill = fill.filter(|_| !stopped.load(std::sync::atomic::Ordering::Relaxed));
+        // A listing stopped part way keeps nothing (its list is not the question's); one
+        // whose flag is set by now is taken as stopped too, whichever thread listed its last
+        // rows (at worst a whole listing is not kept).
+        let stopped = stopped.load(std::sync::atomic::Ordering::Relaxed)
+            || until
+                .as_deref()
+                .is_some_and(|u| u.load(std::sync::atomic::Ordering::Relaxed));
+        let fill = fill.filter(|_| !stopped);
         let filled = fill.is_some();
         if filled {
             *self.edge_cache.borrow_mut() = fill;

@@ -129,7 +129,9 @@ pub(crate) static ENDED_EARLY: std::sync::atomic::AtomicUsize =
 /// [`WorkDropped`], which ends here without a result (`false`; `true` when `work` ran to
 /// its end). No panic hook runs for it; any other panic is passed on. For work nobody reads
 /// once it is dropped (an engine ahead's start, ADR swiss-041): whatever it held is freed
-/// on the way out, and nothing it shares is written.
+/// on the way out, and nothing it shares is written. It needs unwinding: built with
+/// `panic = "abort"`, a dropped piece of work would abort the process (this workspace
+/// unwinds).
 pub(crate) fn until_dropped(dropped: Arc<AtomicBool>, work: impl FnOnce()) -> bool {
     DROPPED_BY.with(|d| *d.borrow_mut() = Some(dropped));
     let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));

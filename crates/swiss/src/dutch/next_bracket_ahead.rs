@@ -124,7 +124,8 @@ struct Ahead<'scope> {
 }
 
 /// The work ahead of a round ([`Engine::run`]): the scope its threads run in, the work
-/// going on, and the threads of the work dropped (each ends at its next news; joined at the
+/// going on, and the threads of the work dropped (each ends at its matcher's next delta step,
+/// its listing's next row or its next news, ADR swiss-042/043; joined at the
 /// end of the round, so that a panic there is passed on with its message).
 pub(super) struct Lookahead<'scope, 'env> {
     scope: &'scope Scope<'scope, 'env>,
@@ -148,6 +149,8 @@ impl<'scope, 'env> Lookahead<'scope, 'env> {
     pub(super) fn drop_work(&mut self) {
         if let Some(a) = self.work.take() {
             a.dropped.store(true, Ordering::Relaxed);
+            // A listing of the first questions' pairs stops too (ADR swiss-043).
+            a.asked.store(true, Ordering::Relaxed);
             drop(a.news);
             self.dropped.push(a.worker);
         }
@@ -513,7 +516,8 @@ impl Engine {
     }
 }
 
-/// [`Engine::first_questions_listed`] in `M` limbs: listed, the list kept as the cache's spare.
+/// [`Engine::first_questions_listed`] in `M` limbs: the cache filled (the listing ahead builds
+/// no list of edges, [`Lister::until`]).
 fn listed_ahead<const M: usize>(
     eng: &Engine,
     fr: &Frame,
