@@ -471,11 +471,10 @@ struct Lister<'a> {
     verts: &'a [usize],
     idx: &'a [usize],
     prune: Option<&'a Sol>,
-    /// A listing that stops once this is set (`stopped` then tells so): an engine ahead's
-    /// listing of the first questions' pairs, which the start's taker has asked for (or
-    /// dropped). It fills the cache only: no question reads its edges.
+    /// A listing that stops once this is set: an engine ahead's listing of the first
+    /// questions' pairs, which the start's taker has asked for (or dropped). It fills the
+    /// cache only: no question reads its edges.
     until: Option<&'a std::sync::atomic::AtomicBool>,
-    stopped: &'a std::sync::atomic::AtomicBool,
 }
 
 /// What a listing found, row by row: the pairs it keeps for the [`EdgeCache`] and their
@@ -537,8 +536,6 @@ impl Lister<'_> {
                 .until
                 .is_some_and(|u| u.load(std::sync::atomic::Ordering::Relaxed))
             {
-                self.stopped
-                    .store(true, std::sync::atomic::Ordering::Relaxed);
                 return;
             }
             let u = self.verts[i];
@@ -1961,7 +1958,6 @@ impl Engine {
             None => Vec::with_capacity(if pairs <= 1 << 15 { pairs } else { 0 }),
         };
         let until = self.listing_until.borrow().clone();
-        let stopped = std::sync::atomic::AtomicBool::new(false);
         let lister = Lister {
             rules: self.rules(),
             fr,
@@ -1970,7 +1966,6 @@ impl Engine {
             idx,
             prune,
             until: until.as_deref(),
-            stopped: &stopped,
         };
         let mut rows = Rows {
             edges,
@@ -2002,13 +1997,12 @@ impl Engine {
             c.weights = weights;
             c
         });
-        // A listing stopped part way keeps nothing (its list is not the question's); one
-        // whose flag is set by now is taken as stopped too, whichever thread listed its last
-        // rows (at worst a whole listing is not kept).
-        let stopped = stopped.load(std::sync::atomic::Ordering::Relaxed)
-            || until
-                .as_deref()
-                .is_some_and(|u| u.load(std::sync::atomic::Ordering::Relaxed));
+        // A listing whose flag is set by now keeps nothing: it may have stopped part way, on
+        // either thread (its list is not the question's), and a flag once set stays set
+        // until the start is handed over, after this (at worst a whole listing is not kept).
+        let stopped = until
+            .as_deref()
+            .is_some_and(|u| u.load(std::sync::atomic::Ordering::Relaxed));
         let fill = fill.filter(|_| !stopped);
         let filled = fill.is_some();
         if filled {

@@ -215,12 +215,7 @@ impl Engine {
             return;
         }
         let idx = self.local_index(&verts);
-        let cons = Cons {
-            req: vec![None; self.n + 1],
-            tops: vec![false; self.n + 1],
-            only: None,
-        };
-        // The width of a question about a known optimum ([`Engine::solve_verts`]).
+        let cons = Cons::none(self.n);
         #[cfg(test)]
         let asked = &if LISTINGS_STOPPED_AT_ONCE.with(|s| s.get()) {
             Arc::new(AtomicBool::new(true))
@@ -228,6 +223,7 @@ impl Engine {
             Arc::clone(asked)
         };
         *self.listing_until.borrow_mut() = Some(Arc::clone(asked));
+        // The width of a question about a known optimum ([`Engine::solve_verts`]).
         in_width!(
             fr.bits + 6,
             listed_ahead(self, fr, &cons, &verts, &idx, cur),
