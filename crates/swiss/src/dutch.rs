@@ -254,6 +254,23 @@ impl Cons {
         self.req == other.req && self.tops == other.tops
     }
 
+    /// Whether every pair `narrower` allows (`only` aside, in the same frame), these
+    /// constraints allow too ([`Rules::allowed`]): each player required in or out of the
+    /// bracket here is required the same there, and each remainder S1 member here is one
+    /// there (a member's partners are narrowed by the other members, so more members allow
+    /// fewer pairs). The questions of a bracket's phase B add S1 members to phase A's
+    /// constraints (ADR swiss-044).
+    fn allow_all_of(&self, narrower: &Cons) -> bool {
+        self.req.len() == narrower.req.len()
+            && self.tops.len() == narrower.tops.len()
+            && self
+                .req
+                .iter()
+                .zip(&narrower.req)
+                .all(|(r, n)| r.is_none() || r == n)
+            && self.tops.iter().zip(&narrower.tops).all(|(&t, &n)| !t || n)
+    }
+
     /// Whether `only` lets u and v meet (it restricts one player's partners).
     fn only_allows(&self, u: usize, v: usize) -> bool {
         match &self.only {
@@ -418,6 +435,9 @@ pub(crate) struct Engine {
     rounds_played: usize,
     /// Fast path: the warm-started reduced solve's recent record ([`Engine::solve_reduced`]).
     warm_record: std::cell::Cell<WarmRecord>,
+    /// Fast path: the recent record of the floors of the reduced solve's kept players
+    /// ([`Engine::solve_reduced_with`]).
+    floor_record: std::cell::Cell<FloorRecord>,
     /// The last number handed out by [`Engine::next_id`].
     serial: std::cell::Cell<u64>,
     /// Fast path: the edges of the last large question ([`Engine::edges_in`]).
@@ -1049,6 +1069,63 @@ struct WarmRecord {
     skip: u32,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Caches made from the one before under narrower constraints, and questions asked
+    /// without their floor after the floors failed (this thread's, for tests; ADR
+    /// swiss-044).
+    static NARROWED_KEPT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    static FLOORS_SKIPPED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Both off: a cache under narrower constraints is listed again, every question asks
+    /// its floor (the paths of ADR swiss-044 not taken).
+    static NARROWED_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether tests turned the paths of ADR swiss-044 off ([`NARROWED_OFF`]; never in builds).
+fn narrowed_off() -> bool {
+    #[cfg(test)]
+    return NARROWED_OFF.with(|o| o.get());
+    #[cfg(not(test))]
+    false
+}
+
+/// How often, in the frame last asked, the duals a reduced solve's kept players stopped
+/// at below their floor did not extend to the players set aside (then the same question
+/// is solved again without the floor): after `misses` such failures in a row the next
+/// `misses` questions of the frame (at most 16) are asked without the floor at once (ADR
+/// swiss-044).
+#[derive(Debug, Clone, Copy, Default)]
+struct FloorRecord {
+    frame: u64,
+    misses: u32,
+    skip: u32,
+}
+
+impl FloorRecord {
+    /// The record for a question in frame `frame` (a new frame starts a new record).
+    fn of(self, frame: u64) -> FloorRecord {
+        if self.frame == frame {
+            self
+        } else {
+            FloorRecord {
+                frame,
+                ..FloorRecord::default()
+            }
+        }
+    }
+
+    /// After the duals of a question stopped below its floor did (`true`) or did not
+    /// extend to the players set aside.
+    fn extended(self, yes: bool) -> FloorRecord {
+        let misses = if yes { 0 } else { (self.misses + 1).min(16) };
+        FloorRecord {
+            misses,
+            skip: misses,
+            ..self
+        }
+    }
+}
+
 /// Maximum-weight matching with duals computed in `M` limbs (the caller guarantees the
 /// weights and doubled duals fit), the certificate widened back to [`Wide`].
 fn matching_in<const M: usize>(
@@ -1508,6 +1585,7 @@ pub fn pair_round(
         fast: path == EnginePath::Fast,
         rounds_played: state.rounds_played as usize,
         warm_record: Default::default(),
+        floor_record: Default::default(),
         serial: Default::default(),
         edge_cache: Default::default(),
         rest_meets: Default::default(),
@@ -1776,11 +1854,19 @@ impl Engine {
             spare,
             ..
         } = before;
-        // Its constraint flags hold for this question (the same constraints but `only`,
-        // the same frame), `only` asked of each pair apart; so does the barrier's graph of
-        // the pairs they allow (its pairs at players no longer here are not read: the
-        // barrier reads only the players present).
-        let flags = allowed.len() == pairs.len();
+        // Its constraint flags hold for this question when its constraints are the same
+        // but `only` (the same frame), `only` asked of each pair apart; so does the
+        // barrier's graph of the pairs they allow (its pairs at players no longer here are
+        // not read: the barrier reads only the players present). Under narrower
+        // constraints (ADR swiss-044) the flags are made again as the pairs are read.
+        let same = allowed_for
+            .as_ref()
+            .is_some_and(|f| f.same_apart_from_only(cons));
+        let flags = same && allowed.len() == pairs.len();
+        let general = (!flags).then(|| cons.apart_from_only());
+        if !flags {
+            allowed.clear();
+        }
         let mut edges = spare
             .and_then(|b| b.downcast::<Vec<Edge<M>>>().ok())
             .map(|b| *b)
@@ -1797,11 +1883,11 @@ impl Engine {
             let mut limbs = [0u64; M];
             limbs.copy_from_slice(&weights[p * M..(p + 1) * M]);
             let w = WideN(limbs);
-            let ok = if flags {
-                allowed[p] && cons.only_allows(u, v)
-            } else {
-                self.allowed(fr, cons, u, v)
+            let flag = match &general {
+                None => allowed[p],
+                Some(general) => self.allowed(fr, general, u, v),
             };
+            let ok = flag && cons.only_allows(u, v);
             debug_assert_eq!(
                 ok,
                 self.allowed(fr, cons, u, v),
@@ -1810,7 +1896,9 @@ impl Engine {
             pairs[kept] = pairs[p];
             weights.copy_within(p * M..(p + 1) * M, kept * M);
             if flags {
-                allowed[kept] = allowed[p];
+                allowed[kept] = flag;
+            } else {
+                allowed.push(flag);
             }
             kept += 1;
             if ok {
@@ -1825,10 +1913,12 @@ impl Engine {
         weights.truncate(kept * M);
         allowed.truncate(kept);
         let mut kept_cache = EdgeCache::new(fr.id, prune, M, idx, pairs, weights);
+        kept_cache.allowed = allowed;
         if flags {
-            kept_cache.allowed = allowed;
             kept_cache.allowed_for = allowed_for;
             kept_cache.graph = graph;
+        } else {
+            kept_cache.allowed_for = general;
         }
         *self.edge_cache.borrow_mut() = Some(kept_cache);
         Listed {
@@ -1915,19 +2005,27 @@ impl Engine {
             .flatten();
         let lineage = prune.map(|k| k.lineage);
         // The cache of the partner search's optimum before this one (same frame, same
-        // quality, same constraints but `only`, these players among its own): its pairs
-        // are all this one can need (ADR swiss-029).
+        // quality, the same constraints but `only` or narrower ones, these players among
+        // its own): its pairs are all this one can need (ADR swiss-029, swiss-044).
         let old = match old {
             Some(c)
                 if c.frame == key.0
                     && c.limbs == M
                     && lineage.is_some()
                     && c.lineage == lineage
-                    && c.allowed_for
-                        .as_ref()
-                        .is_some_and(|f| f.same_apart_from_only(cons))
+                    && c.allowed_for.as_ref().is_some_and(|f| {
+                        f.same_apart_from_only(cons) || (f.allow_all_of(cons) && !narrowed_off())
+                    })
                     && verts.iter().all(|&v| c.covered[v]) =>
             {
+                #[cfg(test)]
+                if !c
+                    .allowed_for
+                    .as_ref()
+                    .is_some_and(|f| f.same_apart_from_only(cons))
+                {
+                    NARROWED_KEPT.with(|k| k.set(k.get() + 1));
+                }
                 return self.edges_from_cache_before::<M>(fr, cons, idx, prune, c);
             }
             old => old,
@@ -2402,6 +2500,18 @@ impl Engine {
                 None => cert,
             }
         };
+        // Lately the duals stopped below the floor did not extend: the question is asked
+        // without it (as it then is again), the same answer at the cost of one question.
+        let mut record = self.floor_record.get().of(fr.id);
+        #[cfg(test)]
+        if NARROWED_OFF.with(|o| o.get()) {
+            record.skip = 0;
+        } else if record.skip > 0 && kept_floor.is_some() {
+            FLOORS_SKIPPED.with(|c| c.set(c.get() + 1));
+        }
+        let kept_floor = kept_floor.filter(|_| record.skip == 0);
+        record.skip = record.skip.saturating_sub(1);
+        self.floor_record.set(record);
         let sol = match self.solve_verts(fr, cons, base, &kept, prune, proves_no, kept_floor) {
             Answer::Solved(sol) => sol,
             Answer::No => return Some(None),
@@ -2409,7 +2519,14 @@ impl Engine {
                 // Duals of the kept players below their floor. Extended to the players set
                 // aside they are feasible for the whole field, with an objective higher by
                 // exactly their pairs: no matching of the whole field reaches the floor then.
-                if let Some(outer) = self.rest_extension(&cert, &kept, &query, unit) {
+                let extension = self.rest_extension(&cert, &kept, &query, unit);
+                self.floor_record.set(
+                    self.floor_record
+                        .get()
+                        .of(fr.id)
+                        .extended(extension.is_some()),
+                );
+                if let Some(outer) = extension {
                     let Some(_aside_outer) = aside_outer(&cert, outer) else {
                         return without_aside();
                     };
@@ -4080,6 +4197,17 @@ mod tests {
 
     /// [`rounds_paired`] in `edition`.
     fn rounds_paired_in(edition: Edition, n: u32, rounds: u32, two: bool) -> Vec<RoundPairing> {
+        rounds_paired_on(edition, n, rounds, two, EnginePath::Fast)
+    }
+
+    /// [`rounds_paired_in`] on `path`.
+    fn rounds_paired_on(
+        edition: Edition,
+        n: u32,
+        rounds: u32,
+        two: bool,
+        path: EnginePath,
+    ) -> Vec<RoundPairing> {
         crate::two_threads::FORCED.with(|c| c.set(Some(two)));
         let mut st = TournamentState {
             players: (1..=n)
@@ -4108,7 +4236,7 @@ mod tests {
                 &st,
                 edition,
                 &Options::default(),
-                EnginePath::Fast,
+                path,
                 &mut |_| {},
                 &|| false,
             )
@@ -4289,6 +4417,71 @@ mod tests {
         // Listed ahead and kept with the start while it was not asked for, somewhere in
         // these rounds (how many depends on the two threads' timing).
         assert!(next_bracket_ahead::LISTED_AHEAD.load(Ordering::Relaxed) > 0);
+    }
+
+    #[test]
+    fn constraints_allow_all_of_narrower_ones_only() {
+        let cons = |req: &[Option<bool>], tops: &[bool]| Cons {
+            req: req.to_vec(),
+            tops: tops.to_vec(),
+            only: None,
+        };
+        let (t, f) = (Some(true), Some(false));
+        let phase_a = cons(&[None, f, None, None], &[false; 4]);
+        // Phase B: S1 members required in the bracket, paired lower (ADR swiss-044).
+        let phase_b = cons(&[t, f, None, t], &[true, false, false, true]);
+        assert!(phase_a.allow_all_of(&phase_b));
+        assert!(phase_a.allow_all_of(&phase_a));
+        // Wider: a requirement or an S1 member dropped, a requirement turned round.
+        assert!(!phase_b.allow_all_of(&phase_a));
+        assert!(!phase_a.allow_all_of(&cons(&[None, None, None, None], &[false; 4])));
+        assert!(!phase_a.allow_all_of(&cons(&[None, t, None, None], &[false; 4])));
+        let fewer_tops = cons(&[t, f, None, t], &[true, false, false, false]);
+        assert!(!phase_b.allow_all_of(&fewer_tops));
+        assert!(fewer_tops.allow_all_of(&phase_b));
+        // `only` aside; another field size never.
+        let mut only = phase_b.clone();
+        only.only = Some((0, vec![0, 1, 1, 0]));
+        assert!(phase_b.allow_all_of(&only) && only.allow_all_of(&phase_b));
+        assert!(!phase_a.allow_all_of(&cons(&[None, f, None], &[false; 3])));
+    }
+
+    #[test]
+    fn narrowed_caches_kept_and_failed_floors_skipped_pair_as_without() {
+        let counts = || {
+            (
+                NARROWED_KEPT.with(|c| c.replace(0)),
+                FLOORS_SKIPPED.with(|c| c.replace(0)),
+            )
+        };
+        counts();
+        let mut seen = (0, 0);
+        // Small tournaments against the plain path too; larger ones (where reduced solves
+        // set players aside and floors fail) against the fast path without these paths,
+        // the plain path being slow there in debug builds (the CLI's tests compare it on
+        // 1,000 and 2,000 players).
+        for (edition, n, rounds, plain) in [
+            (Edition::Dutch2026, 121, 5, true),
+            (Edition::Dutch2026, 90, 7, true),
+            (Edition::Dutch2017, 60, 7, true),
+            (Edition::Dutch2026, 150, 7, false),
+            (Edition::Dutch2026, 200, 8, false),
+        ] {
+            let fast = rounds_paired_on(edition, n, rounds, false, EnginePath::Fast);
+            let (kept, skipped) = counts();
+            seen = (seen.0 + kept, seen.1 + skipped);
+            NARROWED_OFF.with(|o| o.set(true));
+            let off = rounds_paired_on(edition, n, rounds, false, EnginePath::Fast);
+            NARROWED_OFF.with(|o| o.set(false));
+            assert_eq!(counts(), (0, 0), "{edition:?} {n}: the paths turned off");
+            assert_eq!(fast, off, "{edition:?} {n}");
+            if plain {
+                let plain = rounds_paired_on(edition, n, rounds, false, EnginePath::Reference);
+                assert_eq!(fast, plain, "{edition:?} {n}");
+            }
+        }
+        // Each path taken somewhere in these rounds.
+        assert!(seen.0 > 0 && seen.1 > 0, "{seen:?}");
     }
 
     #[test]

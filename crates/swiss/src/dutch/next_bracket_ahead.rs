@@ -190,6 +190,7 @@ impl Engine {
             fast: self.fast,
             rounds_played: self.rounds_played,
             warm_record: Default::default(),
+            floor_record: Default::default(),
             serial: std::cell::Cell::new(self.serial.get() + AHEAD_NUMBERS),
             edge_cache: Default::default(),
             rest_meets: Default::default(),
