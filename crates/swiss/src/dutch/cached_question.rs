@@ -357,87 +357,36 @@ impl Engine {
                 usable(p).is_some() && !duals.covers(iu, iv, weight(p))
             };
             let (pairs, allowed) = (&c.pairs[..], &c.allowed[..]);
-            // How far each player's dual fell (negative: rose), when every fall fits.
-            // Debug builds take the pass without slacks on one starved question in two, so
-            // that the tests exercise both.
+            // How far each player's dual fell ([`Moved`]). Debug builds take the pass without
+            // slacks on one starved question in two, so that the tests exercise both.
             let by_slack = !(cfg!(debug_assertions) && c.asked % 4 == 2);
-            let slack_and_falls = Some(c.warm_slack.as_deref().filter(|_| by_slack))
-                .filter(|slack| slack.is_some() || c.trusted)
-                .and_then(|slack| {
-                    let mut fell = vec![FELL_ABSENT; self.n + 1];
-                    // Each player's outermost blossom and twice its dual (counted on every
-                    // pair inside it: the searches after a change of partner often end with
-                    // one blossom holding most players, whose vertex duals all fell by as
-                    // much as it adds back; ADR swiss-037). Unknown: no blossom.
-                    let mut outer = vec![(usize::MAX, 0i128); self.n + 1];
-                    for (i, &v) in verts.iter().enumerate() {
-                        fell[v] = fall_of(start.dual[i], duals.vertex[i])?;
-                        if let Some(&(b, z, _)) = duals.chain(i).first()
-                            && let Some(z) = fall_of(z.plus(z), WideN::ZERO)
-                        {
-                            outer[v] = (b, z);
-                        }
+            let slack = c.warm_slack.as_deref().filter(|_| by_slack);
+            let mut moved = vec![Moved::ABSENT; self.n + 1];
+            for (i, &v) in verts.iter().enumerate() {
+                moved[v] = Moved::of(start.dual[i], duals.vertex[i], duals.chain(i).first());
+            }
+            // The warm duals cover every pair of the cache (its certificate was checked
+            // against each, or proved on it), a search only lowers the duals of the players it
+            // labels outer, and blossom duals only add: a pair is covered when its ends' falls
+            // add up to at most zero, less twice the dual of the outermost blossom holding
+            // both, or to at most its warm slack (ADR swiss-027); only the others are read (a
+            // third of them in the partner searches of a 9,999-player round 2, whose forests
+            // hold every player: each fell or rose by about one unit of a criterion, and the
+            // sums are the little deltas before). A pair whose sum does not fit is read.
+            let uncovered = found_in_halves(pairs.len(), &|range, uncovered| {
+                for p in range {
+                    if !allowed[p] {
+                        continue;
                     }
-                    Some((slack, fell, outer))
-                });
-            let uncovered = if let Some((slack, fell, outer)) = slack_and_falls {
-                // The players' duals alone cover a pair whose warm slack is at least the sum
-                // of its ends' falls (ADR swiss-027): only pairs its floor cannot clear are
-                // read (a third of them in the partner searches of a 9,999-player round 2,
-                // whose forests hold every player: each fell or rose by about one unit of a
-                // criterion, and the sums are the little deltas before). A cache taken over
-                // has no floors (ADR swiss-037): every pair whose falls add up above zero is
-                // read.
-                found_in_halves(pairs.len(), &|range, uncovered| {
-                    for p in range {
-                        // An end absent from the question makes the sum negative.
-                        let (u, v) = (pairs[p].0 as usize, pairs[p].1 as usize);
-                        let mut sum = fell[u] + fell[v];
-                        if allowed[p] && sum > 0 {
-                            // Both ends in one outermost blossom: its dual counts on the pair.
-                            let ((bu, z), (bv, _)) = (outer[u], outer[v]);
-                            if bu != usize::MAX && bu == bv {
-                                sum -= z;
-                            }
-                            if sum > 0
-                                && !slack.is_some_and(|s| s[p].covers(sum))
-                                && uncovered_at(p, idx[u], idx[v])
-                            {
-                                uncovered.push(p);
-                            }
-                        }
+                    let (u, v) = (pairs[p].0 as usize, pairs[p].1 as usize);
+                    let covered = moved[u]
+                        .on_pair(moved[v])
+                        .is_some_and(|sum| sum <= 0 || slack.is_some_and(|s| s[p].covers(sum)));
+                    if !covered && uncovered_at(p, idx[u], idx[v]) {
+                        uncovered.push(p);
                     }
-                })
-            } else {
-                // How far each player's dual fell and rose: a pair whose one end rose at
-                // least as far as the other fell keeps the cover of the warm duals, its
-                // weight unread (the searches of a partner search are forests of players
-                // who fell and partners who rose as much, and half the pairs between them
-                // are such).
-                let moved: Vec<(WideN<M>, WideN<M>)> = (0..nv)
-                    .map(|i| {
-                        let (now, then) = (duals.vertex[i], start.dual[i]);
-                        if now < then {
-                            (then.minus(now), WideN::ZERO)
-                        } else {
-                            (WideN::ZERO, now.minus(then))
-                        }
-                    })
-                    .collect();
-                found_in_halves(pairs.len(), &|range, uncovered| {
-                    for p in range {
-                        let (iu, iv) = (idx[pairs[p].0 as usize], idx[pairs[p].1 as usize]);
-                        if allowed[p]
-                            && iu != usize::MAX
-                            && iv != usize::MAX
-                            && !cover_kept(moved[iu], moved[iv])
-                            && uncovered_at(p, iu, iv)
-                        {
-                            uncovered.push(p);
-                        }
-                    }
-                })
-            };
+                }
+            });
             if uncovered.is_empty() {
                 // Debug builds: the duals cover every edge of the question, not only those
                 // at the players whose dual fell.
@@ -656,7 +605,7 @@ fn fall_of<const M: usize>(then: WideN<M>, now: WideN<M>) -> Option<i128> {
     };
     let fits = by.0.iter().skip(2).all(|&l| l == 0) && by.0.get(1).is_none_or(|&l| l < 1 << 62);
     let low = i128::from(by.0[0]) | by.0.get(1).map_or(0, |&l| i128::from(l) << 64);
-    fits.then_some(sign * low)
+    fits.then(|| sign * low)
 }
 
 /// Each pair's [`SlackFloor`] under the warm duals `dual` (by global index; `None` for a
@@ -688,15 +637,59 @@ fn warm_slack_floors<const M: usize>(
     Some(out)
 }
 
-/// Whether a pair whose ends' duals moved by `a` and `b` (how far each fell, how far it
-/// rose) keeps the cover the warm duals gave it, whatever its weight: neither end fell, or
-/// one end rose at least as far as the other fell (blossom duals only add to a cover).
-fn cover_kept<const M: usize>(a: (WideN<M>, WideN<M>), b: (WideN<M>, WideN<M>)) -> bool {
-    match (a.0.is_zero(), b.0.is_zero()) {
-        (true, true) => true,
-        (false, true) => b.1 >= a.0,
-        (true, false) => a.1 >= b.0,
-        (false, false) => false,
+/// How a player's dual moved from the warm start to the end of a search, for the pass
+/// that finds the pairs the search's duals may no longer cover (ADR swiss-045).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Moved {
+    /// How far its dual fell (negative: rose), when it fits ([`fall_of`]).
+    fell: Option<i128>,
+    /// Its outermost blossom (`usize::MAX`: none) and the fall less that blossom's dual,
+    /// which counts on every pair inside the blossom, when it fits: the searches after a
+    /// change of partner often end with one blossom holding most players, whose vertex
+    /// duals all fell by as much as it adds back (ADR swiss-037), by more than 2^126 where
+    /// a criterion above the lowest moved.
+    outer: (usize, Option<i128>),
+}
+
+impl Moved {
+    /// A player absent from the question: any pair at it sums below zero with a fall that
+    /// fits (its pairs are not the question's).
+    const ABSENT: Moved = Moved {
+        fell: Some(FELL_ABSENT),
+        outer: (usize::MAX, None),
+    };
+
+    /// The move from the warm dual `then` to the dual `now` inside the outermost blossom
+    /// `outer` (its link of the certificate's chain: id, dual; `None`: none).
+    fn of<const M: usize>(
+        then: WideN<M>,
+        now: WideN<M>,
+        outer: Option<&(usize, WideN<M>, WideN<M>)>,
+    ) -> Moved {
+        let outer = outer.map_or((usize::MAX, None), |&(b, z, _)| {
+            let with_blossom = now.plus(z);
+            let less = (with_blossom >= now)
+                .then(|| fall_of(then, with_blossom))
+                .flatten();
+            (b, less)
+        });
+        Moved {
+            fell: fall_of(then, now),
+            outer,
+        }
+    }
+
+    /// How far the duals over a pair with ends moved as `self` and `other` fell together
+    /// at most, counting the outermost blossom holding both (any blossom inside it only
+    /// adds): the pair's cover under the warm duals is kept when this is at most zero, or
+    /// at most its warm slack. `None` when it does not fit: the pair is read.
+    fn on_pair(self, other: Moved) -> Option<i128> {
+        let ((b, less), (ob, other_less)) = (self.outer, other.outer);
+        if b != usize::MAX && b == ob {
+            Some(less? + other_less?)
+        } else {
+            Some(self.fell? + other.fell?)
+        }
     }
 }
 
@@ -778,18 +771,47 @@ mod tests {
     }
 
     #[test]
-    fn a_pair_keeps_its_cover_unless_an_end_fell_further_than_the_other_rose() {
-        let still = (w(0), w(0));
-        assert!(cover_kept(still, still));
-        assert!(cover_kept((w(0), w(5)), (w(0), w(0))));
+    fn a_pair_keeps_its_cover_unless_its_ends_fell_together_beyond_their_common_blossom() {
+        let moved = |then: WideN<3>, now: WideN<3>, outer: Option<(usize, WideN<3>)>| {
+            Moved::of(then, now, outer.map(|(b, z)| (b, z, z)).as_ref())
+        };
+        let w = |x: u64| WideN::<3>([x, 0, 0]);
+        let still = moved(w(10), w(10), None);
+        assert_eq!(still.on_pair(still), Some(0));
         // One end fell by 3: the other must have risen by 3 or more.
-        for (fell, rose, kept) in [(3, 3, true), (3, 4, true), (3, 2, false), (3, 0, false)] {
-            let down = (w(fell), w(0));
-            let up = (w(0), w(rose));
-            assert_eq!(cover_kept(down, up), kept, "fell {fell}, rose {rose}");
-            assert_eq!(cover_kept(up, down), kept, "either order");
+        for (rose, kept) in [(3, true), (4, true), (2, false), (0, false)] {
+            let down = moved(w(10), w(7), None);
+            let up = moved(w(10), w(10 + rose), None);
+            assert_eq!(
+                down.on_pair(up).is_some_and(|s| s <= 0),
+                kept,
+                "rose {rose}"
+            );
+            assert_eq!(up.on_pair(down), down.on_pair(up), "either order");
         }
-        // Both fell: only the weight can tell.
-        assert!(!cover_kept((w(1), w(0)), (w(1), w(0))));
+        // Both fell by 2^127 (more than fits) into one blossom of dual 2^127 - 1, which
+        // counts twice on their pair: it fell by 2 in all. With another blossom each, or one
+        // end outside, the fall does not fit and the pair is read.
+        let (then, now) = (WideN::<3>([5, 0, 1]), WideN::<3>([5, 1 << 63, 0]));
+        let dual = WideN::<3>([u64::MAX, (1 << 63) - 1, 0]);
+        let a = moved(then, now, Some((7, dual)));
+        assert_eq!(a.fell, None);
+        assert_eq!(a.on_pair(a), Some(2));
+        assert_eq!(a.on_pair(moved(then, now, Some((8, dual)))), None);
+        assert_eq!(a.on_pair(moved(then, now, None)), None);
+        // A blossom whose dual would wrap the width: read.
+        let wraps = moved(then, now, Some((7, WideN::<3>([u64::MAX; 3]))));
+        assert_eq!(wraps.on_pair(wraps), None);
+        // Falls that fit in one blossom: its dual counts twice.
+        let (c, d) = (
+            moved(w(20), w(15), Some((3, w(4)))),
+            moved(w(20), w(16), Some((3, w(4)))),
+        );
+        assert_eq!(c.on_pair(d), Some(5 + 4 - 8));
+        // An absent end: below zero with any fall that fits, the largest too.
+        let largest = moved(WideN::<3>([u64::MAX, (1 << 62) - 1, 0]), w(0), None);
+        assert_eq!(largest.fell, Some((1 << 126) - 1));
+        assert!(Moved::ABSENT.on_pair(largest).is_some_and(|s| s < 0));
+        assert!(Moved::ABSENT.on_pair(still).is_some_and(|s| s < 0));
     }
 }
