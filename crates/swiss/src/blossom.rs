@@ -2028,12 +2028,23 @@ impl<'a, const L: usize> Matcher<'a, L> {
             }
         }
         for &x in &leaves {
+            // x's own best edge, its least-slack edge to an S-blossom, found on this walk of
+            // its edges ([`Matcher::renew_best`] walks them again otherwise): nothing below
+            // changes a top's label, a dual or a blossom (ADR swiss-046).
+            let own = self.inblossom[x];
+            let mut least: (isize, WideN<L>) = (NO, WideN::<L>::ZERO);
             for pi in self.neighstart[x]..self.neighstart[x + 1] {
                 let kk = (self.neighbend[pi] / 2) as isize;
                 // Tight while both ends moved together; not known to be from now on.
                 self.allowedge[kk as usize] = false;
                 let r = self.neighbour[pi] as usize;
                 let top = self.inblossom[r];
+                if top != own && self.label[top] == 1 {
+                    let slack = self.slack(kk as usize);
+                    if least.0 == NO || slack < least.1 {
+                        least = (kk, slack);
+                    }
+                }
                 if top != r
                     && self.label[top] == 2
                     && self.label[r] == 2
@@ -2060,9 +2071,23 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     self.renew_best(top);
                 }
             }
+            // As `renew_best` gives an unlabelled vertex outside an S-blossom its best edge.
+            if self.label[x] == 0 && self.label[own] != 1 {
+                self.bestedge[x] = least.0;
+                if least.0 != NO {
+                    self.best_changed(x);
+                }
+            }
         }
+        // Debug builds: each best edge is the one a walk of its edges finds now, after the
+        // renewals of the other vertices.
+        #[cfg(debug_assertions)]
         for &x in &leaves {
-            self.renew_best(x);
+            if self.label[x] == 0 && self.label[self.inblossom[x]] != 1 {
+                let mut walked = (NO, WideN::<L>::ZERO);
+                self.least_edge_to_s(x, self.inblossom[x], &mut walked);
+                debug_assert_eq!(walked.0, self.bestedge[x], "a leaving vertex's best edge");
+            }
         }
         // The S-vertex of least dual may have left: found again among those left.
         if self.least_s != NO && self.moving[self.least_s as usize] != Moving::Falls {
