@@ -2239,10 +2239,23 @@ impl<'a, const L: usize> Matcher<'a, L> {
             // The roots of the search: each delta lowers the doubled dual objective by delta
             // per tree (its outer tops outnumber its inner tops by one).
             let mut roots = 0u64;
+            // From a start where every vertex is free with one dual (a cold solve's) the
+            // roots' duals fall together and no other S-vertex's falls further: delta 1 is
+            // the dual of any root still free, read off the roots in turn as they are
+            // matched instead of a pass over the stage's vertices at each delta step (ADR
+            // swiss-047). Eager duals only (a lazy search keeps its own candidate).
+            let one_dual = !LAZY
+                && self.mate.iter().all(|&m| m == NO)
+                && self.dualvar[..n].windows(2).all(|d| d[0] == d[1]);
+            let mut free_roots: Vec<usize> = Vec::new();
+            let mut next_root = 0;
             for v in 0..n {
                 if self.mate[v] == NO && self.label[self.inblossom[v]] == 0 {
                     self.assign_label(v, 1, NO);
                     roots += 1;
+                    if one_dual {
+                        free_roots.push(v);
+                    }
                 }
             }
             let mut augmented = false;
@@ -2336,15 +2349,28 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 // is read here); the others read what the stage labelled ([`Stage`]). Of
                 // equal candidates, the least index (the one a scan in index order would
                 // keep).
-                let least_s = if LAZY {
-                    (self.least_s != NO).then(|| self.dual(self.least_s as usize))
-                } else {
+                let scan = || {
                     self.stage
                         .verts
                         .iter()
                         .filter(|&&v| self.label[self.inblossom[v]] == 1)
                         .map(|&v| self.dualvar[v])
                         .min()
+                };
+                let least_s = if LAZY {
+                    (self.least_s != NO).then(|| self.dual(self.least_s as usize))
+                } else if one_dual {
+                    while free_roots
+                        .get(next_root)
+                        .is_some_and(|&r| self.mate[r] != NO)
+                    {
+                        next_root += 1;
+                    }
+                    let least = free_roots.get(next_root).map(|&r| self.dualvar[r]);
+                    debug_assert_eq!(least, scan(), "delta 1 is a free root's dual");
+                    least
+                } else {
+                    scan()
                 };
                 let mut delta = if self.maxcard {
                     WideN::<L>([u64::MAX; L])
@@ -2375,16 +2401,18 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 } else {
                     let mut least = None;
                     let tops = self.stage.verts.iter().chain(&self.stage.blossoms);
+                    // Each best edge's slack from its key, kept with it (the edge, its ends'
+                    // duals and its weight are not read again at each delta step; ADR
+                    // swiss-047).
+                    let two_d = self.stage_delta.plus(self.stage_delta);
                     for &b in tops {
                         if self.blossomparent[b] == NO
                             && self.label[b] == 1
                             && self.bestedge[b] != NO
                         {
-                            let slack = self.slack(self.bestedge[b] as usize);
+                            let slack = self.bestkey[b].minus(two_d);
                             debug_assert_eq!(
-                                self.bestkey[b]
-                                    .minus(self.stage_delta)
-                                    .minus(self.stage_delta),
+                                self.slack(self.bestedge[b] as usize),
                                 slack,
                                 "the cached slack of an S-blossom's best edge"
                             );
