@@ -584,8 +584,9 @@ impl SlackFloor {
         let (shift, bits) = (self.0 >> 24, i128::from(self.0 & 0xff_ffff));
         match shift {
             0 => bits >= sum,
-            // At least 2^23 · 2^103 = 2^126, more than any two falls (`fall_of`).
-            103.. => true,
+            // At least 2^23 · 2^104 = 2^127, more than any two falls (`fall_of`: each below
+            // 2^126, so their sum below 2^127); below that shift the floor fits an i128.
+            104.. => true,
             _ => bits << shift >= sum,
         }
     }
@@ -738,21 +739,26 @@ mod tests {
         }
         for v in &values {
             let f = SlackFloor::of(*v);
-            let Some(x) = exact(v) else { continue };
+            let Some(x) = exact(v) else {
+                // At least 2^127: more than any two falls add up to.
+                assert!(f.covers(i128::MAX - 1), "clears any two falls");
+                continue;
+            };
             // The floor is the slack with the bits below its 24 highest cleared.
             let top = 128 - x.leading_zeros();
             let cut = top.saturating_sub(24);
             let floor = x >> cut << cut;
-            if floor > 0 && floor < 1 << 126 {
+            if floor > 0 && floor < i128::MAX {
                 assert!(
                     f.covers(floor) && !f.covers(floor + 1),
                     "floor {f:?} of {x}"
                 );
             }
-            if floor >= 1 << 126 {
-                assert!(f.covers((1 << 126) - 1), "clears any two falls");
-            }
         }
+        // A slack of 2^126 does not cover two falls of 2^126 - 1 (their sum, 2^127 - 2).
+        let twice_largest_fall = 2 * ((1i128 << 126) - 1);
+        assert!(!SlackFloor::of(at(126, 1)).covers(twice_largest_fall));
+        assert!(SlackFloor::of(at(126, 3)).covers(twice_largest_fall));
         assert!(SlackFloor::of(w(5)).covers(5) && !SlackFloor::of(w(5)).covers(6));
         assert!(!SlackFloor::of(WideN::<2>::ZERO).covers(1));
     }
