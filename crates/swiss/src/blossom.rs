@@ -2039,12 +2039,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
                 self.allowedge[kk as usize] = false;
                 let r = self.neighbour[pi] as usize;
                 let top = self.inblossom[r];
-                if top != own && self.label[top] == 1 {
-                    let slack = self.slack(kk as usize);
-                    if least.0 == NO || slack < least.1 {
-                        least = (kk, slack);
-                    }
-                }
+                self.keep_least_to_s(kk as usize, top, own, &mut least);
                 if top != r
                     && self.label[top] == 2
                     && self.label[r] == 2
@@ -2073,10 +2068,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
             }
             // As `renew_best` gives an unlabelled vertex outside an S-blossom its best edge.
             if self.label[x] == 0 && self.label[own] != 1 {
-                self.bestedge[x] = least.0;
-                if least.0 != NO {
-                    self.best_changed(x);
-                }
+                self.give_best(x, least.0);
             }
         }
         // Debug builds: each best edge is the one a walk of its edges finds now, after the
@@ -2126,11 +2118,15 @@ impl<'a, const L: usize> Matcher<'a, L> {
         } else if r < self.n && self.label[r] == 0 && self.label[self.inblossom[r]] != 1 {
             let mut best = (NO, WideN::<L>::ZERO);
             self.least_edge_to_s(r, self.inblossom[r], &mut best);
-            let best = best.0;
-            self.bestedge[r] = best;
-            if best != NO {
-                self.best_changed(r);
-            }
+            self.give_best(r, best.0);
+        }
+    }
+
+    /// Gives vertex `v` (unlabelled, outside an S-blossom) the best edge `best` (`NO`: none).
+    fn give_best(&mut self, v: usize, best: isize) {
+        self.bestedge[v] = best;
+        if best != NO {
+            self.best_changed(v);
         }
     }
 
@@ -2139,14 +2135,21 @@ impl<'a, const L: usize> Matcher<'a, L> {
     fn least_edge_to_s(&self, v: usize, own: usize, best: &mut (isize, WideN<L>)) {
         for pi in self.neighstart[v]..self.neighstart[v + 1] {
             let bw = self.inblossom[self.neighbour[pi] as usize];
-            if bw == own || self.label[bw] != 1 {
-                continue;
-            }
-            let k = self.neighbend[pi] as usize / 2;
-            let slack = self.slack(k);
-            if best.0 == NO || slack < best.1 {
-                *best = (k as isize, slack);
-            }
+            self.keep_least_to_s(self.neighbend[pi] as usize / 2, bw, own, best);
+        }
+    }
+
+    /// Lowers `best` to edge `k` when its far end's top-level blossom `top` is an S-blossom
+    /// other than `own` and its slack is less ([`Matcher::least_edge_to_s`]'s test and tie
+    /// rule: the first edge of least slack).
+    #[inline]
+    fn keep_least_to_s(&self, k: usize, top: usize, own: usize, best: &mut (isize, WideN<L>)) {
+        if top == own || self.label[top] != 1 {
+            return;
+        }
+        let slack = self.slack(k);
+        if best.0 == NO || slack < best.1 {
+            *best = (k as isize, slack);
         }
     }
 

@@ -451,9 +451,10 @@ pub(crate) struct Engine {
     /// Fast path: the frame whose next scoregroup a reduced solve could not set aside
     /// ([`Engine::next_aside`]): not tried again in it.
     aside_declined: std::cell::Cell<u64>,
-    /// Fast path: the players of the last large cold matching (ascending), whose pairs an
-    /// engine ahead lists for the questions after its start ([`ahead`]).
-    cold_players: std::cell::RefCell<Option<Vec<usize>>>,
+    /// Engine ahead only (`None` on the engine that pairs the round): the players of its
+    /// last large cold matching (ascending), whose pairs it lists for the questions after
+    /// its start ([`ahead`]).
+    cold_players: Option<std::cell::RefCell<Option<Vec<usize>>>>,
     /// Engine ahead only, while it lists the first questions' pairs: set once the engine
     /// that takes the start asks for it; the listing then stops and nothing is kept
     /// ([`Engine::edges_in`], ADR swiss-043).
@@ -1154,8 +1155,11 @@ fn solve_verts_in<const M: usize>(
     floor: Option<Wide>,
 ) -> Answer {
     let idx = eng.local_index(verts);
-    if prune.is_none() && verts.len() >= FIRST_QUESTIONS_AHEAD_FROM {
-        *eng.cold_players.borrow_mut() = Some(verts.to_vec());
+    if let Some(cold) = &eng.cold_players
+        && prune.is_none()
+        && verts.len() >= FIRST_QUESTIONS_AHEAD_FROM
+    {
+        *cold.borrow_mut() = Some(verts.to_vec());
     }
     // A new optimum of a partner search takes the cache of the one before over when its
     // duals were proved on it (ADR swiss-037).
@@ -1591,7 +1595,7 @@ pub fn pair_round(
         rest_meets: Default::default(),
         rest_heaviest: Default::default(),
         aside_declined: Default::default(),
-        cold_players: Default::default(),
+        cold_players: None,
         listing_until: Default::default(),
         ps: std::sync::Arc::new(ps.into_iter().map(|p| p.0).collect()),
     };
@@ -1844,6 +1848,7 @@ impl Engine {
         idx: &[usize],
         prune: Option<&Sol>,
         before: EdgeCache,
+        same: bool,
     ) -> Listed<'_, M> {
         let EdgeCache {
             mut pairs,
@@ -1858,10 +1863,8 @@ impl Engine {
         // but `only` (the same frame), `only` asked of each pair apart; so does the
         // barrier's graph of the pairs they allow (its pairs at players no longer here are
         // not read: the barrier reads only the players present). Under narrower
-        // constraints (ADR swiss-044) the flags are made again as the pairs are read.
-        let same = allowed_for
-            .as_ref()
-            .is_some_and(|f| f.same_apart_from_only(cons));
+        // constraints (`same` false, ADR swiss-044) the flags are made again as the pairs
+        // are read.
         let flags = same && allowed.len() == pairs.len();
         let general = (!flags).then(|| cons.apart_from_only());
         if !flags {
@@ -2007,26 +2010,29 @@ impl Engine {
         // The cache of the partner search's optimum before this one (same frame, same
         // quality, the same constraints but `only` or narrower ones, these players among
         // its own): its pairs are all this one can need (ADR swiss-029, swiss-044).
+        let same = |c: &EdgeCache| {
+            c.allowed_for
+                .as_ref()
+                .is_some_and(|f| f.same_apart_from_only(cons))
+        };
         let old = match old {
             Some(c)
                 if c.frame == key.0
                     && c.limbs == M
                     && lineage.is_some()
                     && c.lineage == lineage
-                    && c.allowed_for.as_ref().is_some_and(|f| {
-                        f.same_apart_from_only(cons) || (f.allow_all_of(cons) && !narrowed_off())
-                    })
+                    && (same(&c)
+                        || c.allowed_for
+                            .as_ref()
+                            .is_some_and(|f| f.allow_all_of(cons) && !narrowed_off()))
                     && verts.iter().all(|&v| c.covered[v]) =>
             {
+                let same = same(&c);
                 #[cfg(test)]
-                if !c
-                    .allowed_for
-                    .as_ref()
-                    .is_some_and(|f| f.same_apart_from_only(cons))
-                {
+                if !same {
                     NARROWED_KEPT.with(|k| k.set(k.get() + 1));
                 }
-                return self.edges_from_cache_before::<M>(fr, cons, idx, prune, c);
+                return self.edges_from_cache_before::<M>(fr, cons, idx, prune, c, same);
             }
             old => old,
         };
@@ -2503,10 +2509,11 @@ impl Engine {
         // Lately the duals stopped below the floor did not extend: the question is asked
         // without it (as it then is again), the same answer at the cost of one question.
         let mut record = self.floor_record.get().of(fr.id);
-        #[cfg(test)]
-        if NARROWED_OFF.with(|o| o.get()) {
+        if narrowed_off() {
             record.skip = 0;
-        } else if record.skip > 0 && kept_floor.is_some() {
+        }
+        #[cfg(test)]
+        if record.skip > 0 && kept_floor.is_some() {
             FLOORS_SKIPPED.with(|c| c.set(c.get() + 1));
         }
         let kept_floor = kept_floor.filter(|_| record.skip == 0);

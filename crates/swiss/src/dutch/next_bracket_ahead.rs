@@ -196,7 +196,7 @@ impl Engine {
             rest_meets: Default::default(),
             rest_heaviest: Default::default(),
             aside_declined: self.aside_declined.clone(),
-            cold_players: Default::default(),
+            cold_players: Some(Default::default()),
             listing_until: Default::default(),
         }
     }
@@ -208,7 +208,7 @@ impl Engine {
     /// depend on the question's constraints). A question whose players it does not cover,
     /// or of another frame, lists its own as before.
     fn first_questions_listed(&self, start: &BracketStart, asked: &Arc<AtomicBool>) {
-        let Some(verts) = self.cold_players.take() else {
+        let Some(verts) = self.cold_players.as_ref().and_then(|c| c.take()) else {
             return;
         };
         let (fr, cur) = (&start.fr, &start.cur);
