@@ -85,6 +85,7 @@ const WARM_PRICED_FROM: usize = 400;
 const MAX_PLAYERS: usize = 9999;
 
 mod board_order;
+mod cache_from_cold_matching;
 mod cache_taken_over;
 mod cached_question;
 mod next_bracket_ahead;
@@ -237,6 +238,11 @@ impl Cons {
             tops: vec![false; n + 1],
             only: None,
         }
+    }
+
+    /// Whether these constraints constrain nothing ([`Cons::none`]).
+    fn is_none(&self) -> bool {
+        self.only.is_none() && self.req.iter().all(Option::is_none) && !self.tops.contains(&true)
     }
 
     /// These constraints without `only`: what stays the same across the questions of a
@@ -455,6 +461,9 @@ pub(crate) struct Engine {
     /// last large cold matching (ascending), whose pairs it lists for the questions after
     /// its start ([`ahead`]).
     cold_players: Option<std::cell::RefCell<Option<Vec<usize>>>>,
+    /// Fast path: the last large cold matching's list of edges, until its bracket's start
+    /// makes the first questions' cache from it (ADR swiss-048).
+    cold_list: std::cell::RefCell<Option<cache_from_cold_matching::ColdList>>,
     /// Engine ahead only, while it lists the first questions' pairs: set once the engine
     /// that takes the start asks for it; the listing then stops and nothing is kept
     /// ([`Engine::edges_in`], ADR swiss-043).
@@ -1161,6 +1170,9 @@ fn solve_verts_in<const M: usize>(
     {
         *cold.borrow_mut() = Some(verts.to_vec());
     }
+    // A bracket's start keeps its cold matching's list for its first questions' cache
+    // (ADR swiss-048).
+    let keep_cold = prune.is_none() && eng.keeps_cold_list(cons, verts);
     // A new optimum of a partner search takes the cache of the one before over when its
     // duals were proved on it (ADR swiss-037).
     if let Some(k) = prune.filter(|_| warm_ok && verts.len() >= WARM_PRICED_FROM) {
@@ -1205,7 +1217,7 @@ fn solve_verts_in<const M: usize>(
             Err(c) => Answer::Below(eng.globalize(verts, widen(&c))),
         };
     }
-    let edges = eng.edges_in::<M>(fr, cons, verts, &idx, prune);
+    let mut edges = eng.edges_in::<M>(fr, cons, verts, &idx, prune);
     if let Some((k, proves_no)) = question
         && !asked
         && eng
@@ -1255,6 +1267,9 @@ fn solve_verts_in<const M: usize>(
     // allows: its duals cover each of them.
     if edges.back_to.or(edges.hint_to).is_some() {
         eng.record_proved::<M>(fr, cons, verts, prune, &sol);
+    }
+    if keep_cold {
+        eng.keep_cold_list(fr, verts, std::mem::take(&mut edges.edges));
     }
     Answer::Solved(sol)
 }
@@ -1596,6 +1611,7 @@ pub fn pair_round(
         rest_heaviest: Default::default(),
         aside_declined: Default::default(),
         cold_players: None,
+        cold_list: Default::default(),
         listing_until: Default::default(),
         ps: std::sync::Arc::new(ps.into_iter().map(|p| p.0).collect()),
     };
@@ -3852,7 +3868,7 @@ impl Engine {
                 (fr, cur, c9_on)
             }
         };
-        Ok(BracketStart {
+        let start = BracketStart {
             s0,
             in_b,
             mdp,
@@ -3861,7 +3877,10 @@ impl Engine {
             fr,
             cur,
             c9_on,
-        })
+        };
+        // Its first questions' cache made from its cold matching's list (ADR swiss-048).
+        self.first_questions_from_cold(&start);
+        Ok(start)
     }
 
     /// The decisions of a bracket from its start: which MDPs are paired and with whom,
@@ -4342,6 +4361,7 @@ mod tests {
 
     #[test]
     fn next_brackets_worked_out_ahead_pair_as_without() {
+        use cache_from_cold_matching::FROM_COLD_OFF;
         use next_bracket_ahead::{
             DROPPED, DROPPED_AT_ONCE, ENDED, GUESSED_AGAIN, LISTINGS_STOPPED_AT_ONCE, MISLED,
             MISLED_FIRST, TAKEN,
@@ -4377,6 +4397,14 @@ mod tests {
                 "{edition:?}: the work ahead goes on to the last bracket"
             );
             assert_eq!(one, two, "{edition:?}");
+            // The starts' caches not made from their cold matchings' lists (ADR swiss-048
+            // off): the first questions' pairs listed ahead (ADR swiss-043), the same
+            // pairings.
+            FROM_COLD_OFF.with(|o| o.set(true));
+            let listed = rounds_paired_in(edition, n, rounds, true);
+            FROM_COLD_OFF.with(|o| o.set(false));
+            counts();
+            assert_eq!(one, listed, "{edition:?}");
             // Announced under a wrong guess: dropped every time (at the first decision, and
             // at the bracket's end), worked out again, the same pairings.
             MISLED.with(|m| m.set(true));
@@ -4412,7 +4440,9 @@ mod tests {
             // asked for at once): nothing is kept, the same pairings (ADR swiss-043).
             let stopped = next_bracket_ahead::LISTINGS_STOPPED.load(Ordering::Relaxed);
             LISTINGS_STOPPED_AT_ONCE.with(|s| s.set(true));
+            FROM_COLD_OFF.with(|o| o.set(true));
             let listing_stopped = rounds_paired_in(edition, n, rounds, true);
+            FROM_COLD_OFF.with(|o| o.set(false));
             LISTINGS_STOPPED_AT_ONCE.with(|s| s.set(false));
             counts();
             assert!(
@@ -4422,7 +4452,8 @@ mod tests {
             assert_eq!(one, listing_stopped, "{edition:?}");
         }
         // Listed ahead and kept with the start while it was not asked for, somewhere in
-        // these rounds (how many depends on the two threads' timing).
+        // these rounds (how many depends on the two threads' timing; only where the
+        // caches are not made from the cold lists).
         assert!(next_bracket_ahead::LISTED_AHEAD.load(Ordering::Relaxed) > 0);
     }
 
@@ -4489,6 +4520,36 @@ mod tests {
         }
         // Each path taken somewhere in these rounds.
         assert!(seen.0 > 0 && seen.1 > 0, "{seen:?}");
+    }
+
+    #[test]
+    fn first_questions_cache_made_from_the_cold_list_pairs_as_without() {
+        use cache_from_cold_matching::{FROM_COLD, FROM_COLD_OFF};
+        FROM_COLD.with(|c| c.set(0));
+        // Debug builds check each cache made so against the listing it replaces; the
+        // pairings must be those of the listing, on one thread and on two (the engine
+        // ahead makes its starts' caches so too).
+        for (edition, n, rounds) in [
+            (Edition::Dutch2026, 121, 5),
+            (Edition::Dutch2026, 90, 7),
+            (Edition::Dutch2017, 60, 7),
+            (Edition::Dutch2026, 200, 6),
+        ] {
+            let made = FROM_COLD.with(|c| c.get());
+            let fast = rounds_paired_on(edition, n, rounds, false, EnginePath::Fast);
+            assert!(
+                FROM_COLD.with(|c| c.get()) > made,
+                "{edition:?} {n}: made so"
+            );
+            let two = rounds_paired_on(edition, n, rounds, true, EnginePath::Fast);
+            FROM_COLD_OFF.with(|o| o.set(true));
+            let made = FROM_COLD.with(|c| c.get());
+            let off = rounds_paired_on(edition, n, rounds, false, EnginePath::Fast);
+            FROM_COLD_OFF.with(|o| o.set(false));
+            assert_eq!(FROM_COLD.with(|c| c.get()), made, "{edition:?} {n}: off");
+            assert_eq!(fast, off, "{edition:?} {n}");
+            assert_eq!(fast, two, "{edition:?} {n}: two threads");
+        }
     }
 
     #[test]

@@ -197,6 +197,7 @@ impl Engine {
             rest_heaviest: Default::default(),
             aside_declined: self.aside_declined.clone(),
             cold_players: Some(Default::default()),
+            cold_list: Default::default(),
             listing_until: Default::default(),
         }
     }
@@ -213,6 +214,15 @@ impl Engine {
         };
         let (fr, cur) = (&start.fr, &start.cur);
         if cur.cert.is_none() || !verts.iter().all(|&v| self.remaining[v]) {
+            return;
+        }
+        // Made from the cold matching's own list already (ADR swiss-048).
+        if self
+            .edge_cache
+            .borrow()
+            .as_ref()
+            .is_some_and(|c| c.holds(fr.id, Some(cur.cert_id), None, &verts))
+        {
             return;
         }
         let idx = self.local_index(&verts);
@@ -393,11 +403,15 @@ impl Engine {
         let asking = Arc::clone(&asked);
         #[cfg(test)]
         let stopped_at_once = LISTINGS_STOPPED_AT_ONCE.with(|s| s.get());
+        #[cfg(test)]
+        let from_cold_off = super::cache_from_cold_matching::FROM_COLD_OFF.with(|o| o.get());
         let worker = std::thread::Builder::new().spawn_scoped(la.scope, move || {
             #[cfg(test)]
             crate::two_threads::FORCED.with(|c| c.set(forced));
             #[cfg(test)]
             LISTINGS_STOPPED_AT_ONCE.with(|s| s.set(stopped_at_once));
+            #[cfg(test)]
+            super::cache_from_cold_matching::FROM_COLD_OFF.with(|o| o.set(from_cold_off));
             crate::two_threads::until_dropped(flag, || eng.work_ahead(guess, misled, tell, asking));
         });
         if let Ok(worker) = worker {
