@@ -464,6 +464,9 @@ pub(crate) struct Engine {
     /// Fast path: the last large cold matching's list of edges, until its bracket's start
     /// makes the first questions' cache from it (ADR swiss-048).
     cold_list: std::cell::RefCell<Option<cache_from_cold_matching::ColdList>>,
+    /// Set while a bracket's start is worked out: only its cold matchings keep their lists
+    /// (a cold solve a question falls back on would hold one through the decisions).
+    starting: std::cell::Cell<bool>,
     /// Engine ahead only, while it lists the first questions' pairs: set once the engine
     /// that takes the start asks for it; the listing then stops and nothing is kept
     /// ([`Engine::edges_in`], ADR swiss-043).
@@ -1612,6 +1615,7 @@ pub fn pair_round(
         aside_declined: Default::default(),
         cold_players: None,
         cold_list: Default::default(),
+        starting: Default::default(),
         listing_until: Default::default(),
         ps: std::sync::Arc::new(ps.into_iter().map(|p| p.0).collect()),
     };
@@ -3765,16 +3769,37 @@ impl Engine {
 
     /// The start of a bracket: its frame and its first optimum (the cold solve), which
     /// depend only on the players left to pair and the bracket's MDPs, so that they can be
-    /// worked out ahead on another engine ([`next_bracket_ahead`]).
+    /// worked out ahead on another engine ([`next_bracket_ahead`]); and the edge cache of its
+    /// first questions, made from the cold solve's list (ADR swiss-048).
     fn bracket_start(
         &self,
         mdps: &[usize],
         collapse: bool,
         isolated: bool,
     ) -> Result<BracketStart, NoValidPairing> {
-        let n = self.n;
         // The last bracket's edges serve no question of this one (another frame).
         *self.edge_cache.borrow_mut() = None;
+        debug_assert!(
+            self.cold_list.borrow().is_none(),
+            "a cold matching's list kept outside a bracket's start (ADR swiss-048)"
+        );
+        self.starting.set(true);
+        let start = self.bracket_start_solved(mdps, collapse, isolated);
+        self.starting.set(false);
+        let start = start?;
+        // Its first questions' cache made from its cold matching's list (ADR swiss-048).
+        self.first_questions_from_cold(&start);
+        Ok(start)
+    }
+
+    /// [`Engine::bracket_start`]'s frame and first optimum.
+    fn bracket_start_solved(
+        &self,
+        mdps: &[usize],
+        collapse: bool,
+        isolated: bool,
+    ) -> Result<BracketStart, NoValidPairing> {
+        let n = self.n;
         let rem: Vec<usize> = (0..n).filter(|&i| self.remaining[i]).collect();
         let is_mdp = |i: &usize| mdps.contains(i);
         let residents: Vec<usize> = rem.iter().copied().filter(|i| !is_mdp(i)).collect();
@@ -3868,7 +3893,7 @@ impl Engine {
                 (fr, cur, c9_on)
             }
         };
-        let start = BracketStart {
+        Ok(BracketStart {
             s0,
             in_b,
             mdp,
@@ -3877,10 +3902,7 @@ impl Engine {
             fr,
             cur,
             c9_on,
-        };
-        // Its first questions' cache made from its cold matching's list (ADR swiss-048).
-        self.first_questions_from_cold(&start);
-        Ok(start)
+        })
     }
 
     /// The decisions of a bracket from its start: which MDPs are paired and with whom,

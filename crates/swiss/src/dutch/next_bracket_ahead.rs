@@ -198,6 +198,7 @@ impl Engine {
             aside_declined: self.aside_declined.clone(),
             cold_players: Some(Default::default()),
             cold_list: Default::default(),
+            starting: Default::default(),
             listing_until: Default::default(),
         }
     }
