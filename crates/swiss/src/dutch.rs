@@ -3786,7 +3786,11 @@ impl Engine {
         self.starting.set(true);
         let start = self.bracket_start_solved(mdps, collapse, isolated);
         self.starting.set(false);
-        let start = start?;
+        let Ok(start) = start else {
+            // A list kept before the error goes with it.
+            *self.cold_list.borrow_mut() = None;
+            return start;
+        };
         // Its first questions' cache made from its cold matching's list (ADR swiss-048).
         self.first_questions_from_cold(&start);
         Ok(start)

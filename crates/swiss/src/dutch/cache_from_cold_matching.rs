@@ -49,12 +49,14 @@ const BLOCK: usize = 100;
 
 impl Engine {
     /// Whether a cold matching of `verts` under `cons` keeps its list for the cache of its
-    /// bracket's first questions: on the fast path, while a bracket's start is worked out,
-    /// from [`FIRST_QUESTIONS_AHEAD_FROM`] players, without constraints. Any list kept
-    /// before is given back first: two such lists at once would double the memory.
+    /// bracket's first questions: on the fast path without explanations (whose questions
+    /// do not read the cache), while a bracket's start is worked out, from
+    /// [`FIRST_QUESTIONS_AHEAD_FROM`] players, without constraints. Any list kept before is
+    /// given back first: two such lists at once would double the memory.
     pub(super) fn keeps_cold_list(&self, cons: &Cons, verts: &[usize]) -> bool {
         *self.cold_list.borrow_mut() = None;
         self.fast
+            && !self.explain
             && self.starting.get()
             && !from_cold_off()
             && verts.len() >= FIRST_QUESTIONS_AHEAD_FROM
