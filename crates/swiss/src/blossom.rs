@@ -142,6 +142,7 @@ impl<const L: usize> Certificate<L> {
     }
 
     /// 2 × reduced cost of edge (u, v) of weight `w`: 0 when the edge is tight.
+    #[inline]
     pub fn reduced_cost(&self, u: usize, v: usize, w: WideN<L>) -> WideN<L> {
         let (sum, two_w) = self.dual_sum_and_twice(u, v, w);
         if sum >= two_w {
@@ -166,12 +167,14 @@ impl<const L: usize> Certificate<L> {
     /// edge of the graph, the duals are feasible for the graph's matching LP and complementary
     /// slackness still holds, so that matching is optimal for the whole graph and the
     /// certificate is one of the graph (LP duality).
+    #[inline]
     pub fn covers(&self, u: usize, v: usize, w: WideN<L>) -> bool {
         self.shortfall(u, v, w).is_none()
     }
 
     /// How far the duals over edge (u, v) of weight `w` fall short of twice its shifted
     /// weight; `None` when they cover it ([`Certificate::covers`]).
+    #[inline]
     pub fn shortfall(&self, u: usize, v: usize, w: WideN<L>) -> Option<WideN<L>> {
         // The vertex duals alone often cover it (blossom duals only add): no chain walk.
         let w2 = w.plus(self.shift);
@@ -184,6 +187,7 @@ impl<const L: usize> Certificate<L> {
 
     /// The duals over edge (u, v) (vertices and the blossoms holding both) and twice its
     /// shifted weight.
+    #[inline]
     fn dual_sum_and_twice(&self, u: usize, v: usize, w: WideN<L>) -> (WideN<L>, WideN<L>) {
         let w = w.plus(self.shift);
         let mut sum = self.vertex[u].plus(self.vertex[v]);
@@ -2142,7 +2146,7 @@ impl<'a, const L: usize> Matcher<'a, L> {
     /// Lowers `best` to edge `k` when its far end's top-level blossom `top` is an S-blossom
     /// other than `own` and its slack is less ([`Matcher::least_edge_to_s`]'s test and tie
     /// rule: the first edge of least slack).
-    #[inline]
+    #[inline(always)]
     fn keep_least_to_s(&self, k: usize, top: usize, own: usize, best: &mut (isize, WideN<L>)) {
         if top == own || self.label[top] != 1 {
             return;
