@@ -355,13 +355,18 @@ impl Sol {
         let Some(c) = &self.cert else {
             return false;
         };
-        let rc = c.reduced_cost(a, b, w);
-        match fr.order_top() {
-            None => rc > Wide::ZERO,
-            // 2 × reduced cost ≥ 2 × 2^shift: more than any tie-break total (a known
-            // optimum's matching has no partner rank, ADR swiss-028).
-            Some(shift) => rc.truncate_below(shift + 1) > Wide::ZERO,
-        }
+        excluded_by(c.reduced_cost(a, b, w), fr.order_top())
+    }
+}
+
+/// Whether a pair of doubled reduced cost `rc` is in no matching of the known optimum's
+/// quality: any positive `rc`, or with a generation-order tie-break topped at bit `top`,
+/// 2 × reduced cost ≥ 2 × 2^top: more than any tie-break total (a known optimum's matching
+/// has no partner rank, ADR swiss-028).
+fn excluded_by<const L: usize>(rc: WideN<L>, top: Option<u32>) -> bool {
+    match top {
+        None => rc > WideN::<L>::ZERO,
+        Some(shift) => rc.truncate_below(shift + 1) > WideN::<L>::ZERO,
     }
 }
 

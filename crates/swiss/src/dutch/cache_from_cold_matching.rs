@@ -147,9 +147,12 @@ fn cache_from_list<const L: usize, const M: usize>(
     edges: Box<dyn std::any::Any + Send>,
 ) -> Option<EdgeCache> {
     let mut edges = *edges.downcast::<Vec<Edge<L>>>().ok()?;
+    let narrow = cur.cert.as_ref().and_then(narrowed::<M>);
     let read = BlockReader {
         fr,
         cur,
+        narrow: narrow.as_ref(),
+        top: fr.order_top(),
         verts: &verts,
         n: eng.n,
     };
@@ -161,7 +164,11 @@ fn cache_from_list<const L: usize, const M: usize>(
         Vec::with_capacity(edges.len() * M),
     );
     let two = on_two_threads(edges.len());
-    let mut theirs = (Vec::new(), Vec::new());
+    // The helper's block, its room reserved here: the helper allocates nothing (memory a
+    // helper thread allocates stays with its own arena of the allocator, 40 MB and more
+    // kept after the round's large brackets).
+    let room = if two { BLOCK } else { 0 };
+    let mut theirs = (Vec::with_capacity(room), Vec::with_capacity(room * M));
     while !edges.is_empty() {
         let mut from = edges.len().saturating_sub(BLOCK);
         if two && from > 0 {
@@ -172,8 +179,8 @@ fn cache_from_list<const L: usize, const M: usize>(
             let helped = std::thread::scope(|s| {
                 let theirs = &mut theirs;
                 let helper = std::thread::Builder::new()
-                    .spawn_scoped(s, move || read.block::<L, M>(lower, theirs));
-                read.block::<L, M>(upper, &mut out);
+                    .spawn_scoped(s, move || read.block::<L>(lower, theirs));
+                read.block::<L>(upper, &mut out);
                 match helper.map(|h| h.join()) {
                     Ok(Ok(())) => true,
                     Ok(Err(panic)) => std::panic::resume_unwind(panic),
@@ -182,13 +189,13 @@ fn cache_from_list<const L: usize, const M: usize>(
             });
             // No thread could be had: the helper's block read here.
             if !helped {
-                read.block::<L, M>(lower, &mut theirs);
+                read.block::<L>(lower, &mut theirs);
             }
             out.0.extend_from_slice(&theirs.0);
             out.1.extend_from_slice(&theirs.1);
             from = low;
         } else {
-            read.block::<L, M>(&edges[from..], &mut out);
+            read.block::<L>(&edges[from..], &mut out);
         }
         if out.0.len() > EDGE_CACHE_MAX {
             return None;
@@ -208,35 +215,74 @@ fn cache_from_list<const L: usize, const M: usize>(
     Some(EdgeCache::new(fr.id, Some(cur), M, &idx, pairs, weights))
 }
 
-/// What reading a block of a cold list takes (shared by the two threads).
+/// What reading a block of a cold list takes (shared by the two threads): the start's
+/// optimum `cur`, its certificate in `M` limbs when it fits ([`narrowed`]) and its frame's
+/// tie-break top ([`Frame::order_top`]).
 #[derive(Clone, Copy)]
-struct BlockReader<'a> {
+struct BlockReader<'a, const M: usize> {
     fr: &'a Frame,
     cur: &'a Sol,
+    narrow: Option<&'a Certificate<M>>,
+    top: Option<u32>,
     verts: &'a [usize],
     n: usize,
 }
 
-impl BlockReader<'_> {
+impl<const M: usize> BlockReader<'_, M> {
     /// Pushes the pairs of `edges` (last first) that `cur` does not prune, and their
     /// weights in `M` limbs (last limb first), onto `out`.
-    fn block<const L: usize, const M: usize>(
-        &self,
-        edges: &[Edge<L>],
-        out: &mut (Vec<(u32, u32)>, Vec<u64>),
-    ) {
+    fn block<const L: usize>(&self, edges: &[Edge<L>], out: &mut (Vec<(u32, u32)>, Vec<u64>)) {
         let (verts, n) = (self.verts, self.n);
         for e in edges.iter().rev() {
             let (u, v) = (verts[e.u()], verts[e.v()]);
             let w: Wide = e.w.narrow();
+            let wm = w.narrow::<M>();
             // As the listing: any pair of players, not the bye's (ADR swiss-038).
-            if u < n && v < n && self.cur.excludes_weight(self.fr, u, v, w) {
+            if u < n && v < n && self.prunes(u, v, w, wm) {
                 continue;
             }
             out.0.push((u as u32, v as u32));
-            out.1.extend(w.narrow::<M>().0.iter().rev());
+            out.1.extend(wm.0.iter().rev());
         }
     }
+
+    /// [`Sol::excludes_weight`] of the pair (u, v) of weight `w` (`wm` in `M` limbs): on the
+    /// narrowed certificate when there is one, the same sums without their empty limbs.
+    #[inline]
+    fn prunes(&self, u: usize, v: usize, w: Wide, wm: WideN<M>) -> bool {
+        let Some(c) = self.narrow else {
+            return self.cur.excludes_weight(self.fr, u, v, w);
+        };
+        let pruned = excluded_by(c.reduced_cost(u, v, wm), self.top);
+        debug_assert_eq!(pruned, self.cur.excludes_weight(self.fr, u, v, w));
+        pruned
+    }
+}
+
+/// `c` in `M` limbs when every value it holds (vertex duals, blossom duals and their sums,
+/// the shift) is below 2^(64M − 3): then a reduced cost's sums (two vertex duals, twice a
+/// blossoms' sum; twice a weight below 2^(64M − 6) and the shift) stay below 2^(64M − 1) and
+/// every test reads as in eight limbs. `None` otherwise (the test stays in eight limbs).
+fn narrowed<const M: usize>(c: &Certificate<8>) -> Option<Certificate<M>> {
+    let fits = |x: &Wide| x.0[M..].iter().all(|&l| l == 0) && x.0[M - 1] >> 61 == 0;
+    let links_fit = c.paths.iter().flatten().all(|(_, z, o)| fits(z) && fits(o));
+    if !fits(&c.shift) || !c.vertex.iter().all(fits) || !links_fit {
+        return None;
+    }
+    Some(Certificate {
+        vertex: c.vertex.iter().map(|x| x.narrow()).collect(),
+        paths: c
+            .paths
+            .iter()
+            .map(|p| {
+                p.iter()
+                    .map(|&(b, z, o)| (b, z.narrow(), o.narrow()))
+                    .collect()
+            })
+            .collect(),
+        chain_of: c.chain_of.clone(),
+        shift: c.shift.narrow(),
+    })
 }
 
 /// Debug builds: the cache made from the cold list is the one the first question's
@@ -269,4 +315,90 @@ fn assert_listed_so<const M: usize>(
         pairs.len(),
         rows.pairs.len()
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A certificate of `n` vertices in eight limbs whose values are `value(i)`: vertex
+    /// duals, and one path of nested blossoms over the first half of the vertices.
+    fn certificate(n: usize, value: impl Fn(usize) -> Wide) -> Certificate<8> {
+        let depth = 5;
+        let mut sum = Wide::ZERO;
+        let path: Vec<Link<8>> = (0..depth)
+            .map(|b| {
+                let z = value(1000 + b);
+                sum = sum.plus(z);
+                (n + b, z, sum)
+            })
+            .collect();
+        Certificate {
+            vertex: (0..n).map(&value).collect(),
+            paths: vec![path],
+            chain_of: (0..n)
+                .map(|v| {
+                    if v < n / 2 {
+                        (0, (v % depth + 1) as u32)
+                    } else {
+                        (0, 0)
+                    }
+                })
+                .collect(),
+            shift: value(2000),
+        }
+    }
+
+    #[test]
+    fn a_narrowed_certificate_gives_the_reduced_costs_of_the_wide_one() {
+        // Values below 2^125 in two limbs (each at most 2^(128 − 3) − 1, and the blossom
+        // sums of five of them below that too): narrowed, the same reduced costs and the
+        // same exclusions, weights up to 2^122.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let vals: Vec<Wide> = (0..2001)
+            .map(|_| {
+                let mut w = Wide::ZERO;
+                w.0[0] = next();
+                w.0[1] = next() >> 6;
+                w
+            })
+            .collect();
+        let c = certificate(40, |i| vals[i]);
+        let narrow = narrowed::<2>(&c).expect("fits in two limbs");
+        for _ in 0..20_000 {
+            let (u, v) = ((next() % 40) as usize, (next() % 40) as usize);
+            let mut w = Wide::ZERO;
+            w.0[0] = next();
+            w.0[1] = next() >> 6;
+            let wide = c.reduced_cost(u, v, w);
+            let two = narrow.reduced_cost(u, v, w.narrow::<2>());
+            assert_eq!(two.narrow::<8>(), wide, "pair {u}-{v}");
+            for top in [None, Some(3), Some(64), Some(100), Some(120)] {
+                assert_eq!(excluded_by(two, top), excluded_by(wide, top));
+            }
+        }
+        // A value from 2^125 (or in a higher limb) keeps the test in eight limbs.
+        let mut big = Wide::ZERO;
+        big.0[1] = 1 << 61;
+        assert!(narrowed::<2>(&certificate(40, |i| if i == 7 { big } else { vals[i] })).is_none());
+        assert!(
+            narrowed::<2>(&certificate(40, |i| if i == 1003 { big } else { vals[i] })).is_none()
+        );
+        let mut high = Wide::ZERO;
+        high.0[2] = 1;
+        assert!(
+            narrowed::<2>(&certificate(40, |i| if i == 2000 { high } else { vals[i] })).is_none()
+        );
+        let mut under = Wide::ZERO;
+        under.0[1] = (1 << 61) - 1;
+        assert!(
+            narrowed::<2>(&certificate(40, |i| if i == 7 { under } else { vals[i] })).is_some()
+        );
+    }
 }
