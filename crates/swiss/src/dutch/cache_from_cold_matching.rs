@@ -164,9 +164,8 @@ fn cache_from_list<const L: usize, const M: usize>(
         Vec::with_capacity(edges.len() * M),
     );
     let two = on_two_threads(edges.len());
-    // The helper's block, its room reserved here: the helper allocates nothing (memory a
-    // helper thread allocates stays with its own arena of the allocator, 40 MB and more
-    // kept after the round's large brackets).
+    // The helper's block, its room reserved here once for every block: the helper thread
+    // allocates nothing (what a thread allocates goes to its own arena of the allocator).
     let room = if two { BLOCK } else { 0 };
     let mut theirs = (Vec::with_capacity(room), Vec::with_capacity(room * M));
     while !edges.is_empty() {
