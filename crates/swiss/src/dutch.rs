@@ -1087,6 +1087,25 @@ struct WarmRecord {
     skip: u32,
 }
 
+impl WarmRecord {
+    /// Whether an attempt is made now (none left to skip), the skips counted down.
+    fn take_turn(&mut self) -> bool {
+        let turn = self.skip == 0;
+        self.skip = self.skip.saturating_sub(1);
+        turn
+    }
+
+    /// After an attempt that succeeded (`ok`) or failed: a failure in a row more (at most
+    /// 16), and as many attempts to skip.
+    fn after(self, ok: bool) -> WarmRecord {
+        let misses = if ok { 0 } else { (self.misses + 1).min(16) };
+        WarmRecord {
+            misses,
+            skip: misses,
+        }
+    }
+}
+
 #[cfg(test)]
 thread_local! {
     /// Caches made from the one before under narrower constraints, and questions asked
@@ -1111,12 +1130,11 @@ fn narrowed_off() -> bool {
 /// at below their floor did not extend to the players set aside (then the same question
 /// is solved again without the floor): after `misses` such failures in a row the next
 /// `misses` questions of the frame (at most 16) are asked without the floor at once (ADR
-/// swiss-044).
+/// swiss-044): a [`WarmRecord`] kept per frame.
 #[derive(Debug, Clone, Copy, Default)]
 struct FloorRecord {
     frame: u64,
-    misses: u32,
-    skip: u32,
+    record: WarmRecord,
 }
 
 impl FloorRecord {
@@ -1129,17 +1147,6 @@ impl FloorRecord {
                 frame,
                 ..FloorRecord::default()
             }
-        }
-    }
-
-    /// After the duals of a question stopped below its floor did (`true`) or did not
-    /// extend to the players set aside.
-    fn extended(self, yes: bool) -> FloorRecord {
-        let misses = if yes { 0 } else { (self.misses + 1).min(16) };
-        FloorRecord {
-            misses,
-            skip: misses,
-            ..self
         }
     }
 }
@@ -1390,19 +1397,25 @@ fn narrow_edges<const M: usize>(edges: &[Edge]) -> Vec<Edge<M>> {
 
 /// A certificate of `M` limbs widened to [`Wide`].
 fn widen<const M: usize>(c: &Certificate<M>) -> Certificate<8> {
+    in_limbs::<M, 8>(c)
+}
+
+/// A certificate of `M` limbs in `K` limbs, each value's low limbs kept (the caller knows
+/// they fit when `K` < `M`).
+fn in_limbs<const M: usize, const K: usize>(c: &Certificate<M>) -> Certificate<K> {
     Certificate {
-        vertex: c.vertex.iter().map(|x| x.narrow::<8>()).collect(),
+        vertex: c.vertex.iter().map(|x| x.narrow::<K>()).collect(),
         paths: c
             .paths
             .iter()
             .map(|path| {
                 path.iter()
-                    .map(|&(b, z, o)| (b, z.narrow::<8>(), o.narrow::<8>()))
+                    .map(|&(b, z, o)| (b, z.narrow::<K>(), o.narrow::<K>()))
                     .collect()
             })
             .collect(),
         chain_of: c.chain_of.clone(),
-        shift: c.shift.narrow::<8>(),
+        shift: c.shift.narrow::<K>(),
     }
 }
 
@@ -2365,17 +2378,11 @@ impl Engine {
         // Whole runs of brackets fail the extension with warm duals (deep blossoms among
         // the lower players): after failures in a row, skip as many attempts.
         let mut record = self.warm_record.get();
-        let try_warm = prune.is_some() && record.skip == 0;
-        record.skip = record.skip.saturating_sub(1);
+        let try_warm = record.take_turn() && prune.is_some();
         let warm = if try_warm {
             let r = self
                 .solve_reduced_with(fr, cons, base, verts, &low, narrow, prune, pairs_all, floor);
-            if r.is_some() {
-                record.misses = 0;
-            } else {
-                record.misses = (record.misses + 1).min(16);
-                record.skip = record.misses;
-            }
+            record = record.after(r.is_some());
             r
         } else {
             None
@@ -2533,17 +2540,17 @@ impl Engine {
         };
         // Lately the duals stopped below the floor did not extend: the question is asked
         // without it (as it then is again), the same answer at the cost of one question.
-        let mut record = self.floor_record.get().of(fr.id);
+        let mut floors = self.floor_record.get().of(fr.id);
         if narrowed_off() {
-            record.skip = 0;
+            floors.record.skip = 0;
         }
+        let turn = floors.record.take_turn();
         #[cfg(test)]
-        if record.skip > 0 && kept_floor.is_some() {
+        if !turn && kept_floor.is_some() {
             FLOORS_SKIPPED.with(|c| c.set(c.get() + 1));
         }
-        let kept_floor = kept_floor.filter(|_| record.skip == 0);
-        record.skip = record.skip.saturating_sub(1);
-        self.floor_record.set(record);
+        let kept_floor = kept_floor.filter(|_| turn);
+        self.floor_record.set(floors);
         let sol = match self.solve_verts(fr, cons, base, &kept, prune, proves_no, kept_floor) {
             Answer::Solved(sol) => sol,
             Answer::No => return Some(None),
@@ -2552,12 +2559,11 @@ impl Engine {
                 // aside they are feasible for the whole field, with an objective higher by
                 // exactly their pairs: no matching of the whole field reaches the floor then.
                 let extension = self.rest_extension(&cert, &kept, &query, unit);
-                self.floor_record.set(
-                    self.floor_record
-                        .get()
-                        .of(fr.id)
-                        .extended(extension.is_some()),
-                );
+                let floors = self.floor_record.get().of(fr.id);
+                self.floor_record.set(FloorRecord {
+                    record: floors.record.after(extension.is_some()),
+                    ..floors
+                });
                 if let Some(outer) = extension {
                     let Some(_aside_outer) = aside_outer(&cert, outer) else {
                         return without_aside();

@@ -268,20 +268,7 @@ fn narrowed<const M: usize>(c: &Certificate<8>) -> Option<Certificate<M>> {
     if !fits(&c.shift) || !c.vertex.iter().all(fits) || !links_fit {
         return None;
     }
-    Some(Certificate {
-        vertex: c.vertex.iter().map(|x| x.narrow()).collect(),
-        paths: c
-            .paths
-            .iter()
-            .map(|p| {
-                p.iter()
-                    .map(|&(b, z, o)| (b, z.narrow(), o.narrow()))
-                    .collect()
-            })
-            .collect(),
-        chain_of: c.chain_of.clone(),
-        shift: c.shift.narrow(),
-    })
+    Some(in_limbs::<8, M>(c))
 }
 
 /// Debug builds: the cache made from the cold list is the one the first question's
