@@ -47,6 +47,9 @@ done
 sleep 2
 export ARBITER_NATS_STREAM_REPLICAS=3
 export ARBITER_TOKEN_FILE="$run/tokens"
+# One key directory on this machine: each service makes its signing key there and trusts
+# the others' public keys (*.pub). Across machines: a key dir each, and --trusted-keys.
+export ARBITER_KEY_DIR="$run/keys"
 port=50061
 for svc in registry pairing results rating clock-telemetry; do
   db="arbiter_${svc%%-*}"

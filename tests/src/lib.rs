@@ -121,7 +121,7 @@ pub fn start_arbiterd(
         .env("RUST_LOG", "warn");
     configure(&mut cmd);
     let mut p = Proc::spawn(&mut cmd);
-    p.wait_line("listening on", 30);
+    p.wait_line("ready", 30);
     p
 }
 

@@ -351,7 +351,11 @@ async fn nats_telemetry_is_ingested_and_the_result_is_published_on_the_bus() {
     let mut c = client(port).await;
     open(&mut c, &token, &tid, 4, "600+5").await;
 
-    let bus = arbiter_bus::NatsBus::connect(nats.url()).await.unwrap();
+    // Trusting arbiterd's public keys: only what it sealed is delivered.
+    let keys = arbiter_eventlog::Keys::in_dir(&data.join("keys"), "test-consumer", None).unwrap();
+    let bus = arbiter_bus::NatsBus::connect_with(nats.url(), keys)
+        .await
+        .unwrap();
     let mut results = arbiter_bus::Bus::Nats(Box::new(bus.clone()))
         .consumer("test-results", "arbiter.v1.clock.ResultReported")
         .await

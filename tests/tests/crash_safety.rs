@@ -10,10 +10,15 @@ use rand::Rng;
 
 fn kill_loop(url: &str) {
     let writer = env!("CARGO_BIN_EXE_arbiter-test-writer");
+    let keys = tempfile::tempdir().unwrap();
     let rt = tokio::runtime::Runtime::new().unwrap();
     let mut rng = rand::rng();
     for round in 1..=20 {
-        let mut p = Proc::spawn(Command::new(writer).arg(url));
+        let mut p = Proc::spawn(
+            Command::new(writer)
+                .arg(url)
+                .env("ARBITER_KEY_DIR", keys.path()),
+        );
         let delay = rng.random_range(30..400);
         std::thread::sleep(Duration::from_millis(delay));
         p.kill9();
@@ -24,7 +29,10 @@ fn kill_loop(url: &str) {
             .collect();
         let max_acked = acked.iter().copied().max().unwrap_or(0);
         rt.block_on(async {
-            let store = EventStore::open(url).await.expect("reopen after SIGKILL");
+            let keys = arbiter_eventlog::Keys::in_dir(keys.path(), "writer", None).unwrap();
+            let store = EventStore::open_with(url, keys)
+                .await
+                .expect("reopen after SIGKILL");
             let report = store.verify().await.unwrap();
             assert!(
                 report.is_ok(),

@@ -31,6 +31,8 @@ fn registry(
     ])
     .arg("--token-file")
     .arg(tokens)
+    .arg("--key-dir")
+    .arg(tokens.with_file_name("keys"))
     .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
     .env("RUST_LOG", "warn");
     if !relay {
@@ -43,7 +45,7 @@ fn registry(
     // With the fault injected, the relay may publish and abort before the server has
     // even printed its address: the caller waits for the exit instead.
     if !abort_after_publish {
-        p.wait_line("listening on", 30);
+        p.wait_line("ready", 30);
     }
     p
 }
@@ -104,12 +106,14 @@ async fn registry_on_postgres_and_nats_delivers_exactly_once_across_relay_crashe
     let port = arbiter_testkit::free_port();
 
     let mut consumer = Proc::spawn(
-        Command::new(env!("CARGO_BIN_EXE_arbiter-test-consumer")).args([
-            nats.url(),
-            "it-consumer",
-            "arbiter.v1.registry.>",
-            out.to_str().unwrap(),
-        ]),
+        Command::new(env!("CARGO_BIN_EXE_arbiter-test-consumer"))
+            .args([
+                nats.url(),
+                "it-consumer",
+                "arbiter.v1.registry.>",
+                out.to_str().unwrap(),
+            ])
+            .env("ARBITER_KEY_DIR", tokens.with_file_name("keys")),
     );
     consumer.wait_line("ready", 30);
 

@@ -16,10 +16,12 @@ fn service(name: &str, db: &str, nats: &str, port: u16, tokens: &Path) -> Proc {
         .args(["--listen", &format!("127.0.0.1:{port}")])
         .arg("--token-file")
         .arg(tokens)
+        .arg("--key-dir")
+        .arg(tokens.with_file_name("keys"))
         .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
         .env("RUST_LOG", "warn");
     let mut p = Proc::spawn(&mut cmd);
-    p.wait_line("listening on", 30);
+    p.wait_line("ready", 30);
     p
 }
 

@@ -18,7 +18,7 @@ fn start(data: &Path, port: u16) -> Proc {
             .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
             .env("RUST_LOG", "warn"),
     );
-    p.wait_line("listening on", 30);
+    p.wait_line("ready", 30);
     p
 }
 

@@ -11,10 +11,14 @@
 //! - [`Bus::InProcess`]: the embedded mode. The log itself is the queue: a consumer is a
 //!   subscription on the log from its saved checkpoint, and its ack saves the
 //!   checkpoint. Same API, same at-least-once + dedupe semantics, no server.
-use std::collections::HashMap;
-use std::time::Duration;
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
-use arbiter_eventlog::{EventStore, RecordedEvent};
+use arbiter_eventlog::hash_chain::event_hash;
+use arbiter_eventlog::signing::seal_message;
+use arbiter_eventlog::{EventStore, Keys, RecordedEvent, Seal};
 use arbiter_proto::v1::EventEnvelope;
 use async_nats::jetstream::{self, consumer::pull, stream};
 use futures::StreamExt;
@@ -37,6 +41,33 @@ pub const DUPLICATE_WINDOW: Duration = Duration::from_secs(3600);
 
 /// Default redelivery delay for unacknowledged NATS deliveries.
 pub const DEFAULT_ACK_WAIT: Duration = Duration::from_secs(10);
+
+/// Events of one append that may wait for their seal (the append's last event).
+pub const MAX_UNSEALED_RUN: usize = 100_000;
+/// How long the events of an append may wait for their seal.
+pub const MAX_UNSEALED_WAIT: Duration = Duration::from_secs(120);
+
+static REJECTED: AtomicU64 = AtomicU64::new(0);
+
+/// Events from the bus refused by this process since it started (no seal, a seal that
+/// does not verify, a broken chain, a subject that does not match): never applied.
+pub fn rejected_events() -> u64 {
+    REJECTED.load(Ordering::Relaxed)
+}
+
+/// Counts and logs a refused event (ADR platform-006).
+pub fn reject(subject: &str, event: &RecordedEvent, why: &str) {
+    REJECTED.fetch_add(1, Ordering::Relaxed);
+    tracing::error!(
+        %subject,
+        stream = %event.stream,
+        version = event.stream_version,
+        event_id = %event.event_id,
+        actor = %event.actor,
+        reason = %why,
+        "event from the bus refused, not applied"
+    );
+}
 
 /// Delivery errors.
 #[derive(Debug, thiserror::Error)]
@@ -75,12 +106,18 @@ pub enum Bus {
 pub struct NatsBus {
     client: async_nats::Client,
     js: jetstream::Context,
+    keys: Arc<Keys>,
 }
 
 impl NatsBus {
     /// Connects and creates the `ARBITER` stream if missing (file storage; replicas
     /// from `ARBITER_NATS_STREAM_REPLICAS`, default 1 — use 3 on a 3-node cluster).
     pub async fn connect(url: &str) -> Result<Self, Error> {
+        Self::connect_with(url, Keys::ephemeral("bus")).await
+    }
+
+    /// As [`NatsBus::connect`]; consumers accept only events sealed by `keys`' trusted keys.
+    pub async fn connect_with(url: &str, keys: Arc<Keys>) -> Result<Self, Error> {
         let replicas = std::env::var("ARBITER_NATS_STREAM_REPLICAS")
             .ok()
             .and_then(|v| v.parse().ok())
@@ -103,7 +140,7 @@ impl NatsBus {
         })
         .await
         .map_err(nats)?;
-        Ok(NatsBus { client, js })
+        Ok(NatsBus { client, js, keys })
     }
 
     /// The underlying client (for request/reply telemetry subjects).
@@ -118,9 +155,14 @@ impl Bus {
         Ok(Bus::Nats(Box::new(NatsBus::connect(url).await?)))
     }
 
-    /// Publishes one event (idempotent by event id). Returns true when the server saw
-    /// it as a duplicate.
-    pub async fn publish(&self, event: &RecordedEvent) -> Result<bool, Error> {
+    /// Connects to NATS JetStream; consumers verify seals against `keys`.
+    pub async fn connect_nats_with(url: &str, keys: Arc<Keys>) -> Result<Bus, Error> {
+        Ok(Bus::Nats(Box::new(NatsBus::connect_with(url, keys).await?)))
+    }
+
+    /// Publishes one event with the seal of its append (idempotent by event id).
+    /// Returns true when the server saw it as a duplicate.
+    pub async fn publish(&self, event: &RecordedEvent, seal: &Seal) -> Result<bool, Error> {
         match self {
             Bus::InProcess(_) => Ok(false),
             Bus::Nats(n) => {
@@ -129,7 +171,11 @@ impl Bus {
                 if !event.trace_parent.is_empty() {
                     headers.insert(TRACEPARENT_HEADER, event.trace_parent.as_str());
                 }
-                let body = event.to_envelope().encode_to_vec();
+                let mut envelope = event.to_envelope();
+                envelope.seal_version = seal.version;
+                envelope.seal_key_id = seal.key_id.clone();
+                envelope.seal_signature = seal.signature.clone();
+                let body = envelope.encode_to_vec();
                 let ack =
                     n.js.publish_with_headers(event.subject(), headers, body.into())
                         .await
@@ -184,6 +230,9 @@ impl Bus {
                 let messages = consumer.messages().await.map_err(nats)?;
                 ConsumerInner::Nats {
                     messages: Box::new(messages),
+                    keys: n.keys.clone(),
+                    pending: HashMap::new(),
+                    ready: VecDeque::new(),
                 }
             }
         };
@@ -214,13 +263,68 @@ enum ConsumerInner {
     },
     Nats {
         messages: Box<pull::Stream>,
+        keys: Arc<Keys>,
+        /// Per stream: the events of an append waiting for its sealed last event.
+        pending: HashMap<String, PendingRun>,
+        /// Events whose append's seal verified, in order.
+        ready: VecDeque<Delivery>,
     },
+}
+
+struct PendingRun {
+    seal: Seal,
+    since: Instant,
+    events: Vec<(String, RecordedEvent, Box<jetstream::Message>)>,
+}
+
+impl PendingRun {
+    async fn reject(self, why: &str) {
+        for (subject, event, msg) in self.events {
+            reject(&subject, &event, why);
+            let _ = msg.ack_with(jetstream::AckKind::Term).await;
+        }
+    }
+}
+
+/// Checks a complete run (the append's events up to its sealed last one): consecutive,
+/// chained, each hash recomputed, the seal a valid signature of the last hash by a
+/// trusted key of the service the events name.
+fn check_run(keys: &Keys, run: &PendingRun) -> Result<(), String> {
+    let mut prev: Option<&RecordedEvent> = None;
+    for (_, e, _) in &run.events {
+        if e.hash != event_hash(e) {
+            return Err(format!(
+                "version {}: the hash does not match the event",
+                e.stream_version
+            ));
+        }
+        if let Some(p) = prev
+            && (e.stream_version != p.stream_version + 1 || e.prev_hash != p.hash)
+        {
+            return Err(format!(
+                "version {} does not link to version {}",
+                e.stream_version, p.stream_version
+            ));
+        }
+        prev = Some(e);
+    }
+    let last = prev.ok_or("empty run")?;
+    keys.check(
+        &last.service,
+        &run.seal.key_id,
+        &seal_message(&last.hash),
+        &run.seal.signature,
+    )
+    .map_err(|f| f.to_string())
 }
 
 /// One delivered event; call [`Delivery::ack`] once its effects are committed.
 pub struct Delivery {
     /// The event (its `trace_parent` comes from the message headers).
     pub event: RecordedEvent,
+    /// On NATS, the last event of an append carries the append's seal (verified before
+    /// any event of the append is delivered); `None` on the others and in process.
+    pub seal: Option<Seal>,
     ack: AckHandle,
 }
 
@@ -278,37 +382,154 @@ impl Consumer {
                     if !subject_matches(filter, &event.subject()) {
                         continue;
                     }
-                    Delivery { event, ack }
+                    Delivery {
+                        event,
+                        seal: None,
+                        ack,
+                    }
                 }
-                ConsumerInner::Nats { messages } => {
-                    let msg = messages
-                        .next()
-                        .await
-                        .ok_or_else(|| Error::Nats("consumer closed".into()))?
-                        .map_err(nats)?;
-                    let trace_parent = msg
-                        .headers
-                        .as_ref()
-                        .and_then(|h| h.get(TRACEPARENT_HEADER))
-                        .map(|v| v.as_str().to_owned())
-                        .unwrap_or_default();
-                    let envelope =
-                        EventEnvelope::decode(msg.payload.as_ref()).map_err(|e| Error::Decode {
-                            subject: msg.subject.to_string(),
-                            message: e.to_string(),
+                ConsumerInner::Nats {
+                    messages,
+                    keys,
+                    pending,
+                    ready,
+                } => {
+                    if let Some(d) = ready.pop_front() {
+                        d
+                    } else {
+                        // Appends whose seal has not come in time are refused.
+                        let stale: Vec<String> = pending
+                            .iter()
+                            .filter(|(_, r)| r.since.elapsed() > MAX_UNSEALED_WAIT)
+                            .map(|(k, _)| k.clone())
+                            .collect();
+                        for k in stale {
+                            if let Some(run) = pending.remove(&k) {
+                                run.reject("its append's seal did not arrive").await;
+                            }
+                        }
+                        let next = if pending.is_empty() {
+                            messages.next().await
+                        } else {
+                            match tokio::time::timeout(Duration::from_secs(1), messages.next())
+                                .await
+                            {
+                                Ok(m) => m,
+                                Err(_) => continue,
+                            }
+                        };
+                        let msg = next
+                            .ok_or_else(|| Error::Nats("consumer closed".into()))?
+                            .map_err(nats)?;
+                        let trace_parent = msg
+                            .headers
+                            .as_ref()
+                            .and_then(|h| h.get(TRACEPARENT_HEADER))
+                            .map(|v| v.as_str().to_owned())
+                            .unwrap_or_default();
+                        let envelope = EventEnvelope::decode(msg.payload.as_ref()).map_err(|e| {
+                            Error::Decode {
+                                subject: msg.subject.to_string(),
+                                message: e.to_string(),
+                            }
                         });
-                    let envelope = match envelope {
-                        Ok(e) => e,
-                        Err(err) => {
-                            // Poison message: terminate it so it is not redelivered forever.
-                            tracing::error!(%err, "dropping undecodable message");
+                        let envelope = match envelope {
+                            Ok(e) => e,
+                            Err(err) => {
+                                // Poison message: terminate it so it is not redelivered forever.
+                                tracing::error!(%err, "dropping undecodable message");
+                                let _ = msg.ack_with(jetstream::AckKind::Term).await;
+                                continue;
+                            }
+                        };
+                        let subject = msg.subject.to_string();
+                        let (event, seal) =
+                            RecordedEvent::from_sealed_envelope(envelope, trace_parent);
+                        let msg = Box::new(msg);
+                        let refuse = |why: &str| reject(&subject, &event, why);
+                        if subject != event.subject() {
+                            refuse(&format!(
+                                "published on {subject}, the event's subject is {}",
+                                event.subject()
+                            ));
                             let _ = msg.ack_with(jetstream::AckKind::Term).await;
                             continue;
                         }
-                    };
-                    Delivery {
-                        event: RecordedEvent::from_envelope(envelope, trace_parent),
-                        ack: AckHandle::Nats(Box::new(msg)),
+                        let Some(seal) = seal else {
+                            refuse("no seal");
+                            let _ = msg.ack_with(jetstream::AckKind::Term).await;
+                            continue;
+                        };
+                        if seal.version < event.stream_version {
+                            refuse("its seal is for an earlier version");
+                            let _ = msg.ack_with(jetstream::AckKind::Term).await;
+                            continue;
+                        }
+                        let last = self.seen.get(&event.stream).copied().unwrap_or(0);
+                        if event.stream_version <= last {
+                            let _ = msg.ack().await;
+                            continue;
+                        }
+                        let stream = event.stream.clone();
+                        let mut run = match pending.remove(&stream) {
+                            Some(mut run) => {
+                                let tail =
+                                    run.events.last().map_or(0, |(_, e, _)| e.stream_version);
+                                if let Some(slot) = run
+                                    .events
+                                    .iter_mut()
+                                    .find(|(_, e, _)| e.event_id == event.event_id)
+                                {
+                                    // A redelivery of an event that waits: keep the newer handle.
+                                    *slot = (subject, event, msg);
+                                    pending.insert(stream, run);
+                                    continue;
+                                }
+                                if run.seal != seal || event.stream_version != tail + 1 {
+                                    run.reject("another append of its stream came before its seal")
+                                        .await;
+                                    PendingRun {
+                                        seal: seal.clone(),
+                                        since: Instant::now(),
+                                        events: Vec::new(),
+                                    }
+                                } else {
+                                    run
+                                }
+                            }
+                            None => PendingRun {
+                                seal: seal.clone(),
+                                since: Instant::now(),
+                                events: Vec::new(),
+                            },
+                        };
+                        let complete = event.stream_version == seal.version;
+                        run.events.push((subject, event, msg));
+                        if run.events.len() > MAX_UNSEALED_RUN {
+                            run.reject(&format!(
+                                "more than {MAX_UNSEALED_RUN} events wait for one seal"
+                            ))
+                            .await;
+                            continue;
+                        }
+                        if !complete {
+                            pending.insert(stream, run);
+                            continue;
+                        }
+                        if let Err(why) = check_run(keys, &run) {
+                            run.reject(&format!("its seal does not verify: {why}"))
+                                .await;
+                            continue;
+                        }
+                        let n = run.events.len();
+                        for (i, (_, event, msg)) in run.events.into_iter().enumerate() {
+                            ready.push_back(Delivery {
+                                event,
+                                seal: (i + 1 == n).then(|| seal.clone()),
+                                ack: AckHandle::Nats(msg),
+                            });
+                        }
+                        continue;
                     }
                 }
             };

@@ -3,65 +3,29 @@
 //! clock results) keeps a copy of them in its own log, so that its projections are folds
 //! of its own log and can be rebuilt from it at any time.
 //!
-//! A mirror is a durable consumer of the owner's subjects that appends each event to the
-//! local log under the same stream, at the same stream version (`expected_version` =
-//! version − 1), with the owner's type, schema version, payload, actor, reason, rule
-//! edition and service; its command id is `mirror:<event id>` (a redelivery is a retry
-//! that writes nothing) and the relay does not publish mirrored events again. In the
-//! embedded mode (`Bus::InProcess`) every service shares one log and there is nothing to
-//! mirror.
+//! A mirror is a durable consumer of the owner's subjects that appends verbatim copies
+//! of each append's events to the local log ([`EventStore::append_copy`]): the same
+//! stream, versions, event ids, actor, reason, hashes, and the owner's seal, which is
+//! checked again before anything is written (ADR platform-006). Copies get no outbox
+//! row, so the relay does not publish them again. An event whose seal does not verify
+//! is counted and logged ([`crate::rejected_events`]) and never applied. In the
+//! embedded mode (`Bus::InProcess`) every service shares one log and there is nothing
+//! to mirror.
+use std::collections::HashMap;
 use std::time::Duration;
 
-use arbiter_eventlog::{AppendRequest, CommandContext, EventStore, NewEvent, RecordedEvent};
+use arbiter_eventlog::{EventStore, RecordedEvent};
 use tokio::sync::watch;
 
-use crate::{Bus, Error};
+use crate::{Bus, Delivery, Error};
 
-/// Command-id prefix of mirrored events.
+/// Command-id prefix of events mirrored before copies were verbatim (still skipped by
+/// the relay).
 pub const MIRROR_PREFIX: &str = "mirror:";
 
-/// True when `event` is a local copy of another service's event.
+/// True when `event` is a copy made by a mirror of an earlier version.
 pub fn is_mirrored(event: &RecordedEvent) -> bool {
     event.command_id.starts_with(MIRROR_PREFIX)
-}
-
-/// Appends the copy of `e`; `Ok(true)` when written or already there.
-async fn copy(store: &EventStore, e: &RecordedEvent) -> Result<bool, Error> {
-    let local = store.stream_version(&e.stream).await?;
-    if local >= e.stream_version {
-        return Ok(true);
-    }
-    if local != e.stream_version - 1 {
-        tracing::warn!(
-            stream = %e.stream,
-            local,
-            incoming = e.stream_version,
-            "mirror: an earlier event of the stream has not arrived yet"
-        );
-        return Ok(false);
-    }
-    store
-        .append(AppendRequest {
-            stream: e.stream.clone(),
-            expected_version: Some(e.stream_version - 1),
-            events: vec![NewEvent {
-                event_type: e.event_type.clone(),
-                schema_version: e.schema_version,
-                payload: e.payload.clone(),
-            }],
-            context: CommandContext {
-                command_id: format!("{MIRROR_PREFIX}{}", e.event_id),
-                actor: e.actor.clone(),
-                correlation_id: e.correlation_id.clone(),
-                causation_id: e.event_id.clone(),
-                reason: e.reason.clone(),
-                rule_edition: e.rule_edition.clone(),
-                service: e.service.clone(),
-                trace_parent: e.trace_parent.clone(),
-            },
-        })
-        .await?;
-    Ok(true)
 }
 
 /// Runs one mirror per subject filter until `shutdown` (a no-op on the in-process bus).
@@ -109,11 +73,41 @@ async fn mirror_one(
     filter: &str,
 ) -> Result<(), Error> {
     let mut consumer = bus.consumer(durable, filter).await?;
+    // Per stream: the delivered events of an append whose sealed last event is to come
+    // (the consumer delivers an append's events only once its seal verified).
+    let mut runs: HashMap<String, Vec<Delivery>> = HashMap::new();
     loop {
         let d = consumer.next().await?;
-        // Not acknowledged when an earlier event of the stream is missing: redelivered.
-        if copy(store, &d.event).await? {
-            d.ack().await?;
+        let Some(seal) = d.seal.clone() else {
+            runs.entry(d.event.stream.clone()).or_default().push(d);
+            continue;
+        };
+        let mut run = runs.remove(&d.event.stream).unwrap_or_default();
+        run.push(d);
+        let events: Vec<RecordedEvent> = run.iter().map(|d| d.event.clone()).collect();
+        match store.append_copy(&events, &seal).await {
+            Ok(_) => {
+                for d in run {
+                    d.ack().await?;
+                }
+            }
+            Err(arbiter_eventlog::Error::Unsealed { message, .. }) => {
+                for d in run {
+                    crate::reject(&d.event.subject(), &d.event, &message);
+                    d.ack().await?;
+                }
+            }
+            // An earlier append of the stream has not arrived: not acknowledged, so
+            // it is delivered again.
+            Err(arbiter_eventlog::Error::Conflict {
+                stream,
+                expected,
+                actual,
+            }) => {
+                tracing::warn!(%stream, local = actual, incoming = expected + 1,
+                    "mirror: an earlier event of the stream has not arrived yet");
+            }
+            Err(e) => return Err(e.into()),
         }
     }
 }

@@ -57,13 +57,29 @@ pub async fn run_relay(
         }
         let mut done = Vec::with_capacity(batch.len());
         let mut failed = None;
+        let (lo, hi) = (
+            batch.first().map_or(0, |e| e.global_position),
+            batch.last().map_or(0, |e| e.global_position),
+        );
+        let seals = store.seals_between(lo, hi).await?;
         for event in &batch {
             if crate::mirror::is_mirrored(event) {
                 // A copy of another service's event: its owner published it already.
                 done.push(event.global_position);
                 continue;
             }
-            match bus.publish(event).await {
+            let seal = seals
+                .iter()
+                .find(|(first, last, _)| (*first..=*last).contains(&event.global_position))
+                .map(|(_, _, seal)| seal);
+            let Some(seal) = seal else {
+                // Written before events were signed: nobody may apply it from the bus.
+                tracing::warn!(position = event.global_position, stream = %event.stream,
+                    "unsealed event (written before signing) not published");
+                done.push(event.global_position);
+                continue;
+            };
+            match bus.publish(event, seal).await {
                 Ok(_) => done.push(event.global_position),
                 Err(e) => {
                     failed = Some(e);

@@ -185,6 +185,7 @@ fn meta(c: &CommandArgs, suffix: &str) -> Option<CommandMeta> {
         },
         expected_version: None,
         reason: c.reason.clone(),
+        request_digest: Vec::new(),
     })
 }
 
@@ -333,6 +334,7 @@ async fn list_import(
                 command_id: format!("{base_id}-chunk-{chunk}"),
                 expected_version: None,
                 reason: command.reason.clone(),
+                request_digest: Vec::new(),
             }),
             list_month: month.to_owned(),
             chunk,

@@ -40,6 +40,7 @@ impl Meta {
                 .unwrap_or_else(|| uuid::Uuid::now_v7().to_string()),
             expected_version: self.expected_version,
             reason: self.reason.clone(),
+            request_digest: Vec::new(),
         })
     }
 }

@@ -38,6 +38,7 @@ fn meta(m: &MetaArgs) -> Option<CommandMeta> {
             .unwrap_or_else(|| uuid::Uuid::now_v7().to_string()),
         expected_version: m.expected_version,
         reason: m.reason.clone(),
+        request_digest: Vec::new(),
     })
 }
 

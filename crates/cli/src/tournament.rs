@@ -133,6 +133,7 @@ fn meta(c: &CommandArgs, expected_version: Option<i64>) -> Option<CommandMeta> {
             .unwrap_or_else(|| uuid::Uuid::now_v7().to_string()),
         expected_version,
         reason: c.reason.clone(),
+        request_digest: Vec::new(),
     })
 }
 

@@ -19,6 +19,9 @@ pub struct CommandContext {
     pub service: String,
     /// W3C `traceparent` of the command's span, carried to NATS headers (not hashed).
     pub trace_parent: String,
+    /// SHA-256 of the request that carried the command (RPC name and message): a
+    /// retry with the same command id must carry the same digest. Empty: not checked.
+    pub request_digest: Vec<u8>,
 }
 
 /// An event about to be appended.
@@ -56,6 +59,19 @@ pub struct AppendAck {
     pub stream_version: i64,
     /// True when the command id had already been applied and nothing was written now.
     pub replayed: bool,
+}
+
+/// The owner's signature over an append's last event (see `signing`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Seal {
+    /// Stream version of the signed (last) event.
+    pub version: i64,
+    /// The service whose key signed.
+    pub service: String,
+    /// The key's id.
+    pub key_id: String,
+    /// Ed25519 over `SEAL_DOMAIN ‖ hash of the event at `version``.
+    pub signature: Vec<u8>,
 }
 
 /// An event as stored.
@@ -125,11 +141,30 @@ impl RecordedEvent {
             prev_hash: self.prev_hash.clone(),
             hash: self.hash.clone(),
             service: self.service.clone(),
+            seal_version: 0,
+            seal_key_id: String::new(),
+            seal_signature: Vec::new(),
         }
     }
 
     /// From the wire form (the trace parent travels in message headers instead).
     pub fn from_envelope(e: EventEnvelope, trace_parent: String) -> Self {
+        let (event, _) = Self::from_sealed_envelope(e, trace_parent);
+        event
+    }
+
+    /// From the wire form, with the seal it carries (`None` when it carries none).
+    pub fn from_sealed_envelope(e: EventEnvelope, trace_parent: String) -> (Self, Option<Seal>) {
+        let seal = (!e.seal_signature.is_empty() || !e.seal_key_id.is_empty()).then(|| Seal {
+            version: e.seal_version,
+            service: e.service.clone(),
+            key_id: e.seal_key_id.clone(),
+            signature: e.seal_signature.clone(),
+        });
+        (Self::from_unsealed_envelope(e, trace_parent), seal)
+    }
+
+    fn from_unsealed_envelope(e: EventEnvelope, trace_parent: String) -> Self {
         RecordedEvent {
             global_position: e.global_position,
             event_id: e.event_id,

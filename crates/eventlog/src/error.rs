@@ -23,6 +23,30 @@ pub enum Error {
         /// The stream of the new request.
         stream: String,
     },
+    /// A command id already used for a different request.
+    #[error(
+        "meta.command_id: {command_id} was already used by another request (the command that wrote positions {first_position}..{last_position} of stream {original_stream}); a retry must repeat the same request, a new command needs a new id"
+    )]
+    CommandIdMismatch {
+        /// The reused command id.
+        command_id: String,
+        /// The stream it was first applied to.
+        original_stream: String,
+        /// What the first use wrote.
+        first_position: i64,
+        /// What the first use wrote.
+        last_position: i64,
+    },
+    /// A copied event whose seal or chain does not verify (never applied).
+    #[error("copy of stream {stream} version {version}: {message}")]
+    Unsealed {
+        /// The stream.
+        stream: String,
+        /// The version.
+        version: i64,
+        /// What is wrong.
+        message: String,
+    },
     /// The request itself is malformed.
     #[error("{field}: {message}")]
     Invalid {

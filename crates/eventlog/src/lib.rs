@@ -24,20 +24,23 @@
 //! - **Schema evolution**: payloads carry a schema version; [`upcast::Upcasters`] turn
 //!   old versions into the current one on read.
 
+pub mod anchor;
 mod envelope;
 mod error;
 pub mod hash_chain;
 mod migrations;
 mod pg_copy_replay;
+pub mod signing;
 mod sqlite_replay;
 mod store;
 pub mod upcast;
 mod verify;
 
-pub use envelope::{AppendAck, AppendRequest, CommandContext, NewEvent, RecordedEvent};
+pub use envelope::{AppendAck, AppendRequest, CommandContext, NewEvent, RecordedEvent, Seal};
 pub use error::Error;
+pub use signing::Keys;
 pub use store::{Backend, EventStore, Subscription};
-pub use verify::{Problem, VerifyReport};
+pub use verify::{Problem, Signatures, VerifyOptions, VerifyReport};
 
 /// Result alias of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

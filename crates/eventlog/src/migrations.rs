@@ -6,16 +6,30 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 
 use crate::Backend;
 
-const SQLITE: &[(i64, &str, &str)] = &[(
-    1,
-    "event log",
-    include_str!("../migrations/sqlite_0001_event_log.sql"),
-)];
-const POSTGRES: &[(i64, &str, &str)] = &[(
-    1,
-    "event log",
-    include_str!("../migrations/postgres_0001_event_log.sql"),
-)];
+const SQLITE: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "event log",
+        include_str!("../migrations/sqlite_0001_event_log.sql"),
+    ),
+    (
+        2,
+        "signatures",
+        include_str!("../migrations/sqlite_0002_signatures.sql"),
+    ),
+];
+const POSTGRES: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "event log",
+        include_str!("../migrations/postgres_0001_event_log.sql"),
+    ),
+    (
+        2,
+        "signatures",
+        include_str!("../migrations/postgres_0002_signatures.sql"),
+    ),
+];
 
 pub(crate) fn migrator(backend: Backend) -> Migrator {
     let set = match backend {

@@ -7,7 +7,8 @@ use sqlx::{AnyPool, AssertSqlSafe, Executor, Row};
 use tokio::sync::watch;
 
 use crate::hash_chain::{GENESIS, event_hash};
-use crate::{AppendAck, AppendRequest, Error, RecordedEvent, Result, migrations};
+use crate::signing::{Keys, log_link, log_message, seal_message};
+use crate::{AppendAck, AppendRequest, Error, RecordedEvent, Result, Seal, migrations};
 
 /// Rewrites `$1, $2, …` placeholders (each used once, in order) into SQLite's anonymous
 /// `?`: sqlx binds `$N`/`?N` names through `sqlite3_bind_parameter_name`, a linear scan
@@ -81,14 +82,28 @@ struct Inner {
     replay: Option<crate::sqlite_replay::SqliteReplay>,
     /// PostgreSQL: the replay read path on the native driver (no `Any` row copies).
     pg_replay: Option<sqlx::PgPool>,
+    /// Signing keys (seals) and trusted public keys.
+    keys: Arc<Keys>,
 }
+
+/// What a command id's first use recorded: its stream, its (replayed) ack and the
+/// digest of its request.
+type CommandRecord = (String, AppendAck, Option<Vec<u8>>);
 
 impl EventStore {
     /// Opens (creating if needed) the log at `url` and runs the migrations.
     ///
     /// `sqlite://PATH` (file created if missing; WAL, `synchronous=FULL`) or
     /// `postgres://…`. The database must exist for PostgreSQL.
+    ///
+    /// Seals are made with ephemeral keys (see [`Keys::ephemeral`]): for tests and
+    /// tools; a service opens its log with [`EventStore::open_with`].
     pub async fn open(url: &str) -> Result<Self> {
+        Self::open_with(url, Keys::ephemeral("eventlog")).await
+    }
+
+    /// Opens the log at `url` (as [`EventStore::open`]) sealing with `keys`.
+    pub async fn open_with(url: &str, keys: Arc<Keys>) -> Result<Self> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -149,7 +164,7 @@ impl EventStore {
             .fetch_one(&pool)
             .await?;
         let (head, _) = watch::channel(head);
-        Ok(EventStore {
+        let store = EventStore {
             inner: Arc::new(Inner {
                 backend,
                 pool,
@@ -157,8 +172,52 @@ impl EventStore {
                 head,
                 replay,
                 pg_replay,
+                keys,
             }),
-        })
+        };
+        store.chain_legacy_events().await?;
+        Ok(store)
+    }
+
+    /// A log written before events were signed has no log-chain hash: compute it once
+    /// over the events it has (they stay unsealed: `sealed_from` says where seals begin).
+    async fn chain_legacy_events(&self) -> Result<()> {
+        let row = sqlx::query("SELECT position, log_hash FROM log_head WHERE id = 1")
+            .fetch_one(&self.inner.pool)
+            .await?;
+        let position: i64 = row.try_get(0)?;
+        if row.try_get::<Option<Vec<u8>>, _>(1)?.is_some() {
+            return Ok(());
+        }
+        let mut log_hash = crate::signing::LOG_GENESIS.to_vec();
+        let mut from = 1;
+        while from <= position {
+            let page = self.read_all(from, 10_000).await?;
+            let Some(last) = page.last() else { break };
+            from = last.global_position + 1;
+            for e in &page {
+                log_hash = log_link(&log_hash, e.global_position, &e.hash).to_vec();
+            }
+        }
+        if position > 0 {
+            tracing::warn!(
+                events = position,
+                "event log written before signing: its events stay unsealed; the log chain now covers them"
+            );
+        }
+        sqlx::query(AssertSqlSafe(placeholders(
+            self.inner.backend,
+            "UPDATE log_head SET log_hash = $1 WHERE id = 1",
+        )))
+        .bind(log_hash)
+        .execute(&self.inner.writer)
+        .await?;
+        Ok(())
+    }
+
+    /// The keys this log seals with and verifies against.
+    pub fn keys(&self) -> &Arc<Keys> {
+        &self.inner.keys
     }
 
     /// The backend in use.
@@ -185,20 +244,10 @@ impl EventStore {
     /// [`Error::Invalid`] for a malformed request. Nothing is written on error.
     pub async fn append(&self, req: AppendRequest) -> Result<AppendAck> {
         validate(&req)?;
-        let inner = &self.inner;
-        let mut tx = self.begin_append().await?;
-        let head = lock_head(inner.backend, &mut tx).await?;
-        match append_in(inner.backend, &mut tx, &req, head).await? {
-            Ok(a) if !a.replayed => {
-                tx.commit().await?;
-                self.advance_head(a.last_position);
-                Ok(a)
-            }
-            outcome => {
-                tx.rollback().await?;
-                outcome
-            }
-        }
+        self.append_batch(std::slice::from_ref(&req))
+            .await?
+            .pop()
+            .unwrap_or_else(|| Err(Error::invalid("events", "nothing appended")))
     }
 
     /// Group commit: appends several requests (any streams, each with its own
@@ -224,7 +273,8 @@ impl EventStore {
         }
         let backend = self.inner.backend;
         let mut tx = self.begin_append().await?;
-        let start = lock_head(backend, &mut tx).await?;
+        let (start, start_log_hash) = lock_head(backend, &mut tx).await?;
+        let keys = self.inner.keys.clone();
         // Set-based: the streams and command ids the batch names are read in a few
         // statements, the requests are decided in memory in order (each seeing what
         // the earlier ones wrote), and everything accepted is written in a few
@@ -250,21 +300,14 @@ impl EventStore {
         let mut recorded: Vec<RecordedEvent> = Vec::new();
         let mut spans = Vec::new();
         let mut new_commands = Vec::new();
+        let mut seals = Vec::new();
         for (req, ok) in reqs.iter().zip(valid) {
             if let Err(e) = ok {
                 outcomes.push(Err(e));
                 continue;
             }
-            if let Some((stream, ack)) = commands.get(&req.context.command_id) {
-                outcomes.push(if *stream == req.stream {
-                    Ok(*ack)
-                } else {
-                    Err(Error::CommandIdReused {
-                        command_id: req.context.command_id.clone(),
-                        original_stream: stream.clone(),
-                        stream: req.stream.clone(),
-                    })
-                });
+            if let Some((stream, ack, digest)) = commands.get(&req.context.command_id) {
+                outcomes.push(replay_of(req, stream, ack, digest.as_deref()));
                 continue;
             }
             let (version, head_hash) = streams
@@ -282,6 +325,13 @@ impl EventStore {
                 continue;
             }
             let events = record(req, head, version, head_hash, now);
+            let signer = match keys.signer(&req.context.service) {
+                Ok(s) => s,
+                Err(e) => {
+                    outcomes.push(Err(e));
+                    continue;
+                }
+            };
             let n = events.len() as i64;
             let ack = AppendAck {
                 first_position: head + 1,
@@ -290,6 +340,14 @@ impl EventStore {
                 replayed: false,
             };
             let last_hash = events.last().map(|e| e.hash.clone()).unwrap_or_default();
+            seals.push(SealRow {
+                first_position: ack.first_position,
+                last_position: ack.last_position,
+                stream: req.stream.clone(),
+                service: signer.service().to_owned(),
+                key_id: signer.key_id().to_owned(),
+                signature: signer.sign(&seal_message(&last_hash)),
+            });
             streams.insert(req.stream.clone(), (ack.stream_version, last_hash));
             commands.insert(
                 req.context.command_id.clone(),
@@ -299,9 +357,15 @@ impl EventStore {
                         replayed: true,
                         ..ack
                     },
+                    Some(req.context.request_digest.clone()),
                 ),
             );
-            new_commands.push((req.context.command_id.as_str(), req.stream.as_str(), ack));
+            new_commands.push((
+                req.context.command_id.as_str(),
+                req.stream.as_str(),
+                ack,
+                req.context.request_digest.as_slice(),
+            ));
             spans.push(recorded.len()..recorded.len() + events.len());
             recorded.extend(events);
             head = ack.last_position;
@@ -315,14 +379,14 @@ impl EventStore {
             // Rows of any streams in one statement (every column bound per row).
             Backend::Sqlite => {
                 for chunk in recorded.chunks(INSERT_CHUNK) {
-                    insert_events(backend, &mut tx, chunk).await?;
+                    insert_events(backend, &mut tx, chunk, true).await?;
                 }
             }
             // The PostgreSQL statement binds one append's shared values once.
             Backend::Postgres => {
                 for span in spans {
                     for chunk in recorded[span].chunks(INSERT_CHUNK) {
-                        insert_events(backend, &mut tx, chunk).await?;
+                        insert_events(backend, &mut tx, chunk, true).await?;
                     }
                 }
             }
@@ -352,30 +416,270 @@ impl EventStore {
         for chunk in new_commands.chunks(INSERT_CHUNK) {
             let sql = format!(
                 "INSERT INTO commands (command_id, stream, first_position, last_position, \
-                 stream_version) VALUES {}",
-                values(chunk.len(), 5)
+                 stream_version, request_digest) VALUES {}",
+                values(chunk.len(), 6)
             );
             let mut q = sqlx::query(AssertSqlSafe(placeholders(backend, &sql)));
-            for (command_id, stream, ack) in chunk {
+            for (command_id, stream, ack, digest) in chunk {
                 q = q
                     .bind(*command_id)
                     .bind(*stream)
                     .bind(ack.first_position)
                     .bind(ack.last_position)
-                    .bind(ack.stream_version);
+                    .bind(ack.stream_version)
+                    .bind(digest.to_vec());
             }
             q.execute(&mut *tx).await?;
         }
-        sqlx::query(AssertSqlSafe(placeholders(
-            backend,
-            "UPDATE log_head SET position = $1 WHERE id = 1",
-        )))
-        .bind(head)
-        .execute(&mut *tx)
-        .await?;
+        insert_seals(backend, &mut tx, &seals).await?;
+        let mut log_hash = start_log_hash;
+        for e in &recorded {
+            log_hash = log_link(&log_hash, e.global_position, &e.hash).to_vec();
+        }
+        self.seal_log(&mut tx, head, log_hash).await?;
         tx.commit().await?;
         self.advance_head(head);
         Ok(outcomes)
+    }
+
+    /// Signs the log chain at `head` (the commit's last position) with the log owner's
+    /// key and moves the log head there.
+    async fn seal_log(
+        &self,
+        tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+        head: i64,
+        log_hash: Vec<u8>,
+    ) -> Result<()> {
+        let backend = self.inner.backend;
+        let signer = self.inner.keys.signer(self.inner.keys.log_owner())?;
+        let signature = signer.sign(&log_message(head, &log_hash));
+        sqlx::query(AssertSqlSafe(placeholders(
+            backend,
+            "INSERT INTO log_seals (position, log_hash, key_id, signature) VALUES ($1, $2, $3, $4)",
+        )))
+        .bind(head)
+        .bind(log_hash.clone())
+        .bind(signer.key_id().to_owned())
+        .bind(signature)
+        .execute(&mut **tx)
+        .await?;
+        sqlx::query(AssertSqlSafe(placeholders(
+            backend,
+            "UPDATE log_head SET position = $1, log_hash = $2 WHERE id = 1",
+        )))
+        .bind(head)
+        .bind(log_hash)
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+
+    /// Appends verbatim copies of another service's events (a mirror, distributed
+    /// mode): `events` are consecutive versions of one stream, the last one sealed by
+    /// `seal`. Each is checked before anything is written: the versions follow the
+    /// local stream head, every `prev_hash` links, every hash is recomputed, and the
+    /// seal is a valid signature, by a trusted key of the service the events name, of
+    /// the last event's hash. Copies keep their event id, command id, actor, time and
+    /// hashes, get local positions (sealed in the local log chain), and no outbox row
+    /// (they are not published again). Copies already present are skipped.
+    pub async fn append_copy(&self, events: &[RecordedEvent], seal: &Seal) -> Result<AppendAck> {
+        let (Some(first), Some(last)) = (events.first(), events.last()) else {
+            return Err(Error::invalid("events", "at least one event is required"));
+        };
+        let unsealed = |version: i64, message: String| Error::Unsealed {
+            stream: first.stream.clone(),
+            version,
+            message,
+        };
+        if seal.version != last.stream_version {
+            return Err(unsealed(
+                last.stream_version,
+                format!("the seal is for version {}, not this one", seal.version),
+            ));
+        }
+        for (i, e) in events.iter().enumerate() {
+            if e.stream != first.stream
+                || e.service != first.service
+                || e.stream_version != first.stream_version + i as i64
+            {
+                return Err(unsealed(
+                    e.stream_version,
+                    "copies must be consecutive versions of one stream of one service".into(),
+                ));
+            }
+            if i > 0 && e.prev_hash != events[i - 1].hash {
+                return Err(unsealed(
+                    e.stream_version,
+                    "prev_hash does not link to the version before".into(),
+                ));
+            }
+            if e.hash != event_hash(e) {
+                return Err(unsealed(
+                    e.stream_version,
+                    "the hash does not match the event (edited)".into(),
+                ));
+            }
+        }
+        if seal.service != first.service {
+            return Err(unsealed(
+                last.stream_version,
+                format!(
+                    "sealed by service {:?}, the events name {:?}",
+                    seal.service, first.service
+                ),
+            ));
+        }
+        self.inner
+            .keys
+            .check(
+                &seal.service,
+                &seal.key_id,
+                &seal_message(&last.hash),
+                &seal.signature,
+            )
+            .map_err(|f| unsealed(last.stream_version, f.to_string()))?;
+
+        let backend = self.inner.backend;
+        let mut tx = self.begin_append().await?;
+        let (head, log_hash) = lock_head(backend, &mut tx).await?;
+        let (version, head_hash) = load_streams(backend, &mut tx, &[first.stream.as_str()])
+            .await?
+            .remove(&first.stream)
+            .unwrap_or_else(|| (0, GENESIS.to_vec()));
+        let new: Vec<&RecordedEvent> = events
+            .iter()
+            .filter(|e| e.stream_version > version)
+            .collect();
+        let Some(first_new) = new.first() else {
+            tx.rollback().await?;
+            return Ok(AppendAck {
+                first_position: 0,
+                last_position: 0,
+                stream_version: version,
+                replayed: true,
+            });
+        };
+        if first_new.stream_version != version + 1 {
+            tx.rollback().await?;
+            return Err(Error::Conflict {
+                stream: first.stream.clone(),
+                expected: first_new.stream_version - 1,
+                actual: version,
+            });
+        }
+        if first_new.prev_hash != head_hash {
+            tx.rollback().await?;
+            return Err(unsealed(
+                first_new.stream_version,
+                "prev_hash does not link to the local copy of the version before".into(),
+            ));
+        }
+        let copies: Vec<RecordedEvent> = new
+            .iter()
+            .enumerate()
+            .map(|(i, e)| RecordedEvent {
+                global_position: head + 1 + i as i64,
+                ..(*e).clone()
+            })
+            .collect();
+        let n = copies.len() as i64;
+        for chunk in copies.chunks(INSERT_CHUNK) {
+            insert_events(backend, &mut tx, chunk, false).await?;
+        }
+        sqlx::query(AssertSqlSafe(placeholders(
+            backend,
+            "INSERT INTO streams (stream, version, head_hash) VALUES ($1, $2, $3) \
+             ON CONFLICT (stream) DO UPDATE SET version = excluded.version, \
+             head_hash = excluded.head_hash",
+        )))
+        .bind(first.stream.clone())
+        .bind(last.stream_version)
+        .bind(last.hash.clone())
+        .execute(&mut *tx)
+        .await?;
+        insert_seals(
+            backend,
+            &mut tx,
+            &[SealRow {
+                first_position: head + 1,
+                last_position: head + n,
+                stream: first.stream.clone(),
+                service: seal.service.clone(),
+                key_id: seal.key_id.clone(),
+                signature: seal.signature.clone(),
+            }],
+        )
+        .await?;
+        let mut chained = log_hash;
+        for e in &copies {
+            chained = log_link(&chained, e.global_position, &e.hash).to_vec();
+        }
+        self.seal_log(&mut tx, head + n, chained).await?;
+        tx.commit().await?;
+        self.advance_head(head + n);
+        Ok(AppendAck {
+            first_position: head + 1,
+            last_position: head + n,
+            stream_version: last.stream_version,
+            replayed: false,
+        })
+    }
+
+    /// The seals covering positions `from..=to`, by last position.
+    pub async fn seals_between(&self, from: i64, to: i64) -> Result<Vec<(i64, i64, Seal)>> {
+        let rows = sqlx::query(AssertSqlSafe(placeholders(
+            self.inner.backend,
+            "SELECT s.first_position, s.last_position, s.service, s.key_id, s.signature, \
+             e.stream_version FROM seals s JOIN events e ON e.global_position = s.last_position \
+             WHERE s.last_position >= $1 AND s.first_position <= $2 ORDER BY s.last_position",
+        )))
+        .bind(from)
+        .bind(to)
+        .fetch_all(&self.inner.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get(0)?,
+                    r.try_get(1)?,
+                    Seal {
+                        service: r.try_get(2)?,
+                        key_id: r.try_get(3)?,
+                        signature: r.try_get(4)?,
+                        version: r.try_get(5)?,
+                    },
+                ))
+            })
+            .collect()
+    }
+
+    /// The log's head: its position and the log chain's hash there.
+    pub async fn log_head(&self) -> Result<(i64, Vec<u8>)> {
+        let row = sqlx::query("SELECT position, log_hash FROM log_head WHERE id = 1")
+            .fetch_one(&self.inner.pool)
+            .await?;
+        Ok((
+            row.try_get(0)?,
+            row.try_get::<Option<Vec<u8>>, _>(1)?
+                .unwrap_or_else(|| crate::signing::LOG_GENESIS.to_vec()),
+        ))
+    }
+
+    /// The head as an anchor, signed by the log owner's key (`None` for an empty log).
+    pub async fn anchor(&self) -> Result<Option<crate::anchor::Anchor>> {
+        let (position, log_hash) = self.log_head().await?;
+        if position == 0 {
+            return Ok(None);
+        }
+        let signer = self.inner.keys.signer(self.inner.keys.log_owner())?;
+        let signature = signer.sign(&log_message(position, &log_hash));
+        Ok(Some(crate::anchor::Anchor {
+            position,
+            log_hash,
+            key_id: signer.key_id().to_owned(),
+            signature,
+            written_at_micros: now_micros(),
+        }))
     }
 
     /// A write transaction (SQLite: `BEGIN IMMEDIATE` on the single writer connection).
@@ -419,6 +723,19 @@ impl EventStore {
             ))
         })
         .transpose()
+    }
+
+    /// The request digest a command id's first use recorded (`None`: not applied, or
+    /// applied without a digest).
+    pub async fn command_digest(&self, command_id: &str) -> Result<Option<Vec<u8>>> {
+        let d: Option<Option<Vec<u8>>> = sqlx::query_scalar(AssertSqlSafe(placeholders(
+            self.inner.backend,
+            "SELECT request_digest FROM commands WHERE command_id = $1",
+        )))
+        .bind(command_id)
+        .fetch_optional(&self.inner.pool)
+        .await?;
+        Ok(d.flatten().filter(|d| !d.is_empty()))
     }
 
     /// Events of `stream` with version ≥ `from_version`, in version order.
@@ -616,127 +933,85 @@ impl Subscription {
 async fn lock_head(
     backend: Backend,
     tx: &mut sqlx::Transaction<'static, sqlx::Any>,
-) -> Result<i64> {
+) -> Result<(i64, Vec<u8>)> {
     let lock = match backend {
-        Backend::Sqlite => "SELECT position FROM log_head WHERE id = 1",
-        Backend::Postgres => "SELECT position FROM log_head WHERE id = 1 FOR UPDATE",
+        Backend::Sqlite => "SELECT position, log_hash FROM log_head WHERE id = 1",
+        Backend::Postgres => "SELECT position, log_hash FROM log_head WHERE id = 1 FOR UPDATE",
     };
-    Ok(sqlx::query_scalar(lock).fetch_one(&mut **tx).await?)
+    let row = sqlx::query(lock).fetch_one(&mut **tx).await?;
+    Ok((
+        row.try_get(0)?,
+        row.try_get::<Option<Vec<u8>>, _>(1)?
+            .unwrap_or_else(|| crate::signing::LOG_GENESIS.to_vec()),
+    ))
 }
 
-/// One validated request inside an append transaction whose log head is `head`.
-/// Outer `Err`: the database failed (abandon the transaction). Inner `Err`: the request
-/// is refused (conflict, command id of another stream) and nothing was written for it.
-/// An inner `Ok` with `replayed` wrote nothing either.
-async fn append_in(
+/// The answer to a command id used before: the original ack when the request is the
+/// same (same stream, same digest), else a refusal naming the earlier command.
+fn replay_of(
+    req: &AppendRequest,
+    stream: &str,
+    ack: &AppendAck,
+    digest: Option<&[u8]>,
+) -> Result<AppendAck> {
+    if stream != req.stream {
+        return Err(Error::CommandIdReused {
+            command_id: req.context.command_id.clone(),
+            original_stream: stream.to_owned(),
+            stream: req.stream.clone(),
+        });
+    }
+    match digest {
+        Some(d)
+            if !d.is_empty()
+                && !req.context.request_digest.is_empty()
+                && d != req.context.request_digest =>
+        {
+            Err(Error::CommandIdMismatch {
+                command_id: req.context.command_id.clone(),
+                original_stream: stream.to_owned(),
+                first_position: ack.first_position,
+                last_position: ack.last_position,
+            })
+        }
+        _ => Ok(*ack),
+    }
+}
+
+/// One seal row (see `signing`).
+struct SealRow {
+    first_position: i64,
+    last_position: i64,
+    stream: String,
+    service: String,
+    key_id: String,
+    signature: Vec<u8>,
+}
+
+async fn insert_seals(
     backend: Backend,
     tx: &mut sqlx::Transaction<'static, sqlx::Any>,
-    req: &AppendRequest,
-    head: i64,
-) -> Result<Result<AppendAck>> {
-    let sql = "SELECT c.stream, c.first_position, c.last_position, c.stream_version, \
-         s.version, s.head_hash FROM log_head h \
-         LEFT JOIN commands c ON c.command_id = $1 \
-         LEFT JOIN streams s ON s.stream = $2 WHERE h.id = 1";
-    let row = sqlx::query(AssertSqlSafe(placeholders(backend, sql)))
-        .bind(&req.context.command_id)
-        .bind(&req.stream)
-        .fetch_one(&mut **tx)
-        .await?;
-    if let Some(stream) = row.try_get::<Option<String>, _>(0)? {
-        if stream != req.stream {
-            return Ok(Err(Error::CommandIdReused {
-                command_id: req.context.command_id.clone(),
-                original_stream: stream,
-                stream: req.stream.clone(),
-            }));
+    seals: &[SealRow],
+) -> Result<()> {
+    for chunk in seals.chunks(INSERT_CHUNK) {
+        let sql = format!(
+            "INSERT INTO seals (first_position, last_position, stream, service, key_id, \
+             signature) VALUES {}",
+            values(chunk.len(), 6)
+        );
+        let mut q = sqlx::query(AssertSqlSafe(placeholders(backend, &sql)));
+        for r in chunk {
+            q = q
+                .bind(r.first_position)
+                .bind(r.last_position)
+                .bind(r.stream.clone())
+                .bind(r.service.clone())
+                .bind(r.key_id.clone())
+                .bind(r.signature.clone());
         }
-        return Ok(Ok(AppendAck {
-            first_position: row.try_get(1)?,
-            last_position: row.try_get(2)?,
-            stream_version: row.try_get(3)?,
-            replayed: true,
-        }));
+        q.execute(&mut **tx).await?;
     }
-    let version: i64 = row.try_get::<Option<i64>, _>(4)?.unwrap_or(0);
-    let head_hash: Vec<u8> = row
-        .try_get::<Option<Vec<u8>>, _>(5)?
-        .unwrap_or_else(|| GENESIS.to_vec());
-    if let Some(expected) = req.expected_version
-        && expected != version
-    {
-        return Ok(Err(Error::Conflict {
-            stream: req.stream.clone(),
-            expected,
-            actual: version,
-        }));
-    }
-
-    let recorded = record(req, head, version, head_hash, now_micros());
-    let prev = recorded.last().map(|e| e.hash.clone()).unwrap_or_default();
-    let ctx = &req.context;
-    let first = head + 1;
-    let last = head + recorded.len() as i64;
-    let new_version = version + recorded.len() as i64;
-
-    for chunk in recorded.chunks(INSERT_CHUNK) {
-        insert_events(backend, tx, chunk).await?;
-    }
-    // Stream head, command record and log head: one statement on PostgreSQL
-    // (data-modifying CTEs save round trips), three in-process calls on SQLite.
-    match backend {
-        Backend::Postgres => {
-            sqlx::query(
-                "WITH s AS (INSERT INTO streams (stream, version, head_hash) \
-                 VALUES ($1, $2, $3) ON CONFLICT (stream) DO UPDATE \
-                 SET version = excluded.version, head_hash = excluded.head_hash), \
-                 c AS (INSERT INTO commands (command_id, stream, first_position, \
-                 last_position, stream_version) VALUES ($4, $1, $5, $6, $2)) \
-                 UPDATE log_head SET position = $6 WHERE id = 1",
-            )
-            .bind(&req.stream)
-            .bind(new_version)
-            .bind(prev)
-            .bind(&ctx.command_id)
-            .bind(first)
-            .bind(last)
-            .execute(&mut **tx)
-            .await?;
-        }
-        Backend::Sqlite => {
-            sqlx::query(
-                "INSERT INTO streams (stream, version, head_hash) VALUES (?, ?, ?) \
-                 ON CONFLICT (stream) DO UPDATE SET version = excluded.version, \
-                 head_hash = excluded.head_hash",
-            )
-            .bind(&req.stream)
-            .bind(new_version)
-            .bind(prev)
-            .execute(&mut **tx)
-            .await?;
-            sqlx::query(
-                "INSERT INTO commands (command_id, stream, first_position, last_position, \
-                 stream_version) VALUES (?, ?, ?, ?, ?)",
-            )
-            .bind(&ctx.command_id)
-            .bind(&req.stream)
-            .bind(first)
-            .bind(last)
-            .bind(new_version)
-            .execute(&mut **tx)
-            .await?;
-            sqlx::query("UPDATE log_head SET position = ? WHERE id = 1")
-                .bind(last)
-                .execute(&mut **tx)
-                .await?;
-        }
-    }
-    Ok(Ok(AppendAck {
-        first_position: first,
-        last_position: last,
-        stream_version: new_version,
-        replayed: false,
-    }))
+    Ok(())
 }
 
 /// The events of `req` as recorded after log position `head` on a stream at `version`
@@ -827,12 +1102,12 @@ async fn load_commands(
     backend: Backend,
     tx: &mut sqlx::Transaction<'static, sqlx::Any>,
     ids: &[&str],
-) -> Result<HashMap<String, (String, AppendAck)>> {
+) -> Result<HashMap<String, CommandRecord>> {
     let mut out = HashMap::with_capacity(ids.len());
     for chunk in ids.chunks(INSERT_CHUNK) {
         let sql = format!(
-            "SELECT command_id, stream, first_position, last_position, stream_version \
-             FROM commands WHERE command_id IN {}",
+            "SELECT command_id, stream, first_position, last_position, stream_version, \
+             request_digest FROM commands WHERE command_id IN {}",
             values(1, chunk.len())
         );
         let mut q = sqlx::query(AssertSqlSafe(placeholders(backend, &sql)));
@@ -850,6 +1125,7 @@ async fn load_commands(
                         stream_version: row.try_get(4)?,
                         replayed: true,
                     },
+                    row.try_get(5)?,
                 ),
             );
         }
@@ -891,6 +1167,7 @@ async fn insert_events(
     backend: Backend,
     tx: &mut sqlx::Transaction<'static, sqlx::Any>,
     chunk: &[RecordedEvent],
+    outbox: bool,
 ) -> Result<()> {
     let Some(first) = chunk.first() else {
         return Ok(());
@@ -911,10 +1188,14 @@ async fn insert_events(
                 })
                 .collect::<Vec<_>>()
                 .join(", ");
-            let sql = format!(
-                "WITH e AS (INSERT INTO events ({COLUMNS}) VALUES {rows} RETURNING global_position) \
-                 INSERT INTO outbox (global_position) SELECT global_position FROM e"
-            );
+            let sql = if outbox {
+                format!(
+                    "WITH e AS (INSERT INTO events ({COLUMNS}) VALUES {rows} RETURNING global_position) \
+                     INSERT INTO outbox (global_position) SELECT global_position FROM e"
+                )
+            } else {
+                format!("INSERT INTO events ({COLUMNS}) VALUES {rows}")
+            };
             let mut q = sqlx::query(AssertSqlSafe(sql))
                 .bind(first.stream.clone())
                 .bind(first.recorded_at_micros)
@@ -971,7 +1252,7 @@ async fn insert_events(
         }
     };
     q.execute(&mut **tx).await?;
-    if backend == Backend::Sqlite {
+    if backend == Backend::Sqlite && outbox {
         let sql = format!(
             "INSERT INTO outbox (global_position) VALUES {}",
             vec!["(?)"; chunk.len()].join(", ")

@@ -13,6 +13,8 @@ use tonic::{Request, Status};
 pub struct Auth {
     /// sha256(token) → actor.
     tokens: HashMap<[u8; 32], String>,
+    /// Set when the event log failed its check at start: every write is refused.
+    refuse_writes: Option<String>,
 }
 
 /// What happened when the token file was loaded.
@@ -50,7 +52,13 @@ impl Auth {
                 .into_iter()
                 .map(|(actor, token)| (digest(token), actor.to_owned()))
                 .collect(),
+            refuse_writes: None,
         }
+    }
+
+    /// Refuses every write from now on (`FAILED_PRECONDITION` with `why`).
+    pub fn refuse_writes(&mut self, why: String) {
+        self.refuse_writes = Some(why);
     }
 
     /// Reads the token file, creating it with a fresh `admin` token when missing.
@@ -108,7 +116,12 @@ impl Auth {
     }
 
     /// The authenticated actor of a request, or `UNAUTHENTICATED` naming the RPC.
+    /// Every mutating RPC resolves its actor here first, so this is also where writes
+    /// are refused when the event log failed its check at start.
     pub fn actor<T>(&self, request: &Request<T>, rpc: &str) -> Result<String, Status> {
+        if let Some(why) = &self.refuse_writes {
+            return Err(Status::failed_precondition(format!("{rpc}: {why}")));
+        }
         let header = request
             .metadata()
             .get("authorization")

@@ -2,17 +2,21 @@
 //! number of [`ServiceModule`]s on one gRPC port: all five in `arbiterd`, one in each
 //! standalone binary.
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use arbiter_bus::Bus;
 use arbiter_bus::relay::{RelayOptions, run_relay};
-use arbiter_eventlog::EventStore;
+use arbiter_eventlog::anchor::Anchor;
+use arbiter_eventlog::{EventStore, Keys, Signatures, VerifyOptions};
 use tokio::sync::watch;
 use tonic::service::RoutesBuilder;
 use tonic_health::ServingStatus;
 
 use crate::auth::{Auth, TokenFile};
+use crate::command::Commands;
 use crate::telemetry::GrpcTraceLayer;
 
 /// Flags shared by the standalone service binaries (distributed mode).
@@ -33,6 +37,70 @@ pub struct StandaloneArgs {
     /// Do not run the outbox relay in this process (events stay in the outbox).
     #[arg(long)]
     pub no_relay: bool,
+    /// This service's signing key (`<service>.key`, made on first start, 0600) and the
+    /// public keys it trusts (every `*.pub` there).
+    #[arg(long, env = "ARBITER_KEY_DIR", default_value = "arbiter-keys")]
+    pub key_dir: PathBuf,
+    /// More trusted public keys: one `SERVICE KEY_ID PUBLIC_KEY_HEX` per line.
+    #[arg(long, env = "ARBITER_TRUSTED_KEYS")]
+    pub trusted_keys: Option<PathBuf>,
+    /// Where the signed log head is anchored (default `<key-dir>/<service>.anchor`).
+    #[arg(long, env = "ARBITER_ANCHOR_FILE")]
+    pub anchor_file: Option<PathBuf>,
+}
+
+impl StandaloneArgs {
+    /// The platform of the standalone `service`: its own log, keys and anchor.
+    pub async fn platform(&self, service: &str) -> anyhow::Result<Platform> {
+        Platform::open_with(PlatformOptions {
+            database_url: self.database_url.clone(),
+            nats_url: self.nats_url.clone(),
+            token_file: self.token_file.clone(),
+            run_relay: !self.no_relay,
+            key_dir: self.key_dir.clone(),
+            trusted_keys: self.trusted_keys.clone(),
+            anchor_file: self
+                .anchor_file
+                .clone()
+                .unwrap_or_else(|| self.key_dir.join(format!("{service}.anchor"))),
+            log_owner: service.to_owned(),
+            shared_log: false,
+        })
+        .await
+    }
+}
+
+/// How to open a [`Platform`].
+#[derive(Debug, Clone)]
+pub struct PlatformOptions {
+    /// Event log database URL.
+    pub database_url: String,
+    /// NATS JetStream URL(s), comma-separated.
+    pub nats_url: Option<String>,
+    /// Token file.
+    pub token_file: PathBuf,
+    /// Run the outbox relay.
+    pub run_relay: bool,
+    /// Signing keys and trusted public keys.
+    pub key_dir: PathBuf,
+    /// More trusted public keys.
+    pub trusted_keys: Option<PathBuf>,
+    /// The anchor of the log's signed head.
+    pub anchor_file: PathBuf,
+    /// The key that seals the log chain (the process: `arbiterd`, or the service).
+    pub log_owner: String,
+    /// Every hosted service shares this one log (arbiterd): nothing is mirrored from
+    /// the bus, even with NATS.
+    pub shared_log: bool,
+}
+
+/// What the check of the log at start found (ADR platform-006).
+#[derive(Debug, Clone, Default)]
+pub struct LogCheck {
+    /// True when the log verified against its seals and its anchor.
+    pub verified: bool,
+    /// What is wrong, when not verified.
+    pub problems: Vec<String>,
 }
 
 /// What services stand on.
@@ -48,27 +116,79 @@ pub struct Platform {
     pub shutdown: watch::Receiver<bool>,
     shutdown_tx: watch::Sender<bool>,
     run_relay: bool,
+    /// Signing keys and trusted public keys.
+    pub keys: Arc<Keys>,
+    /// Command ids in flight (see [`Commands::begin`]).
+    pub commands: Commands,
+    /// The check of the log at start.
+    pub log_check: Arc<LogCheck>,
+    anchor_file: PathBuf,
+    shared_log: bool,
 }
 
 impl Platform {
     /// Opens the log, connects the bus (NATS when a URL is given, else in process)
     /// and loads (or creates) the token file.
+    ///
+    /// Keys are kept in `keys/` beside the token file and the anchor in
+    /// `keys/log.anchor` (see [`Platform::open_with`]).
     pub async fn open(
         database_url: &str,
         nats_url: Option<&str>,
         token_file: &std::path::Path,
         run_relay: bool,
     ) -> anyhow::Result<Platform> {
-        let store = EventStore::open(database_url)
+        let key_dir = token_file.with_file_name("keys");
+        Platform::open_with(PlatformOptions {
+            database_url: database_url.to_owned(),
+            nats_url: nats_url.map(str::to_owned),
+            token_file: token_file.to_owned(),
+            run_relay,
+            anchor_file: key_dir.join("log.anchor"),
+            key_dir,
+            trusted_keys: None,
+            log_owner: "arbiter".to_owned(),
+            shared_log: false,
+        })
+        .await
+    }
+
+    /// Opens the log with the keys of `options.key_dir`, checks it against its seals
+    /// and its anchor (a failed check refuses every write and says why, ADR
+    /// platform-006), connects the bus (NATS when a URL is given, else in process)
+    /// and loads (or creates) the token file.
+    pub async fn open_with(options: PlatformOptions) -> anyhow::Result<Platform> {
+        let PlatformOptions {
+            database_url,
+            nats_url,
+            token_file,
+            run_relay,
+            key_dir,
+            trusted_keys,
+            anchor_file,
+            log_owner,
+            shared_log,
+        } = options;
+        let keys = Keys::in_dir(&key_dir, &log_owner, trusted_keys.as_deref())
+            .map_err(|e| anyhow::anyhow!("--key-dir {}: {e}", key_dir.display()))?;
+        let store = EventStore::open_with(&database_url, keys.clone())
             .await
             .map_err(|e| anyhow::anyhow!("{database_url}: {e}"))?;
-        let bus = match nats_url {
-            Some(url) => Bus::connect_nats(url)
+        let log_check = Arc::new(check_log(&store, &anchor_file).await?);
+        let bus = match &nats_url {
+            Some(url) => Bus::connect_nats_with(url, keys.clone())
                 .await
                 .map_err(|e| anyhow::anyhow!("{url}: {e}"))?,
             None => Bus::InProcess(store.clone()),
         };
-        let (auth, file) = Auth::load_or_create(token_file)?;
+        let (mut auth, file) = Auth::load_or_create(&token_file)?;
+        if !log_check.verified {
+            auth.refuse_writes(format!(
+                "the event log failed its check at start ({} problem(s), the first: {}); writes are refused until it is repaired — run `arbiter audit verify` for the list",
+                log_check.problems.len(),
+                log_check.problems.first().map_or("", String::as_str)
+            ));
+        }
         if let TokenFile::Created { path, token } = file {
             // Printed once, on first start; afterwards it is only in the file.
             println!("created admin token (stored in {}):", path.display());
@@ -82,8 +202,84 @@ impl Platform {
             shutdown,
             shutdown_tx,
             run_relay,
+            keys,
+            commands: Commands::default(),
+            log_check,
+            anchor_file,
+            shared_log,
         })
     }
+
+    /// The anchor this platform keeps.
+    pub fn anchor_file(&self) -> &Path {
+        &self.anchor_file
+    }
+
+    /// The verification options of this log: its anchor (a file that cannot be read is
+    /// reported as a problem by the caller) and every signature.
+    pub fn verify_options(&self) -> Result<VerifyOptions, String> {
+        Ok(VerifyOptions {
+            anchor: Anchor::read(&self.anchor_file).map_err(|e| e.to_string())?,
+            signatures: Signatures::All,
+        })
+    }
+
+    /// Writes the log's signed head to the anchor file (not when the log failed its
+    /// check: an anchor must never vouch for a damaged log).
+    pub async fn write_anchor(&self) -> anyhow::Result<()> {
+        if !self.log_check.verified {
+            return Ok(());
+        }
+        if let Some(a) = self.store.anchor().await? {
+            a.write(&self.anchor_file)?;
+        }
+        Ok(())
+    }
+}
+
+/// The check at start: the whole chain, the seals after the anchor, the newest log
+/// seal and the anchor itself. Writes a new anchor when it passes.
+async fn check_log(store: &EventStore, anchor_file: &Path) -> anyhow::Result<LogCheck> {
+    let started = std::time::Instant::now();
+    let anchor = match Anchor::read(anchor_file) {
+        Ok(a) => a,
+        Err(e) => {
+            let problem = format!("anchor: {e}");
+            eprintln!("event log check failed: {problem}");
+            return Ok(LogCheck {
+                verified: false,
+                problems: vec![problem],
+            });
+        }
+    };
+    let report = store
+        .verify_with(&VerifyOptions {
+            anchor,
+            signatures: Signatures::AfterAnchor,
+        })
+        .await?;
+    tracing::info!(events = report.events, elapsed = ?started.elapsed(), ok = report.is_ok(), "event log checked");
+    if report.is_ok() {
+        if let Some(a) = store.anchor().await? {
+            a.write(anchor_file)?;
+        }
+        return Ok(LogCheck {
+            verified: true,
+            problems: Vec::new(),
+        });
+    }
+    let problems: Vec<String> = report.problems.iter().map(ToString::to_string).collect();
+    eprintln!(
+        "event log check failed: {} problem(s); writes are refused, reads are served",
+        problems.len()
+    );
+    for p in &problems {
+        eprintln!("  {p}");
+    }
+    Ok(LogCheck {
+        verified: false,
+        problems,
+    })
 }
 
 impl Platform {
@@ -91,6 +287,11 @@ impl Platform {
     /// service's log (distributed mode; a no-op when every service shares one log):
     /// see `arbiter_bus::mirror`. `service` names the durable consumers.
     pub fn mirror(&self, service: &str, filters: &[&str]) {
+        if self.shared_log {
+            // Every service of this process writes this one log: a copy from the bus
+            // could only be a duplicate, or a forgery.
+            return;
+        }
         tokio::spawn(arbiter_bus::mirror::run_mirrors(
             self.bus.clone(),
             self.store.clone(),
@@ -101,13 +302,53 @@ impl Platform {
     }
 }
 
+/// The embedded mode with NATS: nothing from the bus is applied, but every event on it
+/// is still checked, so a forgery published there is counted and logged (ADR
+/// platform-006) instead of passing unseen.
+async fn watch_bus(platform: Platform) {
+    let mut shutdown = platform.shutdown.clone();
+    let durable = format!("watch-{}", platform.keys.log_owner());
+    loop {
+        let run = async {
+            let mut c = platform
+                .bus
+                .consumer(&durable, arbiter_bus::STREAM_SUBJECTS)
+                .await?;
+            loop {
+                c.next().await?.ack().await?;
+            }
+            #[allow(unreachable_code)]
+            Ok::<(), arbiter_bus::Error>(())
+        };
+        tokio::select! {
+            r = run => if let Err(e) = r {
+                tracing::warn!(error = %e, "bus watch stopped; restarting");
+            },
+            _ = shutdown.changed() => return,
+        }
+        if *shutdown.borrow() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
 /// A service the host can serve.
 pub trait ServiceModule: Send {
     /// Full gRPC service name, e.g. `arbiter.v1.RegistryService` (used for health).
     fn grpc_name(&self) -> &'static str;
     /// Adds the gRPC service to the router.
     fn add_to(self: Box<Self>, routes: &mut RoutesBuilder);
+    /// The global position its projections have applied (readiness: the service
+    /// answers `UNAVAILABLE` until this reaches the log head it started with).
+    /// `None`: it has no projection to wait for.
+    fn projected(&self) -> Option<Projected> {
+        None
+    }
 }
+
+/// Reads a module's projected position.
+pub type Projected = Arc<dyn Fn() -> i64 + Send + Sync>;
 
 async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
@@ -132,7 +373,8 @@ async fn shutdown_signal() {
 
 /// Serves `modules` on `listen` until SIGTERM/Ctrl-C, with health (every module and
 /// the server as a whole), reflection and per-request tracing. Prints
-/// `listening on ADDR` once bound. On shutdown: stop accepting, finish in-flight
+/// `listening on ADDR` once bound and `ready (…)` once the projections have caught up
+/// with the log (until then every RPC but health answers `UNAVAILABLE`). On shutdown: stop accepting, finish in-flight
 /// requests, drain the outbox relay, close the log.
 pub async fn serve(
     platform: Platform,
@@ -148,6 +390,9 @@ pub async fn serve(
         ))
     });
 
+    if platform.shared_log && matches!(platform.bus, Bus::Nats(_)) {
+        tokio::spawn(watch_bus(platform.clone()));
+    }
     let (health, health_service) = tonic_health::server::health_reporter();
     let reflection = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(arbiter_proto::FILE_DESCRIPTOR_SET)
@@ -157,22 +402,75 @@ pub async fn serve(
     routes.add_service(health_service);
     routes.add_service(reflection);
     let mut names = Vec::new();
+    let mut projections = Vec::new();
     for m in modules {
         names.push(m.grpc_name());
+        projections.extend(m.projected());
         m.add_to(&mut routes);
     }
+    // Readiness: NOT_SERVING, and every other RPC UNAVAILABLE, until the projections
+    // have caught up with the log head as it was at start.
     for name in &names {
         health
-            .set_service_status(*name, ServingStatus::Serving)
+            .set_service_status(*name, ServingStatus::NotServing)
             .await;
     }
-    health.set_service_status("", ServingStatus::Serving).await;
+    health
+        .set_service_status("", ServingStatus::NotServing)
+        .await;
+    let anchors = {
+        let platform = platform.clone();
+        let mut shutdown = platform.shutdown.clone();
+        tokio::spawn(async move {
+            let every = std::env::var("ARBITER_ANCHOR_INTERVAL_MS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .map_or(Duration::from_secs(1), Duration::from_millis);
+            let mut last = -1;
+            loop {
+                tokio::select! {
+                    _ = tokio::time::sleep(every) => {}
+                    _ = shutdown.changed() => return,
+                }
+                let head = platform.store.head_position().await.unwrap_or(last);
+                if head != last {
+                    if let Err(e) = platform.write_anchor().await {
+                        tracing::error!(error = %e, "anchor not written");
+                    }
+                    last = head;
+                }
+            }
+        })
+    };
 
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(|e| anyhow::anyhow!("listen {listen}: {e}"))?;
     let addr = listener.local_addr()?;
     println!("listening on {addr}");
+    let ready = Arc::new(AtomicBool::new(false));
+    let start_head = platform.store.head_position().await?;
+    {
+        let (ready, health, names) = (ready.clone(), health.clone(), names.clone());
+        let verified = platform.log_check.verified;
+        tokio::spawn(async move {
+            while projections.iter().any(|p| p() < start_head) {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            ready.store(true, Ordering::Release);
+            let status = if verified {
+                ServingStatus::Serving
+            } else {
+                ServingStatus::NotServing
+            };
+            for name in &names {
+                health.set_service_status(*name, status).await;
+            }
+            health.set_service_status("", status).await;
+            tracing::info!(position = start_head, "projections caught up; ready");
+            println!("ready (projections at position {start_head})");
+        });
+    }
     tracing::info!(%addr, services = ?names, backend = %platform.store.backend(), "serving");
 
     let shutdown_tx = platform.shutdown_tx.clone();
@@ -183,6 +481,7 @@ pub async fn serve(
     };
     tonic::transport::Server::builder()
         .layer(GrpcTraceLayer)
+        .layer(crate::readiness::ReadinessLayer::new(ready))
         .add_routes(routes.routes())
         .serve_with_incoming_shutdown(tokio_stream_from(listener), signal)
         .await?;
@@ -198,6 +497,10 @@ pub async fn serve(
                 tracing::warn!("relay did not drain within 30 s; pending events stay in the outbox")
             }
         }
+    }
+    anchors.abort();
+    if let Err(e) = platform.write_anchor().await {
+        tracing::error!(error = %e, "anchor not written at shutdown");
     }
     platform.store.close().await;
     tracing::info!("stopped");
@@ -216,6 +519,17 @@ fn tokio_stream_from(
     })
 }
 
+/// The integrity fields of `GetServiceInfo` (rejected bus events, the log's check at
+/// start); the caller fills in the rest.
+pub fn integrity_info(platform: &Platform) -> arbiter_proto::v1::ServiceInfo {
+    arbiter_proto::v1::ServiceInfo {
+        rejected_events: arbiter_bus::rejected_events(),
+        log_verified: platform.log_check.verified,
+        log_problems: platform.log_check.problems.clone(),
+        ..Default::default()
+    }
+}
+
 /// `GetServiceInfo` answer for a service whose projections follow the whole log.
 pub async fn service_info(
     platform: &Platform,
@@ -231,5 +545,8 @@ pub async fn service_info(
             .head_position()
             .await
             .map_err(crate::status::from_log)?,
+        rejected_events: arbiter_bus::rejected_events(),
+        log_verified: platform.log_check.verified,
+        log_problems: platform.log_check.problems.clone(),
     })
 }

@@ -10,8 +10,10 @@
 //!   outbox relay, serve gRPC (with health and reflection) on one port, shut down
 //!   cleanly on SIGTERM/Ctrl-C with the relay drained.
 pub mod auth;
+pub mod command;
 pub mod host;
+pub mod readiness;
 pub mod status;
 pub mod telemetry;
 
-pub use host::{Platform, ServiceModule};
+pub use host::{Platform, PlatformOptions, ServiceModule};

@@ -17,7 +17,10 @@ pub fn from_log(e: arbiter_eventlog::Error) -> Status {
     use arbiter_eventlog::Error as E;
     match e {
         E::Conflict { .. } => Status::aborted(e.to_string()),
-        E::CommandIdReused { .. } => Status::already_exists(e.to_string()),
+        E::CommandIdReused { .. } | E::CommandIdMismatch { .. } => {
+            Status::already_exists(e.to_string())
+        }
+        E::Unsealed { .. } => Status::failed_precondition(e.to_string()),
         E::Invalid { .. } => Status::invalid_argument(e.to_string()),
         E::Corrupt { .. } => Status::data_loss(e.to_string()),
         E::Database(_) | E::Migrate(_) => {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use arbiter_service_kit::host::{self, ServiceModule};
-use arbiter_service_kit::{Platform, telemetry};
+use arbiter_service_kit::{Platform, PlatformOptions, telemetry};
 use clap::Parser;
 
 #[derive(Parser)]
@@ -23,9 +23,14 @@ struct Args {
     /// gRPC listen address (every service on this one port).
     #[arg(long, env = "ARBITER_LISTEN", default_value = "127.0.0.1:50051")]
     listen: SocketAddr,
-    /// Also publish events to this NATS JetStream server.
+    /// Also publish events to this NATS JetStream server (nothing published there is
+    /// applied: every service of this process writes the one log).
     #[arg(long, env = "ARBITER_NATS_URL")]
     nats_url: Option<String>,
+    /// Check the event log (every seal, the anchor), print what is wrong, and exit:
+    /// 0 intact, 1 damaged. Nothing is served or written.
+    #[arg(long)]
+    check_log: bool,
 }
 
 #[tokio::main]
@@ -36,13 +41,21 @@ async fn main() -> anyhow::Result<()> {
         .with_context(|| format!("--data-dir {}", args.data_dir.display()))?;
     let db = args.data_dir.join("arbiter.db");
     let url = format!("sqlite://{}", db.display());
-    let platform = Platform::open(
-        &url,
-        args.nats_url.as_deref(),
-        &args.data_dir.join("admin.token"),
-        true,
-    )
-    .await?;
+    let options = PlatformOptions {
+        database_url: url,
+        nats_url: args.nats_url.clone(),
+        token_file: args.data_dir.join("admin.token"),
+        run_relay: true,
+        key_dir: args.data_dir.join("keys"),
+        trusted_keys: None,
+        anchor_file: args.data_dir.join("log.anchor"),
+        log_owner: "arbiterd".to_owned(),
+        shared_log: true,
+    };
+    if args.check_log {
+        return check_log(options).await;
+    }
+    let platform = Platform::open_with(options).await?;
     // One log, so one tournament projection (registry, pairing, results, rating and clock
     // all fold the same record): folded once at start, shared.
     let registry = arbiter_registry::Registry::start(&platform)
@@ -70,4 +83,31 @@ async fn main() -> anyhow::Result<()> {
         )),
     ];
     host::serve(platform, modules, args.listen).await
+}
+
+/// `--check-log`: the whole check (every signature), printed.
+async fn check_log(options: PlatformOptions) -> anyhow::Result<()> {
+    let keys = arbiter_eventlog::Keys::in_dir(&options.key_dir, &options.log_owner, None)?;
+    let store = arbiter_eventlog::EventStore::open_with(&options.database_url, keys).await?;
+    let report = store
+        .verify_with(&arbiter_eventlog::VerifyOptions {
+            anchor: arbiter_eventlog::anchor::Anchor::read(&options.anchor_file)?,
+            signatures: arbiter_eventlog::Signatures::All,
+        })
+        .await?;
+    store.close().await;
+    println!(
+        "{} events in {} streams checked",
+        report.events, report.streams
+    );
+    for p in &report.problems {
+        println!("{p}");
+    }
+    if report.is_ok() {
+        println!("ok: every hash, seal and log seal verifies, and the log matches its anchor");
+        Ok(())
+    } else {
+        println!("DAMAGED: {} problem(s)", report.problems.len());
+        std::process::exit(1)
+    }
 }

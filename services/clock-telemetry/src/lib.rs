@@ -30,7 +30,7 @@ use arbiter_proto::v1::{
     TelemetryRejected, TelemetryReply, WatchBoardRequest, telemetry_reply::Outcome,
 };
 use arbiter_service_kit::host::service_info;
-use arbiter_service_kit::status::{command_meta, from_log, invalid, not_found};
+use arbiter_service_kit::status::{from_log, invalid, not_found};
 use arbiter_service_kit::telemetry::current_traceparent;
 use arbiter_service_kit::{Platform, ServiceModule};
 use futures::Stream;
@@ -738,6 +738,10 @@ impl ServiceModule for ClockTelemetry {
     fn grpc_name(&self) -> &'static str {
         "arbiter.v1.ClockService"
     }
+    fn projected(&self) -> Option<arbiter_service_kit::host::Projected> {
+        let t = self.inner.registry.clone()?;
+        Some(std::sync::Arc::new(move || t.position()))
+    }
     fn add_to(self: Box<Self>, routes: &mut tonic::service::RoutesBuilder) {
         routes.add_service(ClockServiceServer::new(*self));
     }
@@ -762,7 +766,11 @@ impl ClockService for ClockTelemetry {
     ) -> Result<Response<OpenBoardResponse>, Status> {
         let actor = self.platform.auth.actor(&request, "OpenBoard")?;
         let r = request.into_inner();
-        let meta = command_meta(r.meta)?;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "OpenBoard", &r, r.meta.clone())
+            .await?;
         let draft = BoardOpened {
             tournament_id: r.tournament_id,
             board: r.board,
@@ -807,6 +815,7 @@ impl ClockService for ClockTelemetry {
         };
         let ctx = CommandContext {
             command_id: meta.command_id.clone(),
+            request_digest: meta.request_digest.clone(),
             actor,
             reason: meta.reason.clone(),
             ..Default::default()

@@ -1,6 +1,6 @@
 //! `arbiter-clock-telemetry`: the clock-telemetry service alone (distributed mode: PostgreSQL + NATS).
 use arbiter_service_kit::host::{self, StandaloneArgs};
-use arbiter_service_kit::{Platform, telemetry};
+use arbiter_service_kit::telemetry;
 use clap::Parser;
 
 #[derive(Parser)]
@@ -24,13 +24,7 @@ async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let _telemetry = telemetry::init("arbiter-clock-telemetry");
     let c = &args.common;
-    let platform = Platform::open(
-        &c.database_url,
-        c.nats_url.as_deref(),
-        &c.token_file,
-        !c.no_relay,
-    )
-    .await?;
+    let platform = c.platform("clock-telemetry").await?;
     use arbiter_clock_telemetry::{ClockTelemetry, RegistryCheck, TimeSource};
     let check = if args.registry_check {
         RegistryCheck::SameLog

@@ -18,7 +18,7 @@ use arbiter_registry::record_commands::{self, load_latest};
 use arbiter_registry::roster::{Roster, RosterEvent, types};
 use arbiter_registry::tournament::FieldError;
 use arbiter_service_kit::host::service_info;
-use arbiter_service_kit::status::{command_meta, invalid, not_found};
+use arbiter_service_kit::status::{invalid, not_found};
 use arbiter_service_kit::{Platform, ServiceModule};
 use tonic::{Request, Response, Status};
 
@@ -57,6 +57,10 @@ impl Pairing {
 impl ServiceModule for Pairing {
     fn grpc_name(&self) -> &'static str {
         "arbiter.v1.PairingService"
+    }
+    fn projected(&self) -> Option<arbiter_service_kit::host::Projected> {
+        let t = self.tournaments.clone();
+        Some(std::sync::Arc::new(move || t.position()))
     }
     fn add_to(self: Box<Self>, routes: &mut tonic::service::RoutesBuilder) {
         routes.add_service(PairingServiceServer::new(*self));
@@ -264,7 +268,11 @@ impl PairingService for Pairing {
     ) -> Result<Response<PairingResponse>, Status> {
         let actor = self.platform.auth.actor(&request, "PairRound")?;
         let r = request.into_inner();
-        let meta = command_meta(r.meta)?;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "PairRound", &r, r.meta.clone())
+            .await?;
         let round = r.round;
         self.command(actor, &meta, &r.tournament_id, round, move |t, roster| {
             engine_pairing(t, roster, round, false)
@@ -278,7 +286,11 @@ impl PairingService for Pairing {
     ) -> Result<Response<PairingResponse>, Status> {
         let actor = self.platform.auth.actor(&request, "RepairRound")?;
         let r = request.into_inner();
-        let meta = command_meta(r.meta)?;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "RepairRound", &r, r.meta.clone())
+            .await?;
         let round = r.round;
         self.command(actor, &meta, &r.tournament_id, round, move |t, roster| {
             engine_pairing(t, roster, round, true)
@@ -292,7 +304,11 @@ impl PairingService for Pairing {
     ) -> Result<Response<PairingResponse>, Status> {
         let actor = self.platform.auth.actor(&request, "SetPairings")?;
         let r = request.into_inner();
-        let meta = command_meta(r.meta.clone())?;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "SetPairings", &r, r.meta.clone())
+            .await?;
         let reason = meta.reason.clone();
         self.command(
             actor,
@@ -321,7 +337,11 @@ impl PairingService for Pairing {
     ) -> Result<Response<PairingResponse>, Status> {
         let actor = self.platform.auth.actor(&request, "PublishPairings")?;
         let r = request.into_inner();
-        let meta = command_meta(r.meta)?;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "PublishPairings", &r, r.meta.clone())
+            .await?;
         let round = r.round;
         self.command(
             actor,

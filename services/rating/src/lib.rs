@@ -25,16 +25,16 @@ use std::time::Duration;
 use arbiter_eventlog::{AppendAck, AppendRequest, CommandContext, NewEvent};
 use arbiter_proto::v1::rating_service_server::{RatingService, RatingServiceServer};
 use arbiter_proto::v1::{
-    CommandAck, CommandMeta, ExportRatingListRequest, ExternalTournamentSubmitted,
-    GetRatingPeriodRequest, GetRatingReportRequest, GetRatingTournamentReportRequest,
-    GetServiceInfoRequest, ImportStartingListRequest, ImportStartingListResponse,
-    PublishRatingPeriodRequest, RatingInput, RatingListExportChunk, RatingListRevised,
-    RatingPeriodClosed, RatingPeriodComputed, RatingPeriodOpened, RatingPeriodPublished,
-    RatingPeriodStatus, RatingPlayerReport, RatingRipple, RatingTournamentReport,
-    RunRatingPeriodRequest, RunRatingPeriodResponse, ServiceInfo, StartingListImported,
-    SubmitExternalTournamentRequest, SubmitExternalTournamentResponse,
+    CommandAck, ExportRatingListRequest, ExternalTournamentSubmitted, GetRatingPeriodRequest,
+    GetRatingReportRequest, GetRatingTournamentReportRequest, GetServiceInfoRequest,
+    ImportStartingListRequest, ImportStartingListResponse, PublishRatingPeriodRequest, RatingInput,
+    RatingListExportChunk, RatingListRevised, RatingPeriodClosed, RatingPeriodComputed,
+    RatingPeriodOpened, RatingPeriodPublished, RatingPeriodStatus, RatingPlayerReport,
+    RatingRipple, RatingTournamentReport, RunRatingPeriodRequest, RunRatingPeriodResponse,
+    ServiceInfo, StartingListImported, SubmitExternalTournamentRequest,
+    SubmitExternalTournamentResponse,
 };
-use arbiter_service_kit::status::{command_meta, from_log, invalid, not_found};
+use arbiter_service_kit::status::{from_log, invalid, not_found};
 use arbiter_service_kit::telemetry::current_traceparent;
 use arbiter_service_kit::{Platform, ServiceModule};
 use elo::rating_list_7::closing_date;
@@ -197,8 +197,21 @@ impl Rating {
     }
 
     fn context(&self, actor: String, command_id: &str, reason: &str) -> CommandContext {
+        self.context_of(actor, command_id, reason, &[])
+    }
+
+    /// The context of a command whose request digest is `digest` (see
+    /// `arbiter_service_kit::command`).
+    fn context_of(
+        &self,
+        actor: String,
+        command_id: &str,
+        reason: &str,
+        digest: &[u8],
+    ) -> CommandContext {
         CommandContext {
             command_id: command_id.to_owned(),
+            request_digest: digest.to_vec(),
             actor,
             reason: reason.to_owned(),
             rule_edition: EDITIONS[0].to_owned(),
@@ -333,6 +346,10 @@ impl ServiceModule for Rating {
     fn grpc_name(&self) -> &'static str {
         "arbiter.v1.RatingService"
     }
+    fn projected(&self) -> Option<arbiter_service_kit::host::Projected> {
+        let t = self.ratings.clone();
+        Some(std::sync::Arc::new(move || t.position()))
+    }
     fn add_to(self: Box<Self>, routes: &mut tonic::service::RoutesBuilder) {
         // TRF uploads may reach 16 MiB (trf::MAX_INPUT_BYTES).
         routes.add_service(
@@ -363,10 +380,6 @@ fn ack(stream: String, a: AppendAck) -> CommandAck {
     }
 }
 
-fn meta_ok(meta: Option<CommandMeta>) -> Result<CommandMeta, Status> {
-    command_meta(meta)
-}
-
 type ExportStream =
     Pin<Box<dyn futures::Stream<Item = Result<RatingListExportChunk, Status>> + Send + 'static>>;
 
@@ -379,7 +392,16 @@ impl RatingService for Rating {
         let actor = self.platform.auth.actor(&request, "ImportStartingList")?;
         self.fresh().await?;
         let r = request.into_inner();
-        let meta = meta_ok(r.meta)?;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(
+                &self.platform.store,
+                "ImportStartingList",
+                &r,
+                r.meta.clone(),
+            )
+            .await?;
         let month = parse_month("list_month", &r.list_month).map_err(field)?;
         if r.chunk == 0 && r.last && r.players.is_empty() {
             return Err(invalid("players", "the list is empty"));
@@ -455,7 +477,7 @@ impl RatingService for Rating {
             players.push(p);
         }
         let count = players.len() as u64;
-        let ctx = self.context(actor, &meta.command_id, &meta.reason);
+        let ctx = self.context_of(actor, &meta.command_id, &meta.reason, &meta.request_digest);
         let a = self
             .append(
                 stream.clone(),
@@ -533,7 +555,11 @@ impl RatingService for Rating {
         let actor = self.platform.auth.actor(&request, "RunPeriod")?;
         self.fresh().await?;
         let r = request.into_inner();
-        let meta = meta_ok(r.meta)?;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "RunPeriod", &r, r.meta.clone())
+            .await?;
         let m = parse_month("period", &r.period).map_err(field)?;
         let mut resp = self
             .run_inner(m, actor.clone(), &meta.command_id, &meta.reason, r.dry_run)
@@ -553,7 +579,11 @@ impl RatingService for Rating {
         let actor = self.platform.auth.actor(&request, "PublishPeriod")?;
         self.fresh().await?;
         let r = request.into_inner();
-        let meta = meta_ok(r.meta)?;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "PublishPeriod", &r, r.meta.clone())
+            .await?;
         let m = parse_month("period", &r.period).map_err(field)?;
         let state = self.ratings.read(|s| {
             s.periods
@@ -566,7 +596,8 @@ impl RatingService for Rating {
         match (status, latest) {
             (PeriodStatus::Published, _) => {}
             (PeriodStatus::Computed, Some(rev)) => {
-                let ctx = self.context(actor, &meta.command_id, &meta.reason);
+                let ctx =
+                    self.context_of(actor, &meta.command_id, &meta.reason, &meta.request_digest);
                 let a = self
                     .append(
                         period_stream(m),
@@ -768,6 +799,7 @@ impl RatingService for Rating {
             version: env!("CARGO_PKG_VERSION").into(),
             rule_editions: EDITIONS.iter().map(|s| (*s).to_owned()).collect(),
             projected_position: self.ratings.position(),
+            ..arbiter_service_kit::host::integrity_info(&self.platform)
         }))
     }
 }
@@ -1115,6 +1147,7 @@ impl Rating {
                     command_id,
                     expected_version: None,
                     reason,
+                    request_digest: Vec::new(),
                 }),
                 trf: trf.into_bytes(),
                 kind: crate::calendar::kind_number(kind) as i32,
@@ -1135,7 +1168,16 @@ impl Rating {
         r: SubmitExternalTournamentRequest,
     ) -> Result<Response<SubmitExternalTournamentResponse>, Status> {
         self.fresh().await?;
-        let meta = meta_ok(r.meta)?;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(
+                &self.platform.store,
+                "SubmitExternalTournament",
+                &r,
+                r.meta.clone(),
+            )
+            .await?;
         let decided = intake::decide_submission(&intake::Submission {
             trf: &r.trf,
             kind: kind_from_number(r.kind as u32),
@@ -1175,7 +1217,12 @@ impl Rating {
                     ));
                 }
                 let expected = meta.expected_version.unwrap_or(current);
-                let ctx = self.context(actor.clone(), &meta.command_id, &meta.reason);
+                let ctx = self.context_of(
+                    actor.clone(),
+                    &meta.command_id,
+                    &meta.reason,
+                    &meta.request_digest,
+                );
                 self.append(
                     stream.clone(),
                     Some(expected),

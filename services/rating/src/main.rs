@@ -1,6 +1,6 @@
 //! `arbiter-rating`: the rating service alone (distributed mode: PostgreSQL + NATS).
 use arbiter_service_kit::host::{self, StandaloneArgs};
-use arbiter_service_kit::{Platform, telemetry};
+use arbiter_service_kit::telemetry;
 use clap::Parser;
 
 #[derive(Parser)]
@@ -19,13 +19,7 @@ async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let _telemetry = telemetry::init("arbiter-rating");
     let c = args.common;
-    let platform = Platform::open(
-        &c.database_url,
-        c.nats_url.as_deref(),
-        &c.token_file,
-        !c.no_relay,
-    )
-    .await?;
+    let platform = c.platform("rating").await?;
     let service = arbiter_rating::Rating::start(&platform);
     host::serve(platform, vec![Box::new(service)], c.listen).await
 }

@@ -26,6 +26,7 @@ fn meta(id: &str) -> Option<CommandMeta> {
         command_id: id.into(),
         expected_version: None,
         reason: String::new(),
+        request_digest: Vec::new(),
     })
 }
 

@@ -27,7 +27,7 @@ use arbiter_proto::v1::{
     WithdrawPlayerRequest,
 };
 use arbiter_proto::v1::{EntryRulesSet, SetEntryRulesRequest};
-use arbiter_service_kit::status::{command_meta, from_log, invalid, not_found};
+use arbiter_service_kit::status::{from_log, invalid, not_found};
 use arbiter_service_kit::telemetry::current_traceparent;
 use arbiter_service_kit::{Platform, ServiceModule};
 use prost::Message;
@@ -77,6 +77,10 @@ impl ServiceModule for Registry {
     fn grpc_name(&self) -> &'static str {
         "arbiter.v1.RegistryService"
     }
+    fn projected(&self) -> Option<arbiter_service_kit::host::Projected> {
+        let t = self.tournaments.clone();
+        Some(std::sync::Arc::new(move || t.position()))
+    }
     fn add_to(self: Box<Self>, routes: &mut tonic::service::RoutesBuilder) {
         // A whole TRF file travels in ImportTrf (up to trf::MAX_INPUT_BYTES).
         routes.add_service(
@@ -101,6 +105,7 @@ impl Registry {
     ) -> CommandContext {
         CommandContext {
             command_id: meta.command_id.clone(),
+            request_digest: meta.request_digest.clone(),
             actor,
             reason: meta.reason.clone(),
             rule_edition: edition.to_owned(),
@@ -230,7 +235,7 @@ impl Registry {
     }
 
     /// Common path of the roster commands: auth, meta, retry, decide, append.
-    async fn roster_command<R>(
+    async fn roster_command<R: prost::Message>(
         &self,
         request: Request<R>,
         rpc: &str,
@@ -245,7 +250,11 @@ impl Registry {
     ) -> Result<CommandAck, Status> {
         let actor = self.platform.auth.actor(&request, rpc)?;
         let r = request.into_inner();
-        let meta = command_meta(meta_of(&r))?;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, rpc, &r, meta_of(&r))
+            .await?;
         let event_type = match rpc {
             "CorrectPlayer" => roster::types::PLAYER_CORRECTED,
             "WithdrawPlayer" => roster::types::PLAYER_WITHDRAWN,
@@ -271,7 +280,11 @@ impl RegistryService for Registry {
     ) -> Result<Response<CreateTournamentResponse>, Status> {
         let actor = self.platform.auth.actor(&request, "CreateTournament")?;
         let r = request.into_inner();
-        let meta = command_meta(r.meta)?;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "CreateTournament", &r, r.meta.clone())
+            .await?;
         if let Some(v) = meta.expected_version
             && v != 0
         {
@@ -353,7 +366,11 @@ impl RegistryService for Registry {
     ) -> Result<Response<CommandAck>, Status> {
         let actor = self.platform.auth.actor(&request, "UpdateTournament")?;
         let r = request.into_inner();
-        let meta = command_meta(r.meta)?;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "UpdateTournament", &r, r.meta.clone())
+            .await?;
         let current = self.tournaments.get(&r.tournament_id).ok_or_else(|| {
             not_found(
                 "tournament_id",
@@ -427,6 +444,7 @@ impl RegistryService for Registry {
             version: env!("CARGO_PKG_VERSION").into(),
             rule_editions: Vec::new(),
             projected_position: self.tournaments.position(),
+            ..arbiter_service_kit::host::integrity_info(&self.platform)
         }))
     }
 
@@ -436,7 +454,11 @@ impl RegistryService for Registry {
     ) -> Result<Response<AddPlayerResponse>, Status> {
         let actor = self.platform.auth.actor(&request, "AddPlayer")?;
         let r = request.into_inner();
-        let meta = command_meta(r.meta)?;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "AddPlayer", &r, r.meta.clone())
+            .await?;
         let (a, player_id) = if let Some(a) =
             self.replayed(&meta, roster::types::PLAYER_ADDED).await?
         {
@@ -622,7 +644,11 @@ impl RegistryService for Registry {
     ) -> Result<Response<ImportTrfResponse>, Status> {
         let actor = self.platform.auth.actor(&request, "ImportTrf")?;
         let r = request.into_inner();
-        let meta = command_meta(r.meta)?;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "ImportTrf", &r, r.meta.clone())
+            .await?;
         if let Some(v) = meta.expected_version
             && v != 0
         {

@@ -1,6 +1,6 @@
 //! `arbiter-registry`: the registry service alone (distributed mode: PostgreSQL + NATS).
 use arbiter_service_kit::host::{self, StandaloneArgs};
-use arbiter_service_kit::{Platform, telemetry};
+use arbiter_service_kit::telemetry;
 use clap::Parser;
 
 #[derive(Parser)]
@@ -23,13 +23,7 @@ async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let _telemetry = telemetry::init("arbiter-registry");
     let c = args.common;
-    let platform = Platform::open(
-        &c.database_url,
-        c.nats_url.as_deref(),
-        &c.token_file,
-        !c.no_relay,
-    )
-    .await?;
+    let platform = c.platform("registry").await?;
     let mut registry = arbiter_registry::Registry::start(&platform);
     if let Some(dir) = args.player_directory_dir {
         registry = registry.with_player_directory(dir)?;

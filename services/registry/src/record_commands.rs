@@ -95,6 +95,7 @@ pub async fn append(
 ) -> Result<CommandAck, Status> {
     let context = CommandContext {
         command_id: meta.command_id.clone(),
+        request_digest: meta.request_digest.clone(),
         actor,
         reason: meta.reason.clone(),
         rule_edition: rule_edition.to_owned(),

@@ -26,7 +26,7 @@ use arbiter_registry::record_commands::{self, load_latest};
 use arbiter_registry::roster::{Roster, RosterEvent, types};
 use arbiter_registry::tournament::FieldError;
 use arbiter_service_kit::host::service_info;
-use arbiter_service_kit::status::{command_meta, from_log, invalid, not_found};
+use arbiter_service_kit::status::{from_log, invalid, not_found};
 use arbiter_service_kit::{Platform, ServiceModule};
 use prost::Message;
 use tonic::{Request, Response, Status};
@@ -103,6 +103,7 @@ impl Results {
                 command_id: format!("clock-result:{}", e.event_id),
                 expected_version: Some(0),
                 reason: format!("reported by the clock ({})", rep.termination),
+                request_digest: Vec::new(),
             };
             let stream = result_entry::board_stream(&t.tournament_id, rep.round, rep.board);
             if let Err(s) = self
@@ -125,6 +126,10 @@ impl Results {
 impl ServiceModule for Results {
     fn grpc_name(&self) -> &'static str {
         "arbiter.v1.ResultsService"
+    }
+    fn projected(&self) -> Option<arbiter_service_kit::host::Projected> {
+        let t = self.tournaments.clone();
+        Some(std::sync::Arc::new(move || t.position()))
     }
     fn add_to(self: Box<Self>, routes: &mut tonic::service::RoutesBuilder) {
         routes.add_service(ResultsServiceServer::new(*self).max_encoding_message_size(256 << 20));
@@ -280,7 +285,11 @@ impl ResultsService for Results {
     ) -> Result<Response<ResultAck>, Status> {
         let actor = self.platform.auth.actor(&request, "RecordResult")?;
         let r = request.into_inner();
-        let meta = command_meta(r.meta.clone())?;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "RecordResult", &r, r.meta.clone())
+            .await?;
         if let Some(ack) = self.replayed(&meta, &[types::RESULT_RECORDED]).await? {
             return Ok(Response::new(ResultAck { ack: Some(ack) }));
         }
@@ -311,7 +320,11 @@ impl ResultsService for Results {
     ) -> Result<Response<CorrectResultResponse>, Status> {
         let actor = self.platform.auth.actor(&request, "CorrectResult")?;
         let r = request.into_inner();
-        let meta = command_meta(r.meta.clone())?;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "CorrectResult", &r, r.meta.clone())
+            .await?;
         if let Some(ack) = self.replayed(&meta, &[types::RESULT_CORRECTED]).await? {
             let impact = self
                 .recorded_impact(&r.tournament_id, ack.first_position, "", "")
@@ -375,7 +388,11 @@ impl ResultsService for Results {
     ) -> Result<Response<ResultAck>, Status> {
         let actor = self.platform.auth.actor(&request, "RecordBye")?;
         let r = request.into_inner();
-        let meta = command_meta(r.meta.clone())?;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "RecordBye", &r, r.meta.clone())
+            .await?;
         if let Some(ack) = self.replayed(&meta, &[types::BYE_RECORDED]).await? {
             return Ok(Response::new(ResultAck { ack: Some(ack) }));
         }
@@ -407,7 +424,11 @@ impl ResultsService for Results {
     ) -> Result<Response<ResultAck>, Status> {
         let actor = self.platform.auth.actor(&request, "CloseRound")?;
         let r = request.into_inner();
-        let meta = command_meta(r.meta.clone())?;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "CloseRound", &r, r.meta.clone())
+            .await?;
         if let Some(ack) = self.replayed(&meta, &[types::ROUND_CLOSED]).await? {
             return Ok(Response::new(ResultAck { ack: Some(ack) }));
         }
@@ -618,7 +639,16 @@ impl ResultsService for Results {
     ) -> Result<Response<VerifyLogResponse>, Status> {
         let r = request.into_inner();
         let id = r.tournament_id.trim().to_owned();
-        let report = self.platform.store.verify().await.map_err(from_log)?;
+        let options = self
+            .platform
+            .verify_options()
+            .map_err(|e| Status::failed_precondition(format!("anchor: {e}")))?;
+        let report = self
+            .platform
+            .store
+            .verify_with(&options)
+            .await
+            .map_err(from_log)?;
         let (checked, problems): (u64, Vec<String>) = if id.is_empty() {
             (
                 report.events,
@@ -636,7 +666,11 @@ impl ResultsService for Results {
                 report
                     .problems
                     .iter()
-                    .filter(|p| streams.contains(p.stream.as_str()) || p.stream.is_empty())
+                    .filter(|p| {
+                        p.log_wide
+                            || p.stream.contains(id.as_str())
+                            || streams.contains(p.stream.as_str())
+                    })
                     .map(ToString::to_string)
                     .collect(),
             )

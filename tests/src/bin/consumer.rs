@@ -2,7 +2,8 @@
 //! consumer in its own process. For every event it appends one line
 //! `event_id stream stream_version event_type traceparent` to OUT_FILE (its
 //! "projection"), fsyncs, and only then acks. Events already in the file are acked
-//! and skipped, so redeliveries never produce a second line.
+//! and skipped, so redeliveries never produce a second line. It trusts the public keys
+//! of `ARBITER_KEY_DIR` (the services' key directory).
 use std::collections::HashSet;
 use std::io::Write;
 
@@ -19,7 +20,13 @@ async fn main() -> anyhow::Result<()> {
         .lines()
         .filter_map(|l| l.split(' ').next().map(str::to_owned))
         .collect();
-    let bus = Bus::connect_nats(url).await?;
+    // The services' public keys (every `*.pub` of ARBITER_KEY_DIR): only events they
+    // sealed are delivered.
+    let key_dir = std::env::var("ARBITER_KEY_DIR")
+        .map_err(|_| anyhow::anyhow!("ARBITER_KEY_DIR: the services' key directory is required"))?;
+    let keys =
+        arbiter_eventlog::Keys::in_dir(std::path::Path::new(&key_dir), "test-consumer", None)?;
+    let bus = Bus::connect_nats_with(url, keys).await?;
     let mut consumer = bus.consumer(durable, filter).await?;
     println!("ready");
     loop {
