@@ -26,6 +26,10 @@ struct Args {
     /// Also publish events to this NATS JetStream server.
     #[arg(long, env = "ARBITER_NATS_URL")]
     nats_url: Option<String>,
+    /// How many milliseconds a device's stamp (`at_ms`) may be ahead of this server's clock:
+    /// within it the item is applied at the server's time, beyond it refused (at most 60000).
+    #[arg(long, env = "ARBITER_DEVICE_CLOCK_TOLERANCE_MS", default_value_t = arbiter_clock_telemetry::DEFAULT_DEVICE_CLOCK_TOLERANCE_MS, value_parser = arbiter_clock_telemetry::parse_device_clock_tolerance)]
+    device_clock_tolerance_ms: u64,
 }
 
 #[tokio::main]
@@ -67,6 +71,7 @@ async fn main() -> anyhow::Result<()> {
         Box::new(arbiter_clock_telemetry::ClockTelemetry::start_sharing(
             &platform,
             tournaments,
+            args.device_clock_tolerance_ms,
         )),
     ];
     host::serve(platform, modules, args.listen).await
