@@ -12,8 +12,9 @@
 //! never decide a result. Device stamps are bounded by the service's time source, the
 //! authority (`clock::bound_stamp` in [`board::decide`], ADR clock-007): a stamp ahead of it
 //! by more than the tolerance, or before the board's last event, is refused; one ahead
-//! within the tolerance is applied at the server's time. A game end appends `GameEnded` and `ResultReported` (published
-//! on the bus as `arbiter.v1.clock.ResultReported` for the results service).
+//! within the tolerance is applied at the server's time. A game end appends `GameEnded`
+//! and `ResultReported` (published on the bus as `arbiter.v1.clock.ResultReported` for the
+//! results service).
 //!
 //! Service name in events and NATS subjects: `clock`.
 pub mod board;
