@@ -1,7 +1,8 @@
 //! The clock-telemetry service through the real `arbiterd` (and `arbiter clock watch`):
 //! a board device's bidirectional stream, the flag timer on the wall clock, malformed
 //! telemetry refused without disturbing the other boards, a restart rebuilding the
-//! boards from the log, and NATS ingestion with `ResultReported` on the bus.
+//! boards from the log, NATS ingestion with `ResultReported` on the bus, and device stamps
+//! bounded by arbiterd's clock (`--device-clock-tolerance-ms`).
 use std::path::Path;
 use std::process::Output;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -236,7 +237,9 @@ async fn device_stream_flag_timer_watch_and_restart_through_arbiterd() {
     open(&mut c, &token, &tid, 1, "5400+30").await;
     open(&mut c, &token, &tid, 2, "5+0").await;
     let mut dev = Device::connect(&mut c, &token).await;
-    let t0 = now_ms();
+    // The items describe the last seconds: stamps behind the server's clock are used as
+    // given (ahead of it beyond the tolerance they would be refused, ADR clock-007).
+    let t0 = now_ms() - 20_000;
     accepted(
         &dev.send(telemetry(
             &tid,
@@ -332,9 +335,11 @@ async fn device_stream_flag_timer_watch_and_restart_through_arbiterd() {
     let mut c = client(port).await;
     let again = state(&mut c, &tid, 1).await;
     assert_eq!(again.moves_san, s1.moves_san);
+    // White's clock runs (read at the server's time): the same flag instant is the same
+    // clock; Black's stopped time is the same reading.
     assert_eq!(
-        (again.white_ms, again.stream_version),
-        (s1.white_ms, s1.stream_version)
+        (again.flag_instant_ms, again.black_ms, again.stream_version),
+        (s1.flag_instant_ms, s1.black_ms, s1.stream_version)
     );
     assert_eq!(state(&mut c, &tid, 2).await.termination, "FlagFall");
 }
@@ -362,7 +367,9 @@ async fn nats_telemetry_is_ingested_and_the_result_is_published_on_the_bus() {
         .unwrap();
     let nc = bus.client().clone();
     let subject = &format!("arbiter.v1.clock.in.{tid}.4");
-    let t0 = now_ms();
+    // The items describe the last seconds: stamps behind the server's clock are used as
+    // given (ahead of it beyond the tolerance they would be refused, ADR clock-007).
+    let t0 = now_ms() - 20_000;
     let mut items = vec![telemetry(
         &tid,
         4,
@@ -494,4 +501,115 @@ async fn nats_telemetry_is_ingested_and_the_result_is_published_on_the_bus() {
     delivery.ack().await.unwrap();
     let s = state(&mut c, &tid, 4).await;
     assert_eq!(s.moves_san, ["f3", "e5", "g4", "Qh4#"]);
+}
+
+/// Issue 39 part 6 (ADR clock-007) through the real `arbiterd` and a device stream: stamps
+/// at 2^64 − 1, an hour ahead of the server's clock, or before the board's last event are
+/// refused naming `at_ms`, the server's time and the tolerance given with
+/// `--device-clock-tolerance-ms`; the clock is read back unchanged (remaining times, flag
+/// instant, log version) and the next good move is applied normally. A tolerance beyond
+/// the limit is refused at start (here from `ARBITER_DEVICE_CLOCK_TOLERANCE_MS`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn device_stamps_are_bounded_by_the_servers_clock_through_arbiterd() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let port = arbiter_testkit::free_port();
+    let too_lax = std::process::Command::new(arbiter_tests::binary("arbiterd"))
+        .arg("--data-dir")
+        .arg(&data)
+        .args(["--listen", &format!("127.0.0.1:{port}")])
+        .env("ARBITER_DEVICE_CLOCK_TOLERANCE_MS", "3600000")
+        .env_remove("ARBITER_NATS_URL")
+        .output()
+        .unwrap();
+    assert_eq!(too_lax.status.code(), Some(2), "{}", text(&too_lax));
+    assert!(
+        text(&too_lax).contains("device-clock-tolerance-ms") && text(&too_lax).contains("60000 ms"),
+        "{}",
+        text(&too_lax)
+    );
+
+    let _d = start_arbiterd(&data, port, |c| {
+        c.args(["--device-clock-tolerance-ms", "500"]);
+    });
+    let token = token(&data);
+    let tid = create_tournament(&data, port);
+    let mut c = client(port).await;
+    open(&mut c, &token, &tid, 1, "5400+30").await;
+    let mut dev = Device::connect(&mut c, &token).await;
+    let t0 = now_ms() - 20_000;
+    accepted(
+        &dev.send(telemetry(
+            &tid,
+            1,
+            1,
+            t0,
+            Item::ClockStarted(ClockStartedIn {}),
+        ))
+        .await,
+    );
+    accepted(&dev.send(san(&tid, 1, 2, t0 + 5_000, b"e4")).await);
+    let before = state(&mut c, &tid, 1).await;
+    assert_eq!(before.white_ms, 5_455_000);
+    assert_eq!(before.flag_instant_ms, Some(t0 + 5_000 + 5_430_000));
+    let press = |seq, at| {
+        telemetry(
+            &tid,
+            1,
+            seq,
+            at,
+            Item::Press(arbiter_proto::v1::PressIn {
+                side: "black".into(),
+            }),
+        )
+    };
+    for (seq, item) in [
+        (3, san(&tid, 1, 3, u64::MAX, b"e5")),
+        (4, press(4, u64::MAX)),
+        (5, san(&tid, 1, 5, now_ms() + 3_600_000, b"e5")),
+        (6, press(6, now_ms() + 3_600_000)),
+    ] {
+        let at = item.at_ms.unwrap();
+        let r = dev.send(item).await;
+        let (code, msg) = rejection(&r);
+        assert_eq!(code, "ahead_of_server_time", "seq {seq}: {msg}");
+        assert!(
+            msg.starts_with(&format!("at_ms: {at} is "))
+                && msg.contains("ahead of the server's time")
+                && msg.contains("tolerance 500 ms"),
+            "{msg}"
+        );
+    }
+    let (code, msg) = rejection(&dev.send(san(&tid, 1, 7, t0 + 4_000, b"e5")).await);
+    assert_eq!(code, "time_went_backwards");
+    assert!(
+        msg.starts_with("at_ms: ") && msg.contains("server time"),
+        "{msg}"
+    );
+
+    let after = state(&mut c, &tid, 1).await;
+    assert_eq!(
+        (
+            after.white_ms,
+            after.flag_instant_ms,
+            after.stream_version,
+            after.moves_san.clone(),
+            after.result.clone(),
+        ),
+        (
+            before.white_ms,
+            before.flag_instant_ms,
+            before.stream_version,
+            before.moves_san.clone(),
+            before.result.clone(),
+        )
+    );
+
+    // The board is not jammed: Black's next move is charged from e4 to its own stamp.
+    let at = now_ms();
+    let r = dev.send(san(&tid, 1, 8, at, b"e5")).await;
+    let s = accepted(&r).state.clone().unwrap();
+    assert_eq!(s.moves_san, ["e4", "e5"]);
+    assert_eq!(s.black_ms, 5_430_000 + 30_000 - (at - (t0 + 5_000)));
+    assert_eq!(s.result, "");
 }

@@ -480,28 +480,32 @@ impl ChessClock {
     /// after the opponent's press). Negative when the reading is higher than the control allows
     /// (a device glitch or a wrong control). With a delay, a reading that shows no loss of
     /// main time means "within the delay": 0 is returned.
+    ///
+    /// Any `u64` reading is accepted: the arithmetic is done in `i128` and the result
+    /// saturates at the bounds of `i64` (no wrap for readings past `i64::MAX`).
     pub fn elapsed_for_reading(&self, side: Side, reading: Millis) -> i64 {
         let i = idx(side);
-        let n = self.moves_done[i] + 1;
-        let rem = self.remaining[i] as i64;
-        let reading = reading as i64;
-        match self.bonus_for_move(side, n) {
+        let n = self.moves_done[i].saturating_add(1);
+        let rem = i128::from(self.remaining[i]);
+        let reading = i128::from(reading);
+        let elapsed = match self.bonus_for_move(side, n) {
             MoveBonus::Increment(_) | MoveBonus::None => {
                 // the credit of these modes does not depend on the time used
                 let (_, _, credited) = self.press_credit(side, 0);
-                rem + credited as i64 - reading
+                rem + i128::from(credited) - reading
             }
             MoveBonus::SimpleDelay(d) | MoveBonus::Bronstein(d) => {
                 // reading = rem + add − max(0, used − d) for both modes
                 let (_, _, add) = self.press_credit(side, 0);
-                let full = rem + add as i64;
+                let full = rem + i128::from(add);
                 if reading >= full {
                     full - reading
                 } else {
-                    full + d as i64 - reading
+                    full + i128::from(d) - reading
                 }
             }
-        }
+        };
+        i64::try_from(elapsed).unwrap_or(if elapsed < 0 { i64::MIN } else { i64::MAX })
     }
 }
 
@@ -659,6 +663,18 @@ mod tests {
         assert_eq!(e, 4_000);
         c.press(Side::White, 4_000).unwrap();
         assert_eq!(c.remaining_at(Side::White, 4_000), 7_196_000);
+    }
+
+    #[test]
+    fn elapsed_for_reading_saturates_on_any_reading() {
+        let mut c = ChessClock::new(tc("7200+30"), IncrementCredit::AtStartOfMove);
+        c.start(Side::White, 0).unwrap();
+        assert_eq!(c.elapsed_for_reading(Side::White, u64::MAX), i64::MIN);
+        assert!(c.elapsed_for_reading(Side::White, i64::MAX as u64 + 1) < 0);
+        assert_eq!(
+            c.elapsed_for_reading(Side::White, 0),
+            7_200_000 + 30_000 + 30_000
+        );
     }
 
     #[test]

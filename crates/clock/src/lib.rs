@@ -8,6 +8,7 @@
 //! | [`time_control`] | Law 6.3 (increment, delay, periods); PGN `TimeControl` tag; TRF26 record 222 |
 //! | [`rate_of_play`] | Laws A.1 / B.1 classification; FIDE-ratability (B.02 §1, R&B §1) |
 //! | [`chess_clock`] | Law 6: the clock state machine, flag instant, pause, adjustments |
+//! | [`device_stamp`] | device stamps bounded by the server's time (the authority; ADR clock-007) |
 //! | [`laws`] | Laws 5, 6.9, 7.5, 9.2–9.6, A.3/A.5, Guidelines III: the [`laws::Game`] |
 //! | [`pgn_replay`] | replay PGN games with recorded `[%clk]`/`[%emt]` against the computed clock; export |
 //!
@@ -33,6 +34,7 @@
 //! ```
 
 pub mod chess_clock;
+pub mod device_stamp;
 pub mod laws;
 pub mod pgn_replay;
 pub mod rate_of_play;
@@ -40,6 +42,7 @@ pub mod side;
 pub mod time_control;
 
 pub use chess_clock::{ChessClock, ClockError, IncrementCredit, Instant, PressReport};
+pub use device_stamp::{BoundedStamp, ServerTime, StampRejection, bound_stamp};
 pub use rate_of_play::{Ratability, RateOfPlay, classify, fide_ratability};
 pub use side::Side;
 pub use time_control::{

@@ -31,6 +31,10 @@ struct Args {
     /// 0 intact, 1 damaged. Nothing is served or written.
     #[arg(long)]
     check_log: bool,
+    /// How many milliseconds a device's stamp (`at_ms`) may be ahead of this server's clock:
+    /// within it the item is applied at the server's time, beyond it refused (at most 60000).
+    #[arg(long, env = "ARBITER_DEVICE_CLOCK_TOLERANCE_MS", default_value_t = arbiter_clock_telemetry::DEFAULT_DEVICE_CLOCK_TOLERANCE_MS, value_parser = arbiter_clock_telemetry::parse_device_clock_tolerance)]
+    device_clock_tolerance_ms: u64,
 }
 
 #[tokio::main]
@@ -80,6 +84,7 @@ async fn main() -> anyhow::Result<()> {
         Box::new(arbiter_clock_telemetry::ClockTelemetry::start_sharing(
             &platform,
             tournaments,
+            args.device_clock_tolerance_ms,
         )),
     ];
     host::serve(platform, modules, args.listen).await

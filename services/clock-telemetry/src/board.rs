@@ -14,7 +14,10 @@ use clock::laws::{
     ClaimRule, Effect, Game, GameConfig, GameEnd, GameEvent, LawsEdition, MoveText,
     QuickplayDecision, Rejection, Supervision, format_clk,
 };
-use clock::{Instant, RateOfPlay, Side, TimeControl, TimeControlTag};
+use clock::{
+    BoundedStamp, Instant, RateOfPlay, ServerTime, Side, StampRejection, TimeControl,
+    TimeControlTag, bound_stamp,
+};
 use prost::Message;
 
 /// Event types of this service.
@@ -529,7 +532,9 @@ fn rejection(field: &'static str, r: Rejection) -> Reject {
 }
 
 /// The readings the device sent, compared with the authoritative clock at `at`.
-fn observe(t: &Telemetry, game: &Game, at: Instant, stamped: bool) -> DeviceObservation {
+fn observe(t: &Telemetry, game: &Game, stamp: BoundedStamp) -> DeviceObservation {
+    let at = stamp.at();
+    let stamped = stamp.stamped();
     let [w, b] = game
         .clock()
         .remaining_both_at(at.max(game.clock().last_instant()));
@@ -562,26 +567,51 @@ fn observe(t: &Telemetry, game: &Game, at: Instant, stamped: bool) -> DeviceObse
         clock_black_ms: b,
         timestamp_missing: !stamped,
         anomalies,
+        device_at_ms: match stamp {
+            BoundedStamp::Clamped { stamp, .. } => Some(stamp),
+            _ => None,
+        },
     }
 }
 
-/// Decides one telemetry item for `board` at instant `at` (the device's stamp, or the
-/// receipt time when `stamped` is false). Pure: the board is not changed.
-pub fn decide(board: &Board, t: &Telemetry, at: Instant, stamped: bool) -> Result<Decided, Reject> {
+/// A device stamp refused by [`bound_stamp`], as the device is told: field `at_ms`, the
+/// stamp, the server's time and the tolerance (or the last event).
+pub fn stamp_rejection(r: StampRejection) -> Reject {
+    let code = match r {
+        StampRejection::AheadOfServer { .. } => "ahead_of_server_time",
+        StampRejection::BeforeLastEvent { .. } => "time_went_backwards",
+    };
+    Reject::new(code, "at_ms", r)
+}
+
+/// Decides one telemetry item for `board`, the server's time being `server` (the service
+/// reads it from its time source). The device's stamp `at_ms` is first bounded by the
+/// server's time ([`bound_stamp`], ADR clock-007): refused when ahead of it by more than the
+/// tolerance or before the board's last event, applied at the server's time when ahead
+/// within the tolerance, stamped on receipt when missing. Pure: the board is not changed.
+pub fn decide(board: &Board, t: &Telemetry, server: ServerTime) -> Result<Decided, Reject> {
+    if t.item.is_none() {
+        return Err(Reject::new("invalid", "item", "no telemetry item"));
+    }
+    let stamp = bound_stamp(t.at_ms, board.last_at, server).map_err(stamp_rejection)?;
+    let mut decided = decide_stamped(board, t, stamp)?;
+    if let BoundedStamp::Clamped { stamp, at } = stamp {
+        decided.effects.push(format!(
+            "at_ms {stamp} is {} ms ahead of the server's time (tolerance {} ms): applied at {at}",
+            stamp.saturating_sub(server.now),
+            server.tolerance_ms
+        ));
+    }
+    Ok(decided)
+}
+
+/// [`decide`] once the stamp is bounded: the item applied at `stamp.at()`.
+fn decide_stamped(board: &Board, t: &Telemetry, stamp: BoundedStamp) -> Result<Decided, Reject> {
     let item = t
         .item
         .as_ref()
         .ok_or_else(|| Reject::new("invalid", "item", "no telemetry item"))?;
-    if at < board.last_at {
-        return Err(Reject::new(
-            "time_went_backwards",
-            "at_ms",
-            format!(
-                "{at} is before the board's last event at {} (timestamps must not go backwards)",
-                board.last_at
-            ),
-        ));
-    }
+    let at = stamp.at();
     if let Some(end) = board.end
         && !matches!(item, Item::Glitch(_))
     {
@@ -604,7 +634,7 @@ pub fn decide(board: &Board, t: &Telemetry, at: Instant, stamped: bool) -> Resul
     match item {
         Item::Press(p) => {
             let side = parse_side("press.side", &p.side)?;
-            let device = observe(t, &game, at, stamped);
+            let device = observe(t, &game, stamp);
             out.effects.push(format!(
                 "press by {side:?} recorded (a move completes it: 6.2.1)"
             ));
@@ -621,7 +651,7 @@ pub fn decide(board: &Board, t: &Telemetry, at: Instant, stamped: bool) -> Resul
             return Ok(out);
         }
         Item::Glitch(g) => {
-            let device = observe(t, &game, at, stamped);
+            let device = observe(t, &game, stamp);
             let description = if g.description.trim().is_empty() {
                 "device glitch (no description)".to_owned()
             } else {
@@ -746,7 +776,7 @@ pub fn decide(board: &Board, t: &Telemetry, at: Instant, stamped: bool) -> Resul
         Item::Press(_) | Item::Glitch(_) => unreachable_item()?,
     };
     let effects = game.apply(&ev).map_err(|r| rejection(field, r))?;
-    let device = observe(t, &game, at, stamped);
+    let device = observe(t, &game, stamp);
     out.anomalies = device.anomalies.clone();
     out.effects = effects.iter().map(describe).collect();
     let flag_fell = effects.iter().find_map(|e| match e {
@@ -1114,8 +1144,7 @@ mod tests {
         let d = decide(
             b.as_ref().unwrap(),
             &tele(1_000, Item::ClockStarted(ClockStartedIn {})),
-            1_000,
-            true,
+            ServerTime::new(1_000),
         )
         .unwrap();
         for (i, (t, p)) in d.events.iter().enumerate() {
@@ -1146,7 +1175,7 @@ mod tests {
         let mut b = Some(started("40/5400+30:1800+30"));
         let mut v = 3;
         let mut send = |b: &mut Option<Board>, at: u64, item: Item| {
-            let d = decide(b.as_ref().unwrap(), &tele(at, item), at, true).unwrap();
+            let d = decide(b.as_ref().unwrap(), &tele(at, item), ServerTime::new(at)).unwrap();
             for (t, p) in &d.events {
                 Board::fold(b, t, p, v);
                 v += 1;
@@ -1187,7 +1216,7 @@ mod tests {
         let mut log: Vec<(&'static str, Vec<u8>)> = Vec::new();
         let send =
             |b: &mut Option<Board>, log: &mut Vec<(&'static str, Vec<u8>)>, at: u64, item: Item| {
-                let d = decide(b.as_ref().unwrap(), &tele(at, item), at, true);
+                let d = decide(b.as_ref().unwrap(), &tele(at, item), ServerTime::new(at));
                 if let Ok(d) = &d {
                     for (t, p) in &d.events {
                         Board::fold(b, t, p, 2 + log.len() as i64);
@@ -1257,9 +1286,14 @@ mod tests {
         );
         t.white_ms = Some(298_000 + READING_TOLERANCE_MS);
         t.black_ms = Some(300_000);
-        assert!(decide(&b, &t, 3_000, true).unwrap().anomalies.is_empty());
+        assert!(
+            decide(&b, &t, ServerTime::new(3_000))
+                .unwrap()
+                .anomalies
+                .is_empty()
+        );
         t.white_ms = Some(240_000);
-        let d = decide(&b, &t, 3_000, true).unwrap();
+        let d = decide(&b, &t, ServerTime::new(3_000)).unwrap();
         assert_eq!(d.anomalies.len(), 1);
         assert!(d.anomalies[0].contains("differs"), "{:?}", d.anomalies);
     }
@@ -1275,8 +1309,7 @@ mod tests {
                     side: "white".into(),
                 }),
             ),
-            2_000,
-            true,
+            ServerTime::new(2_000),
         )
         .unwrap();
         assert_eq!(d.events.len(), 1);
@@ -1290,8 +1323,7 @@ mod tests {
         let bad = decide(
             &b,
             &tele(2_000, Item::Press(PressIn { side: "red".into() })),
-            2_000,
-            true,
+            ServerTime::new(2_000),
         )
         .unwrap_err();
         assert_eq!(bad.field, "press.side");
@@ -1307,7 +1339,7 @@ mod tests {
                 uci: String::new(),
             }),
         );
-        let d = decide(&b, &t, 62_000, true).unwrap();
+        let d = decide(&b, &t, ServerTime::new(62_000)).unwrap();
         let types: Vec<_> = d.events.iter().map(|(t, _)| *t).collect();
         assert_eq!(
             types,
@@ -1324,5 +1356,94 @@ mod tests {
         }
         let end = b2.unwrap().end.unwrap();
         assert_eq!((end.result.to_pgn(), end.at), ("0-1", 61_000));
+    }
+
+    /// ADR clock-007: a stamp far ahead of the server's time (the end of time, an hour) or
+    /// before the board's last event is refused naming `at_ms`, the server's time and the
+    /// tolerance, for every kind of item: nothing to fold, the clock unchanged, and the next
+    /// good item is decided normally (the board is not jammed).
+    #[test]
+    fn stamps_far_ahead_of_the_server_or_before_the_last_event_are_refused() {
+        let b = started("5400+30");
+        let now = 5_000;
+        let server = ServerTime {
+            now,
+            tolerance_ms: 2_000,
+        };
+        let e4 = || {
+            Item::Move(MoveIn {
+                san: b"e4".to_vec(),
+                uci: String::new(),
+            })
+        };
+        let press = || {
+            Item::Press(PressIn {
+                side: "white".into(),
+            })
+        };
+        let glitch = || {
+            Item::Glitch(arbiter_proto::v1::GlitchIn {
+                description: "x".into(),
+            })
+        };
+        for at in [u64::MAX, i64::MAX as u64 + 1, now + 3_600_000, now + 2_001] {
+            for item in [e4(), press(), glitch()] {
+                let r = decide(&b, &tele(at, item), server).unwrap_err();
+                assert_eq!((r.code, r.field), ("ahead_of_server_time", "at_ms"));
+                assert!(
+                    r.message.contains("server's time 5000")
+                        && r.message.contains("tolerance 2000 ms"),
+                    "{}",
+                    r.message
+                );
+            }
+        }
+        let r = decide(&b, &tele(999, e4()), server).unwrap_err();
+        assert_eq!((r.code, r.field), ("time_went_backwards", "at_ms"));
+        assert!(r.message.contains("server time 5000"), "{}", r.message);
+        // The next good item: White used 4 s of the 90 min + 30 s.
+        let d = decide(&b, &tele(now, e4()), server).unwrap();
+        let m = MovePlayed::decode(d.events[0].1.as_slice()).unwrap();
+        assert_eq!((m.at_ms, m.used_ms), (now, 4_000));
+    }
+
+    /// A stamp ahead within the tolerance is applied at the server's time, the device's stamp
+    /// kept on the event; the board's last event is then the server's time, not the stamp.
+    #[test]
+    fn stamps_ahead_within_the_tolerance_are_applied_at_the_servers_time() {
+        let b = started("300+0");
+        let server = ServerTime {
+            now: 4_000,
+            tolerance_ms: 2_000,
+        };
+        let t = tele(
+            5_500,
+            Item::Move(MoveIn {
+                san: b"e4".to_vec(),
+                uci: String::new(),
+            }),
+        );
+        let d = decide(&b, &t, server).unwrap();
+        let m = MovePlayed::decode(d.events[0].1.as_slice()).unwrap();
+        assert_eq!((m.at_ms, m.used_ms), (4_000, 3_000));
+        assert_eq!(m.device.unwrap().device_at_ms, Some(5_500));
+        assert!(
+            d.effects.iter().any(|e| e.contains("1500 ms ahead")),
+            "{:?}",
+            d.effects
+        );
+        let mut after = Some(b);
+        Board::fold(&mut after, d.events[0].0, &d.events[0].1, 3);
+        assert_eq!(after.unwrap().last_at, 4_000);
+        // Without a stamp (or 0): on receipt, at the server's time.
+        let b = started("300+0");
+        for missing in [None, Some(0)] {
+            let mut t = t.clone();
+            t.at_ms = missing;
+            let d = decide(&b, &t, server).unwrap();
+            let m = MovePlayed::decode(d.events[0].1.as_slice()).unwrap();
+            assert_eq!(m.at_ms, 4_000);
+            assert!(m.device.unwrap().timestamp_missing);
+        }
     }
 }

@@ -9,8 +9,12 @@
 //! The service keeps the authoritative clock. A timer per board wakes at the running
 //! flag's instant (`Game::flag_instant`) and records `FlagFell` there. Device readings
 //! that contradict the clock are recorded and flagged (`DeviceObservation.anomalies`),
-//! never decide a result. A game end appends `GameEnded` and `ResultReported` (published
-//! on the bus as `arbiter.v1.clock.ResultReported` for the results service).
+//! never decide a result. Device stamps are bounded by the service's time source, the
+//! authority (`clock::bound_stamp` in [`board::decide`], ADR clock-007): a stamp ahead of it
+//! by more than the tolerance, or before the board's last event, is refused; one ahead
+//! within the tolerance is applied at the server's time. A game end appends `GameEnded`
+//! and `ResultReported` (published on the bus as `arbiter.v1.clock.ResultReported` for the
+//! results service).
 //!
 //! Service name in events and NATS subjects: `clock`.
 pub mod board;
@@ -50,6 +54,13 @@ pub const NATS_TELEMETRY_SUBJECTS: &str = "arbiter.v1.clock.in.*.*";
 /// recording the fall (for telemetry in transit); default 0.
 pub const FLAG_GRACE_ENV: &str = "ARBITER_CLOCK_FLAG_GRACE_MS";
 
+/// Environment variable (and `--device-clock-tolerance-ms` of `arbiterd` and
+/// `arbiter-clock-telemetry`): how many milliseconds a device's stamp may be ahead of the
+/// server's time (it is then applied at the server's time; further ahead it is refused).
+/// Default [`DEFAULT_DEVICE_CLOCK_TOLERANCE_MS`], at most [`MAX_DEVICE_CLOCK_TOLERANCE_MS`].
+pub const DEVICE_CLOCK_TOLERANCE_ENV: &str = "ARBITER_DEVICE_CLOCK_TOLERANCE_MS";
+pub use clock::device_stamp::{DEFAULT_DEVICE_CLOCK_TOLERANCE_MS, MAX_DEVICE_CLOCK_TOLERANCE_MS};
+
 /// NATS header a device authenticates its telemetry with: `Authorization: Bearer <token>`
 /// (a token of the platform's token file, as on gRPC; the name is matched without case).
 /// Messages without a valid token are rejected (`unauthenticated`) and never applied.
@@ -85,6 +96,34 @@ pub fn flag_grace_from_env() -> u64 {
         .unwrap_or(0)
 }
 
+/// The device clock tolerance given on the command line: milliseconds, at most
+/// [`MAX_DEVICE_CLOCK_TOLERANCE_MS`] (for clap's `value_parser`).
+pub fn parse_device_clock_tolerance(text: &str) -> Result<u64, String> {
+    let ms: u64 = text
+        .trim()
+        .parse()
+        .map_err(|e| format!("{text:?} is not a number of milliseconds ({e})"))?;
+    if ms > MAX_DEVICE_CLOCK_TOLERANCE_MS {
+        return Err(format!(
+            "{ms} ms is more than the {MAX_DEVICE_CLOCK_TOLERANCE_MS} ms a device's clock may be ahead"
+        ));
+    }
+    Ok(ms)
+}
+
+/// The device clock tolerance from [`DEVICE_CLOCK_TOLERANCE_ENV`]: the default when unset;
+/// a value that [`parse_device_clock_tolerance`] refuses is logged and the default used
+/// (the binaries read the variable through their flags, which refuse it at start).
+pub fn device_clock_tolerance_from_env() -> u64 {
+    match std::env::var(DEVICE_CLOCK_TOLERANCE_ENV) {
+        Ok(v) => parse_device_clock_tolerance(&v).unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "{DEVICE_CLOCK_TOLERANCE_ENV}: using the default");
+            DEFAULT_DEVICE_CLOCK_TOLERANCE_MS
+        }),
+        Err(_) => DEFAULT_DEVICE_CLOCK_TOLERANCE_MS,
+    }
+}
+
 /// The clock-telemetry gRPC service.
 #[derive(Clone)]
 pub struct ClockTelemetry {
@@ -98,6 +137,8 @@ struct Inner {
     writer: writer::GroupWriter,
     time: TimeSource,
     flag_grace_ms: u64,
+    /// How far ahead of the server's time a device stamp may be (ADR clock-007).
+    device_clock_tolerance_ms: u64,
     /// The registry's record folded from the same log (`RegistryCheck::SameLog`).
     registry: Option<arbiter_registry::projection::Tournaments>,
     boards: Mutex<HashMap<(String, u32), Arc<Cell>>>,
@@ -130,9 +171,16 @@ use arbiter_registry::record_commands::ack as ack_of;
 impl ClockTelemetry {
     /// The service on this platform, on the system clock: boards are rebuilt from the log
     /// in the background, NATS telemetry is consumed when the bus is NATS.
-    /// The flag grace comes from `ARBITER_CLOCK_FLAG_GRACE_MS` (default 0).
+    /// The flag grace comes from `ARBITER_CLOCK_FLAG_GRACE_MS` (default 0), the device clock
+    /// tolerance from `ARBITER_DEVICE_CLOCK_TOLERANCE_MS`.
     pub fn start(platform: &Platform) -> ClockTelemetry {
-        Self::start_with(platform, TimeSource::System, flag_grace_from_env())
+        Self::start_configured(
+            platform,
+            TimeSource::System,
+            flag_grace_from_env(),
+            RegistryCheck::SameLog,
+            device_clock_tolerance_from_env(),
+        )
     }
 
     /// As [`ClockTelemetry::start`] with an injected clock (tests), no flag grace.
@@ -144,15 +192,24 @@ impl ClockTelemetry {
     /// `flag_grace_ms` after its instant (still stamped with the exact instant), so that
     /// a press stamped before the fall but delayed in transit is still applied.
     pub fn start_with(platform: &Platform, time: TimeSource, flag_grace_ms: u64) -> ClockTelemetry {
-        Self::start_configured(platform, time, flag_grace_ms, RegistryCheck::SameLog)
+        Self::start_configured(
+            platform,
+            time,
+            flag_grace_ms,
+            RegistryCheck::SameLog,
+            DEFAULT_DEVICE_CLOCK_TOLERANCE_MS,
+        )
     }
 
-    /// As [`ClockTelemetry::start_with`], choosing how `OpenBoard` checks the registry.
+    /// As [`ClockTelemetry::start_with`], choosing how `OpenBoard` checks the registry and how
+    /// far ahead of the server's time a device stamp may be (`device_clock_tolerance_ms`,
+    /// capped at [`MAX_DEVICE_CLOCK_TOLERANCE_MS`]).
     pub fn start_configured(
         platform: &Platform,
         time: TimeSource,
         flag_grace_ms: u64,
         check: RegistryCheck,
+        device_clock_tolerance_ms: u64,
     ) -> ClockTelemetry {
         let registry = match check {
             RegistryCheck::SameLog => {
@@ -165,19 +222,28 @@ impl ClockTelemetry {
             }
             RegistryCheck::Off => None,
         };
-        Self::start_inner(platform, time, flag_grace_ms, registry)
+        Self::start_inner(
+            platform,
+            time,
+            flag_grace_ms,
+            device_clock_tolerance_ms,
+            registry,
+        )
     }
 
     /// As [`ClockTelemetry::start`], checking `OpenBoard` against a tournament projection
-    /// the process already keeps (`arbiterd`: one projection for every service).
+    /// the process already keeps (`arbiterd`: one projection for every service), with the
+    /// device clock tolerance `arbiterd` was given.
     pub fn start_sharing(
         platform: &Platform,
         tournaments: arbiter_registry::projection::Tournaments,
+        device_clock_tolerance_ms: u64,
     ) -> ClockTelemetry {
         Self::start_inner(
             platform,
             TimeSource::System,
             flag_grace_from_env(),
+            device_clock_tolerance_ms,
             Some(tournaments),
         )
     }
@@ -186,6 +252,7 @@ impl ClockTelemetry {
         platform: &Platform,
         time: TimeSource,
         flag_grace_ms: u64,
+        device_clock_tolerance_ms: u64,
         registry: Option<arbiter_registry::projection::Tournaments>,
     ) -> ClockTelemetry {
         let inner = Arc::new(Inner {
@@ -196,6 +263,7 @@ impl ClockTelemetry {
             ),
             time,
             flag_grace_ms,
+            device_clock_tolerance_ms: device_clock_tolerance_ms.min(MAX_DEVICE_CLOCK_TOLERANCE_MS),
             registry,
             boards: Mutex::new(HashMap::new()),
             shutdown: platform.shutdown.clone(),
@@ -460,10 +528,6 @@ impl ClockTelemetry {
         let cell = cell.ok_or_else(unknown)?;
         let mut guard = cell.state.lock().await;
         let board = guard.as_ref().ok_or_else(unknown)?;
-        let (at, stamped) = match t.at_ms {
-            Some(at) if at > 0 => (at, true),
-            _ => (self.inner.time.now_ms(), false),
-        };
         let command_id = if t.seq > 0 && !t.device_id.is_empty() {
             let id = format!(
                 "telemetry:{}:g{}:{}:{}",
@@ -497,7 +561,24 @@ impl ClockTelemetry {
         } else {
             uuid::Uuid::now_v7().to_string()
         };
-        let decided = board::decide(board, &t, at, stamped)?;
+        // The server's time is the authority: the device's stamp is bounded by it in the
+        // pure decision (ADR clock-007); the shell only reads the time source.
+        let server = clock::ServerTime {
+            now: self.inner.time.now_ms(),
+            tolerance_ms: self.inner.device_clock_tolerance_ms,
+        };
+        let decided = board::decide(board, &t, server).inspect_err(|r| {
+            if r.code == "ahead_of_server_time" {
+                tracing::warn!(
+                    tournament_id = %t.tournament_id,
+                    board = t.board,
+                    device_id = %t.device_id,
+                    seq = t.seq,
+                    message = %r.message,
+                    "clock: device stamp refused"
+                );
+            }
+        })?;
         let effects = decided.effects.clone();
         let anomalies = decided.anomalies.clone();
         let ctx = CommandContext {

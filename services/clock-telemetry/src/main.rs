@@ -17,6 +17,10 @@ struct Args {
     /// registry's and pairing's events, mirrored over NATS (`--nats-url` required).
     #[arg(long)]
     registry_check: bool,
+    /// How many milliseconds a device's stamp (`at_ms`) may be ahead of this server's clock:
+    /// within it the item is applied at the server's time, beyond it refused (at most 60000).
+    #[arg(long, env = "ARBITER_DEVICE_CLOCK_TOLERANCE_MS", default_value_t = arbiter_clock_telemetry::DEFAULT_DEVICE_CLOCK_TOLERANCE_MS, value_parser = arbiter_clock_telemetry::parse_device_clock_tolerance)]
+    device_clock_tolerance_ms: u64,
 }
 
 #[tokio::main]
@@ -36,6 +40,7 @@ async fn main() -> anyhow::Result<()> {
         TimeSource::System,
         arbiter_clock_telemetry::flag_grace_from_env(),
         check,
+        args.device_clock_tolerance_ms,
     );
     host::serve(platform, vec![Box::new(service)], c.listen).await
 }

@@ -2,14 +2,15 @@
 //! [`ClockTelemetry::handle`], with a manual clock for the flag timer.
 use std::time::Duration;
 
-use arbiter_clock_telemetry::{ClockTelemetry, ManualClock, TimeSource};
+use arbiter_clock_telemetry::{ClockTelemetry, ManualClock, RegistryCheck, TimeSource};
 use arbiter_eventlog::{AppendRequest, CommandContext, NewEvent};
 use arbiter_proto::v1::clock_service_server::ClockService;
 use arbiter_proto::v1::telemetry::Item;
 use arbiter_proto::v1::telemetry_reply::Outcome;
 use arbiter_proto::v1::{
-    ClaimIn, ClockStartedIn, CommandMeta, FlagIn, GlitchIn, MoveIn, OpenBoardRequest, ResignIn,
-    ResultReported, Telemetry, TelemetryReply,
+    ClaimIn, ClockStartedIn, ClockState, CommandMeta, FlagIn, GetClockStateRequest, GlitchIn,
+    MoveIn, MovePlayed, OpenBoardRequest, PressIn, ResignIn, ResultReported, Telemetry,
+    TelemetryReply,
 };
 use arbiter_service_kit::Platform;
 use arbiter_service_kit::auth::Auth;
@@ -147,6 +148,16 @@ fn start(board: u32, seq: u64, at: u64) -> Telemetry {
     item(board, seq, at, Item::ClockStarted(ClockStartedIn {}))
 }
 
+/// Sends one item as a device whose clock agrees with the server's: the manual clock is
+/// first brought to the item's stamp (it never goes back), as a real device stamps what
+/// happens now.
+async fn send(env: &Env, t: Telemetry) -> TelemetryReply {
+    if let Some(at) = t.at_ms {
+        env.clock.set(at);
+    }
+    env.svc.handle("dgt", t).await
+}
+
 fn accepted(r: &TelemetryReply) -> &arbiter_proto::v1::TelemetryAccepted {
     match &r.outcome {
         Some(Outcome::Accepted(a)) => a,
@@ -176,8 +187,8 @@ async fn types(env: &Env, board: u32) -> Vec<String> {
 async fn flag_timer_records_the_fall_at_its_exact_instant_and_reports_the_result() {
     let env = env().await;
     open(&env, 1, "60+0").await;
-    accepted(&env.svc.handle("dgt", start(1, 1, T0)).await);
-    accepted(&env.svc.handle("dgt", mv(1, 2, T0 + 1_500, "e4")).await);
+    accepted(&send(&env, start(1, 1, T0)).await);
+    accepted(&send(&env, mv(1, 2, T0 + 1_500, "e4")).await);
     let flag_at = T0 + 1_500 + 60_000;
     let st = env.svc.clock_state("t1", 1).await.unwrap();
     assert_eq!(st.flag_instant_ms, Some(flag_at));
@@ -233,7 +244,7 @@ async fn flag_timer_records_the_fall_at_its_exact_instant_and_reports_the_result
     assert_eq!(events[5].subject(), "arbiter.v1.clock.ResultReported");
 
     // A move after the end is refused with a clear reason.
-    let late = env.svc.handle("dgt", mv(1, 3, flag_at + 10, "e5")).await;
+    let late = send(&env, mv(1, 3, flag_at + 10, "e5")).await;
     let r = rejected(&late);
     assert_eq!(r.code, "game_over");
     assert!(r.message.contains("6.9"), "{}", r.message);
@@ -244,12 +255,9 @@ async fn checkmate_ends_the_game_and_a_restart_rebuilds_every_board_from_the_log
     let env = env().await;
     open(&env, 1, "40/5400+30:1800+30").await;
     open(&env, 2, "180+2").await;
-    accepted(&env.svc.handle("dgt", start(1, 1, T0)).await);
+    accepted(&send(&env, start(1, 1, T0)).await);
     for (i, san) in ["f3", "e5", "g4", "Qh4#"].iter().enumerate() {
-        let r = env
-            .svc
-            .handle("dgt", mv(1, 2 + i as u64, T0 + 1_000 * (i as u64 + 1), san))
-            .await;
+        let r = send(&env, mv(1, 2 + i as u64, T0 + 1_000 * (i as u64 + 1), san)).await;
         accepted(&r);
     }
     let st = env.svc.clock_state("t1", 1).await.unwrap();
@@ -257,8 +265,8 @@ async fn checkmate_ends_the_game_and_a_restart_rebuilds_every_board_from_the_log
     assert_eq!(st.moves_san, ["f3", "e5", "g4", "Qh4#"]);
     assert_eq!(st.rate, "standard");
 
-    accepted(&env.svc.handle("dgt", start(2, 1, T0)).await);
-    accepted(&env.svc.handle("dgt", mv(2, 2, T0 + 3_000, "d4")).await);
+    accepted(&send(&env, start(2, 1, T0)).await);
+    accepted(&send(&env, mv(2, 2, T0 + 3_000, "d4")).await);
     let before = env.svc.clock_state("t1", 2).await.unwrap();
     // 3 min + 2 s, increment credited as each move's clock starts (ADR clock-001):
     // 180 + 2 − 3 s for d4, + 2 s for White's next move.
@@ -267,8 +275,11 @@ async fn checkmate_ends_the_game_and_a_restart_rebuilds_every_board_from_the_log
     let again = Platform::open(&env.url, None, &env.tokens, false)
         .await
         .unwrap();
-    let rebuilt =
-        ClockTelemetry::start_with_time(&again, TimeSource::Manual(ManualClock::new(T0 + 3_000)));
+    // Rebuilt at the same server time (board 1's moves brought it to T0 + 4 s).
+    let rebuilt = ClockTelemetry::start_with_time(
+        &again,
+        TimeSource::Manual(ManualClock::new(env.clock.now())),
+    );
     let st1 = rebuilt.clock_state("t1", 1).await.unwrap();
     assert_eq!(
         (st1.result.as_str(), st1.termination.as_str()),
@@ -289,13 +300,13 @@ async fn malformed_telemetry_is_rejected_clearly_and_other_boards_are_undisturbe
     open(&env, 1, "600+5").await;
     open(&env, 2, "600+5").await;
     for b in [1, 2] {
-        accepted(&env.svc.handle("dgt", start(b, 1, T0)).await);
-        accepted(&env.svc.handle("dgt", mv(b, 2, T0 + 2_000, "e4")).await);
+        accepted(&send(&env, start(b, 1, T0)).await);
+        accepted(&send(&env, mv(b, 2, T0 + 2_000, "e4")).await);
     }
     let board2 = env.svc.clock_state("t1", 2).await.unwrap();
 
     // Unknown board.
-    let r = env.svc.handle("dgt", mv(9, 1, T0 + 3_000, "e5")).await;
+    let r = send(&env, mv(9, 1, T0 + 3_000, "e5")).await;
     let r = rejected(&r);
     assert_eq!(
         (r.code.as_str(), r.field.as_str()),
@@ -309,7 +320,7 @@ async fn malformed_telemetry_is_rejected_clearly_and_other_boards_are_undisturbe
         san: vec![0x65, 0xff, 0x35],
         uci: String::new(),
     }));
-    let r = env.svc.handle("dgt", bad).await;
+    let r = send(&env, bad).await;
     let r = rejected(&r);
     assert_eq!(
         (r.code.as_str(), r.field.as_str()),
@@ -318,7 +329,7 @@ async fn malformed_telemetry_is_rejected_clearly_and_other_boards_are_undisturbe
     assert!(r.message.contains("UTF-8"), "{}", r.message);
 
     // Timestamps going backwards.
-    let r = env.svc.handle("dgt", mv(1, 4, T0 + 1_000, "e5")).await;
+    let r = send(&env, mv(1, 4, T0 + 1_000, "e5")).await;
     let r = rejected(&r);
     assert_eq!(
         (r.code.as_str(), r.field.as_str()),
@@ -326,26 +337,25 @@ async fn malformed_telemetry_is_rejected_clearly_and_other_boards_are_undisturbe
     );
 
     // An illegal move.
-    let r = env.svc.handle("dgt", mv(1, 5, T0 + 3_000, "Ke2")).await;
+    let r = send(&env, mv(1, 5, T0 + 3_000, "Ke2")).await;
     assert_eq!(rejected(&r).code, "illegal_move");
 
     // A move in a finished game.
     accepted(
-        &env.svc
-            .handle(
-                "dgt",
-                item(
-                    1,
-                    6,
-                    T0 + 4_000,
-                    Item::Resign(ResignIn {
-                        side: "black".into(),
-                    }),
-                ),
-            )
-            .await,
+        &send(
+            &env,
+            item(
+                1,
+                6,
+                T0 + 4_000,
+                Item::Resign(ResignIn {
+                    side: "black".into(),
+                }),
+            ),
+        )
+        .await,
     );
-    let r = env.svc.handle("dgt", mv(1, 7, T0 + 5_000, "e5")).await;
+    let r = send(&env, mv(1, 7, T0 + 5_000, "e5")).await;
     assert_eq!(rejected(&r).code, "game_over");
 
     // Board 2 is exactly as it was, and still takes moves.
@@ -353,7 +363,7 @@ async fn malformed_telemetry_is_rejected_clearly_and_other_boards_are_undisturbe
         env.svc.clock_state("t1", 2).await.unwrap().stream_version,
         board2.stream_version
     );
-    let ok = env.svc.handle("dgt", mv(2, 3, T0 + 5_000, "e5")).await;
+    let ok = send(&env, mv(2, 3, T0 + 5_000, "e5")).await;
     assert_eq!(
         accepted(&ok).state.as_ref().unwrap().moves_san,
         ["e4", "e5"]
@@ -376,30 +386,28 @@ async fn malformed_telemetry_is_rejected_clearly_and_other_boards_are_undisturbe
 async fn contradicting_device_readings_are_flagged_but_never_decide_a_result() {
     let env = env().await;
     open(&env, 1, "300+0").await;
-    accepted(&env.svc.handle("dgt", start(1, 1, T0)).await);
+    accepted(&send(&env, start(1, 1, T0)).await);
     // A 0:00:00 display glitch on White's side.
     let mut m = mv(1, 2, T0 + 10_000, "e4");
     m.white_ms = Some(0);
     m.black_ms = Some(300_000);
-    let r = env.svc.handle("dgt", m).await;
+    let r = send(&env, m).await;
     let a = accepted(&r);
     assert_eq!(a.anomalies.len(), 1, "{:?}", a.anomalies);
     assert!(a.anomalies[0].contains("0:00:00"), "{:?}", a.anomalies);
     // The device shows Black's flag down while Black has almost five minutes.
-    let r = env
-        .svc
-        .handle(
-            "dgt",
-            item(
-                1,
-                3,
-                T0 + 12_000,
-                Item::Flag(FlagIn {
-                    side: "black".into(),
-                }),
-            ),
-        )
-        .await;
+    let r = send(
+        &env,
+        item(
+            1,
+            3,
+            T0 + 12_000,
+            Item::Flag(FlagIn {
+                side: "black".into(),
+            }),
+        ),
+    )
+    .await;
     let a = accepted(&r);
     assert!(
         a.effects.iter().any(|e| e.contains("not a flag fall")),
@@ -417,7 +425,7 @@ async fn contradicting_device_readings_are_flagged_but_never_decide_a_result() {
     );
     g.at_ms = None;
     env.clock.set(T0 + 13_000);
-    let a = env.svc.handle("dgt", g).await;
+    let a = send(&env, g).await;
     assert!(
         accepted(&a)
             .anomalies
@@ -438,22 +446,20 @@ async fn contradicting_device_readings_are_flagged_but_never_decide_a_result() {
         ]
     );
     // An incorrect threefold claim costs time (9.5.3) and does not end the game.
-    let r = env
-        .svc
-        .handle(
-            "dgt",
-            item(
-                1,
-                5,
-                T0 + 14_000,
-                Item::Claim(ClaimIn {
-                    side: "black".into(),
-                    rule: "threefold".into(),
-                    intended_move: String::new(),
-                }),
-            ),
-        )
-        .await;
+    let r = send(
+        &env,
+        item(
+            1,
+            5,
+            T0 + 14_000,
+            Item::Claim(ClaimIn {
+                side: "black".into(),
+                rule: "threefold".into(),
+                intended_move: String::new(),
+            }),
+        ),
+    )
+    .await;
     let a = accepted(&r);
     assert!(
         a.effects.iter().any(|e| e.contains("9.5.3")),
@@ -467,10 +473,10 @@ async fn contradicting_device_readings_are_flagged_but_never_decide_a_result() {
 async fn a_resent_item_is_written_once_and_a_game_in_progress_cannot_be_reopened() {
     let env = env().await;
     open(&env, 1, "300+0").await;
-    accepted(&env.svc.handle("dgt", start(1, 1, T0)).await);
-    let first = env.svc.handle("dgt", mv(1, 2, T0 + 1_000, "e4")).await;
+    accepted(&send(&env, start(1, 1, T0)).await);
+    let first = send(&env, mv(1, 2, T0 + 1_000, "e4")).await;
     assert!(!accepted(&first).ack.as_ref().unwrap().replayed);
-    let again = env.svc.handle("dgt", mv(1, 2, T0 + 1_000, "e4")).await;
+    let again = send(&env, mv(1, 2, T0 + 1_000, "e4")).await;
     // A device resend after its reply was lost: answered as a replay, written once.
     let a = accepted(&again);
     assert!(a.ack.as_ref().unwrap().replayed);
@@ -488,19 +494,18 @@ async fn a_resent_item_is_written_once_and_a_game_in_progress_cannot_be_reopened
 
     // After the game ends, the board opens for the next game.
     accepted(
-        &env.svc
-            .handle(
-                "dgt",
-                item(
-                    1,
-                    3,
-                    T0 + 2_000,
-                    Item::Resign(ResignIn {
-                        side: "black".into(),
-                    }),
-                ),
-            )
-            .await,
+        &send(
+            &env,
+            item(
+                1,
+                3,
+                T0 + 2_000,
+                Item::Resign(ResignIn {
+                    side: "black".into(),
+                }),
+            ),
+        )
+        .await,
     );
     open_with(&env, 1, "300+0", "next").await.unwrap();
     let st = env.svc.clock_state("t1", 1).await.unwrap();
@@ -569,14 +574,14 @@ async fn with_a_flag_grace_a_press_stamped_in_time_but_delayed_in_transit_still_
         clock,
     };
     open(&env, 1, "60+0").await;
-    accepted(&env.svc.handle("dgt", start(1, 1, T0)).await);
+    accepted(&send(&env, start(1, 1, T0)).await);
     let flag_at = T0 + 60_000;
     // The flag instant has passed on the service's clock, the grace has not.
     env.clock.set(flag_at + 300);
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert_eq!(env.svc.clock_state("t1", 1).await.unwrap().result, "");
     // White's move, stamped 1 ms before the fall, arrives now: it counts.
-    let r = env.svc.handle("dgt", mv(1, 2, flag_at - 1, "e4")).await;
+    let r = send(&env, mv(1, 2, flag_at - 1, "e4")).await;
     assert_eq!(accepted(&r).state.as_ref().unwrap().moves_san, ["e4"]);
     // Black then runs out; recorded after the grace at the exact instant.
     let black_flag = flag_at - 1 + 60_000;
@@ -700,4 +705,176 @@ async fn open_board_needs_a_tournament_of_the_registry_and_a_board_of_the_paired
         .await
         .unwrap();
     assert_eq!(types(&env, 40).await, ["BoardOpened"]);
+}
+
+/// The board as `GetClockState` answers it.
+async fn get_state(env: &Env, board: u32) -> ClockState {
+    env.svc
+        .get_clock_state(Request::new(GetClockStateRequest {
+            tournament_id: "t1".into(),
+            board,
+        }))
+        .await
+        .unwrap()
+        .into_inner()
+}
+
+/// What a refused stamp must leave as it was.
+fn clock_of(s: &ClockState) -> (u64, u64, i64, Vec<String>, String, Option<u64>, u32) {
+    (
+        s.white_ms,
+        s.black_ms,
+        s.stream_version,
+        s.moves_san.clone(),
+        s.result.clone(),
+        s.flag_instant_ms,
+        s.anomalies,
+    )
+}
+
+/// Issue 39 part 6 (ADR clock-007): stamps at the end of time (2^64 − 1), past i64, an hour
+/// ahead of the server's clock, or before the board's last event are refused naming
+/// `at_ms`, the server's time and the tolerance, for moves, presses and glitches alike;
+/// the clock's remaining times, the log and the flag instant stay as they were; later good
+/// items are accepted normally (the board is not jammed).
+#[tokio::test]
+async fn device_stamps_ahead_of_the_servers_clock_or_before_the_last_event_never_move_the_clock() {
+    let env = env().await;
+    open(&env, 1, "5400+30").await;
+    accepted(&send(&env, start(1, 1, T0)).await);
+    accepted(&send(&env, mv(1, 2, T0 + 5_000, "e4")).await);
+    let now = env.clock.now();
+    assert_eq!(now, T0 + 5_000);
+    let before = get_state(&env, 1).await;
+    let logged = types(&env, 1).await;
+    let press = |seq, at| {
+        item(
+            1,
+            seq,
+            at,
+            Item::Press(PressIn {
+                side: "black".into(),
+            }),
+        )
+    };
+    let glitch = |seq, at| {
+        item(
+            1,
+            seq,
+            at,
+            Item::Glitch(GlitchIn {
+                description: "display flicker".into(),
+            }),
+        )
+    };
+    let mut seq = 10;
+    for at in [u64::MAX, i64::MAX as u64 + 1, now + 3_600_000, now + 2_001] {
+        for t in [
+            mv(1, seq, at, "e5"),
+            press(seq + 1, at),
+            glitch(seq + 2, at),
+        ] {
+            // Straight to the service: the server's clock stays where it is.
+            let r = env.svc.handle("dgt", t).await;
+            let r = rejected(&r);
+            assert_eq!(
+                (r.code.as_str(), r.field.as_str()),
+                ("ahead_of_server_time", "at_ms")
+            );
+            assert!(
+                r.message.starts_with(&format!("at_ms: {at} is "))
+                    && r.message.contains(&format!("server's time {now}"))
+                    && r.message.contains("tolerance 2000 ms"),
+                "{}",
+                r.message
+            );
+            assert_eq!(clock_of(&get_state(&env, 1).await), clock_of(&before));
+        }
+        seq += 3;
+    }
+    let r = env.svc.handle("dgt", mv(1, seq, T0 + 4_999, "e5")).await;
+    let r = rejected(&r);
+    assert_eq!(
+        (r.code.as_str(), r.field.as_str()),
+        ("time_went_backwards", "at_ms")
+    );
+    assert!(
+        r.message.contains(&format!("server time {now}")),
+        "{}",
+        r.message
+    );
+    assert_eq!(clock_of(&get_state(&env, 1).await), clock_of(&before));
+    assert_eq!(types(&env, 1).await, logged, "nothing was written");
+
+    // The next good item is applied as usual: Black used 3 s.
+    let r = send(&env, mv(1, seq + 1, T0 + 8_000, "e5")).await;
+    let after = accepted(&r).state.clone().unwrap();
+    assert_eq!(after.moves_san, ["e4", "e5"]);
+    assert_eq!(
+        (after.white_ms, after.black_ms),
+        (5_455_000, 5_430_000 - 3_000 + 30_000)
+    );
+    assert_eq!(after.result, "");
+    accepted(&send(&env, press(seq + 2, T0 + 8_100)).await);
+}
+
+/// A stamp ahead of the server's clock within the tolerance is applied at the server's time
+/// (the device's stamp kept on the event); the tolerance is the service's setting.
+#[tokio::test]
+async fn a_stamp_ahead_within_the_tolerance_is_applied_at_the_servers_time() {
+    let env = env().await;
+    open(&env, 1, "300+0").await;
+    accepted(&send(&env, start(1, 1, T0)).await);
+    env.clock.set(T0 + 4_000);
+    let r = env.svc.handle("dgt", mv(1, 2, T0 + 5_500, "e4")).await;
+    let a = accepted(&r);
+    assert!(
+        a.effects.iter().any(|e| e.contains("1500 ms ahead")),
+        "{:?}",
+        a.effects
+    );
+    // White is charged the 4 s the server saw, not the device's 5.5 s.
+    assert_eq!(a.state.as_ref().unwrap().white_ms, 296_000);
+    let events = env
+        .platform
+        .store
+        .read_stream("board-t1-1", 1)
+        .await
+        .unwrap();
+    let played = events
+        .iter()
+        .find(|e| e.event_type == "MovePlayed")
+        .unwrap();
+    let played = MovePlayed::decode(played.payload.as_slice()).unwrap();
+    assert_eq!(played.at_ms, T0 + 4_000);
+    assert_eq!(played.device.unwrap().device_at_ms, Some(T0 + 5_500));
+
+    // With a tolerance of 0 the same stamp is refused.
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("log.db").display());
+    let tokens = dir.path().join("tokens");
+    let platform = Platform::open(&url, None, &tokens, false).await.unwrap();
+    register(&platform, "t1").await;
+    let clock = ManualClock::new(T0);
+    let svc = ClockTelemetry::start_configured(
+        &platform,
+        TimeSource::Manual(clock.clone()),
+        0,
+        RegistryCheck::SameLog,
+        0,
+    );
+    let strict = Env {
+        _dir: dir,
+        url,
+        tokens,
+        platform,
+        svc,
+        clock,
+    };
+    open(&strict, 1, "300+0").await;
+    accepted(&send(&strict, start(1, 1, T0)).await);
+    let r = strict.svc.handle("dgt", mv(1, 2, T0 + 1, "e4")).await;
+    let r = rejected(&r);
+    assert!(r.message.contains("tolerance 0 ms"), "{}", r.message);
+    accepted(&strict.svc.handle("dgt", mv(1, 3, T0, "e4")).await);
 }
