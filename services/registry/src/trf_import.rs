@@ -323,8 +323,9 @@ pub fn plan_import(
         };
         let n = i + 1;
         player_records += 1;
-        if player_records == arbiter_service_kit::limits::MAX_PLAYERS + 1 {
-            blocking.push(error(
+        if player_records > arbiter_service_kit::limits::MAX_PLAYERS {
+            // The reason, alone: the rest of the file is not looked at.
+            return Err(vec![error(
                 n,
                 layout::START_RANK.0,
                 "001",
@@ -332,7 +333,7 @@ pub fn plan_import(
                     "player record {player_records}: a tournament holds at most {} players (the TRF's pairing numbers have four digits, columns 5-8)",
                     arbiter_service_kit::limits::MAX_PLAYERS
                 ),
-            ));
+            )]);
         }
         let Some(tpn) = p.tpn() else {
             blocking.push(error(
@@ -443,17 +444,14 @@ pub fn plan_import(
             }
         }
     }
-    // Every error finding refuses the file (the checker's and the import's own; one per
-    // line and column).
+    // Every error finding refuses the file (the checker's, then the import's own; one
+    // per line and column).
     let mut seen = BTreeSet::new();
-    let errors: Vec<Finding> = blocking
-        .into_iter()
-        .chain(
-            findings
-                .iter()
-                .filter(|f| f.severity == Severity::Error)
-                .cloned(),
-        )
+    let errors: Vec<Finding> = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .cloned()
+        .chain(blocking)
         .filter(|f| seen.insert((f.line, f.column)))
         .collect();
     if !errors.is_empty() {
