@@ -297,7 +297,7 @@ pub async fn run_player(cli: &Cli, cmd: &PlayerCommand) -> Result<(), Failure> {
             } else {
                 println!(
                     "added {} as pairing number {} (joins in round {}; player id {})",
-                    p.data.unwrap_or_default().name,
+                    output::clean(&p.data.unwrap_or_default().name),
                     p.pairing_number,
                     p.joined_round,
                     p.player_id

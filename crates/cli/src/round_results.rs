@@ -465,7 +465,7 @@ fn print_impact(cli: &Cli, i: &CorrectionImpact) {
         output::json(&impact_json(i));
         return;
     }
-    println!("{}", i.summary);
+    println!("{}", output::clean_lines(&i.summary));
     if !i.rank_moves.is_empty() {
         let rows: Vec<Vec<String>> = i
             .rank_moves
@@ -781,7 +781,7 @@ pub async fn standings(cli: &Cli, q: &StandingsQuery<'_>) -> Result<(), Failure>
         output::json(&v);
         return Ok(());
     }
-    print!("{}", s.document);
+    print!("{}", output::clean_lines(&s.document));
     if format == "text" {
         println!(
             "after round {}, tie-breaks {}, as of log position {}",
@@ -791,7 +791,7 @@ pub async fn standings(cli: &Cli, q: &StandingsQuery<'_>) -> Result<(), Failure>
         );
     }
     if !s.explanation.is_empty() {
-        print!("{}", s.explanation);
+        print!("{}", output::clean_lines(&s.explanation));
     }
     Ok(())
 }
@@ -814,7 +814,7 @@ pub async fn run_audit(cli: &Cli, cmd: &AuditCommand) -> Result<(), Failure> {
                 println!("log intact: {} events checked", r.events_checked);
             } else {
                 for p in &r.problems {
-                    println!("{p}");
+                    println!("{}", output::clean(p));
                 }
             }
             if !r.ok {
