@@ -400,6 +400,25 @@ pub fn plan_import(
         }
         by_tpn.insert(tpn, (n, p));
     }
+    // Records kept verbatim are exported as they are: none may carry a control character
+    // (player names are checked above, with their column).
+    for (i, line) in doc.lines.iter().enumerate() {
+        if matches!(line.record, Record::Player(_)) {
+            continue;
+        }
+        let text = line_text(line);
+        if let Some((pos, c)) = arbiter_service_kit::limits::first_control(&text) {
+            blocking.push(error(
+                i + 1,
+                pos,
+                "",
+                format!(
+                    "control character U+{:04X}: control characters are not allowed",
+                    u32::from(c)
+                ),
+            ));
+        }
+    }
     if by_tpn.is_empty() && blocking.is_empty() {
         blocking.push(error(
             0,
@@ -845,6 +864,14 @@ XXR 3\n";
         let bad = SMALL.replace("Doe, John", "Doe,\u{1b}John");
         let f = plan_import(bad.as_bytes(), "", &mut ids()).unwrap_err();
         assert_eq!((f[0].line, f[0].column), (2, 19), "{f:?}");
+        assert!(f[0].message.contains("U+001B"), "{f:?}");
+    }
+
+    #[test]
+    fn a_control_character_in_a_kept_record_is_refused_at_its_column() {
+        let bad = SMALL.replace("012 Small Open", "012 Small\u{1b}]0;x\u{7} Open");
+        let f = plan_import(bad.as_bytes(), "", &mut ids()).unwrap_err();
+        assert_eq!((f[0].line, f[0].column), (1, 10), "{f:?}");
         assert!(f[0].message.contains("U+001B"), "{f:?}");
     }
 
