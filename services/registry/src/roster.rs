@@ -313,6 +313,14 @@ impl Roster {
                 "must not be empty (a player id or pairing number)",
             ));
         }
+        let max = arbiter_service_kit::limits::MAX_PLAYER_REF_CHARS;
+        let n = p.chars().count();
+        if n > max {
+            return Err(err(
+                "player",
+                format!("at most {max} characters (a player id or pairing number), got {n}"),
+            ));
+        }
         let id = if p.bytes().all(|b| b.is_ascii_digit()) && p.len() <= 5 {
             let n: usize = p.parse().unwrap_or(0);
             n.checked_sub(1)
@@ -987,6 +995,9 @@ mod tests {
             assert_eq!(e.field, field);
             assert!(e.message.contains(needle), "{e:?}");
         }
+        let e = r.resolve(&"9".repeat(65)).unwrap_err();
+        assert_eq!(e.field, "player");
+        assert!(e.message.contains("at most 64 characters"), "{e:?}");
         let players: Vec<String> = (1..=101).map(|i| i.to_string()).collect();
         let e = decide_prohibit(&r, 9, &players, 1, 0).unwrap_err();
         assert_eq!(e.field, "players");
