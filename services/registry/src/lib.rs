@@ -355,9 +355,15 @@ impl RegistryService for Registry {
         let actor = self.platform.auth.actor(&request, "UpdateTournament")?;
         let r = request.into_inner();
         let meta = command_meta(r.meta)?;
+        let current = self.tournaments.get(&r.tournament_id).ok_or_else(|| {
+            not_found(
+                "tournament_id",
+                format!("no tournament {:?}", r.tournament_id),
+            )
+        })?;
         tournament::check_reason(&meta.reason).map_err(field)?;
         // Decided on the latest record (the rounds paired come from the pairing service).
-        let (current, roster) = self.load_latest(&r.tournament_id).await?;
+        let (current, roster) = self.load_latest(&current.tournament_id).await?;
         let update = tournament::decide_update(
             &current,
             roster.paired_rounds,
