@@ -139,7 +139,8 @@ async fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            eprintln!("error: {}", f.message);
+            // The server's message may quote data: its control characters are escaped.
+            eprintln!("error: {}", output::clean_lines(&f.message));
             ExitCode::from(f.code)
         }
     }

@@ -1,5 +1,18 @@
-//! Human tables and JSON.
+//! Human tables and JSON. Text from the server is printed with its control characters
+//! escaped (`\u{1b}`), so data never drives the terminal; JSON escapes them itself.
 use std::io::Write as _;
+
+pub use arbiter_service_kit::limits::escape_controls;
+
+/// One value from the server for a terminal: every control character escaped.
+pub fn clean(text: &str) -> std::borrow::Cow<'_, str> {
+    escape_controls(text, false)
+}
+
+/// Text of several lines from the server: control characters escaped but `\n`.
+pub fn clean_lines(text: &str) -> std::borrow::Cow<'_, str> {
+    escape_controls(text, true)
+}
 
 /// Prints a left-aligned table with a header row.
 pub fn table(header: &[&str], rows: &[Vec<String>]) {
@@ -7,12 +20,13 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) {
     for r in rows {
         for (i, c) in r.iter().enumerate() {
             if i < widths.len() {
-                widths[i] = widths[i].max(c.chars().count());
+                widths[i] = widths[i].max(clean(c).chars().count());
             }
         }
     }
     let line = |cells: Vec<&str>| {
         let mut s = String::new();
+        let cells: Vec<std::borrow::Cow<'_, str>> = cells.iter().map(|c| clean(c)).collect();
         for (i, c) in cells.iter().enumerate() {
             if i + 1 == cells.len() {
                 s.push_str(c);
@@ -36,4 +50,16 @@ pub fn json(v: &serde_json::Value) {
         "{}",
         serde_json::to_string_pretty(v).unwrap_or_default()
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_text_is_printed_with_control_characters_escaped() {
+        assert_eq!(clean("Open\u{1b}[2J\0"), "Open\\u{1b}[2J\\u{0}");
+        assert_eq!(clean_lines("a\nb\r"), "a\nb\\u{d}");
+        assert_eq!(clean("Short, Nigel"), "Short, Nigel");
+    }
 }

@@ -393,7 +393,7 @@ async fn list_import(
         if !bad.is_empty() {
             println!("skipped {} bad record(s):", bad.len());
             for b in bad.iter().take(20) {
-                println!("  {b}");
+                println!("  {}", output::clean(b));
             }
         }
     }
@@ -479,7 +479,7 @@ fn print_report(r: &RatingPlayerReport) {
             rating_text(l.rating_after)
         );
         if !l.note.is_empty() {
-            println!("  {}", l.note);
+            println!("  {}", output::clean(&l.note));
         }
     }
 }
@@ -797,7 +797,7 @@ fn print_submitted(cli: &Cli, r: &arbiter_proto::v1::SubmitExternalTournamentRes
             r.tournament_id, r.version, r.rated_games, r.skipped_games, r.period, r.period_status
         );
         for n in &r.notes {
-            println!("note: {n}");
+            println!("note: {}", output::clean(n));
         }
         if !r.diff.is_empty() {
             print_diff(&r.diff);

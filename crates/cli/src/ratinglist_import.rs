@@ -179,7 +179,7 @@ fn print_import(cli: &Cli, file: &std::path::Path, r: &ImportRatingListResponse)
         );
         // The messages start with "line L:C:".
         for e in &r.errors {
-            println!("  {}", e.message);
+            println!("  {}", output::clean(&e.message));
         }
     }
 }

@@ -74,6 +74,10 @@ pub enum TournamentTrfCommand {
         /// Tournament name (default: the file's 012 record).
         #[arg(long, default_value = "")]
         name: String,
+        /// Import although the same file, or a tournament of the same name and dates, is
+        /// already here (a second, separate tournament).
+        #[arg(long)]
+        as_new: bool,
         #[command(flatten)]
         meta: Meta,
     },
@@ -294,7 +298,7 @@ pub async fn run_player(cli: &Cli, cmd: &PlayerCommand) -> Result<(), Failure> {
             } else {
                 println!(
                     "added {} as pairing number {} (joins in round {}; player id {})",
-                    p.data.unwrap_or_default().name,
+                    output::clean(&p.data.unwrap_or_default().name),
                     p.pairing_number,
                     p.joined_round,
                     p.player_id
@@ -487,7 +491,12 @@ pub async fn run_trf(cli: &Cli, cmd: &TournamentTrfCommand) -> Result<(), Failur
                 .into_inner();
             print_ack(cli, &format!("entry rules of {id} set"), &a);
         }
-        TournamentTrfCommand::Import { file, name, meta } => {
+        TournamentTrfCommand::Import {
+            file,
+            name,
+            as_new,
+            meta,
+        } => {
             let bytes = std::fs::read(file).map_err(|e| Failure {
                 code: 2,
                 message: format!("{}: {e}", file.display()),
@@ -502,6 +511,7 @@ pub async fn run_trf(cli: &Cli, cmd: &TournamentTrfCommand) -> Result<(), Failur
                         meta: meta.to_proto(),
                         trf: bytes,
                         name: name.clone(),
+                        as_new: *as_new,
                     },
                 )?)
                 .await
@@ -535,15 +545,15 @@ pub async fn run_trf(cli: &Cli, cmd: &TournamentTrfCommand) -> Result<(), Failur
                     let record = if f.record.is_empty() {
                         String::new()
                     } else {
-                        format!(" [{}]", f.record)
+                        format!(" [{}]", output::clean(&f.record))
                     };
                     println!(
                         "{}:{}:{}: {}{record}: {}",
                         file.display(),
                         f.line,
                         f.column,
-                        f.severity,
-                        f.message
+                        output::clean(&f.severity),
+                        output::clean(&f.message)
                     );
                 }
             }

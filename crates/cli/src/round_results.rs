@@ -1,15 +1,16 @@
 //! Server commands of the pairing and results services:
-//! `arbiter round pair|repair|set|publish|show|explain|close ID ROUND`,
+//! `arbiter round pair|repair|set|publish|unpublish|discard|show|explain|close ID ROUND`,
 //! `arbiter result set|correct|bye|show|history|impact ID …`,
 //! `arbiter standings ID [--round N] [--as-of POS] [--explain PLAYER]`,
 //! `arbiter audit verify|export ID`.
 use arbiter_proto::v1::pairing_service_client::PairingServiceClient;
 use arbiter_proto::v1::results_service_client::ResultsServiceClient;
 use arbiter_proto::v1::{
-    CloseRoundRequest, CommandMeta, CorrectResultRequest, CorrectionImpact, ExportAuditRequest,
-    GetCorrectionImpactRequest, GetHistoryRequest, GetPairingsRequest, GetRoundResultsRequest,
-    GetStandingsRequest, PairRoundRequest, PairedBoard, PairingResponse, PublishPairingsRequest,
-    RecordByeRequest, RecordResultRequest, RoundPairingView, SetPairingsRequest, VerifyLogRequest,
+    CloseRoundRequest, CommandMeta, CorrectResultRequest, CorrectionImpact, DiscardPairingRequest,
+    ExportAuditRequest, GetCorrectionImpactRequest, GetHistoryRequest, GetPairingsRequest,
+    GetRoundResultsRequest, GetStandingsRequest, PairRoundRequest, PairedBoard, PairingResponse,
+    PublishPairingsRequest, RecordByeRequest, RecordResultRequest, RoundPairingView,
+    SetPairingsRequest, UnpublishPairingsRequest, VerifyLogRequest,
 };
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -52,6 +53,12 @@ pub enum RoundCommand {
     Set(SetArgs),
     /// Publish a round's pairing.
     Publish(RoundArgs),
+    /// Withdraw a published pairing from publication, before any result of the round
+    /// (`--reason` required).
+    Unpublish(RoundArgs),
+    /// Discard the unpublished pairing of the last paired round, so it can be paired
+    /// again (`--reason` required).
+    Discard(RoundArgs),
     /// Show a round's pairing (ROUND 0 or absent: the last paired round).
     Show(ShowArgs),
     /// The pairing engine's explanation of a round.
@@ -294,7 +301,7 @@ fn print_pairing(cli: &Cli, p: &RoundPairingView, explanation: Option<&str>) {
     }
     output::table(&["BOARD", "WHITE", "BLACK", "WHITE ID", "BLACK ID"], &rows);
     if let Some(e) = explanation {
-        print!("{e}");
+        print!("{}", output::clean_lines(e));
     }
 }
 
@@ -373,6 +380,42 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                 .await?;
             answer(cli, r.into_inner());
         }
+        RoundCommand::Unpublish(a) => {
+            let r = pairing
+                .unpublish_pairings(authed(
+                    &token(cli)?,
+                    UnpublishPairingsRequest {
+                        meta: meta(&a.meta),
+                        tournament_id: a.id.clone(),
+                        round: a.round,
+                    },
+                )?)
+                .await?;
+            answer(cli, r.into_inner());
+        }
+        RoundCommand::Discard(a) => {
+            let r = pairing
+                .discard_pairing(authed(
+                    &token(cli)?,
+                    DiscardPairingRequest {
+                        meta: meta(&a.meta),
+                        tournament_id: a.id.clone(),
+                        round: a.round,
+                    },
+                )?)
+                .await?
+                .into_inner();
+            let ack = r.ack.unwrap_or_default();
+            if cli.json {
+                output::json(&json!({"round": a.round, "discarded": true,
+                    "position": ack.last_position, "replayed": ack.replayed}));
+            } else {
+                println!(
+                    "round {}: pairing discarded (position {}); the round can be paired again",
+                    a.round, ack.last_position
+                );
+            }
+        }
         RoundCommand::Show(a) => {
             let p = pairing
                 .get_pairings(GetPairingsRequest {
@@ -423,7 +466,7 @@ fn print_impact(cli: &Cli, i: &CorrectionImpact) {
         output::json(&impact_json(i));
         return;
     }
-    println!("{}", i.summary);
+    println!("{}", output::clean_lines(&i.summary));
     if !i.rank_moves.is_empty() {
         let rows: Vec<Vec<String>> = i
             .rank_moves
@@ -739,7 +782,7 @@ pub async fn standings(cli: &Cli, q: &StandingsQuery<'_>) -> Result<(), Failure>
         output::json(&v);
         return Ok(());
     }
-    print!("{}", s.document);
+    print!("{}", output::clean_lines(&s.document));
     if format == "text" {
         println!(
             "after round {}, tie-breaks {}, as of log position {}",
@@ -749,7 +792,7 @@ pub async fn standings(cli: &Cli, q: &StandingsQuery<'_>) -> Result<(), Failure>
         );
     }
     if !s.explanation.is_empty() {
-        print!("{}", s.explanation);
+        print!("{}", output::clean_lines(&s.explanation));
     }
     Ok(())
 }
@@ -772,7 +815,7 @@ pub async fn run_audit(cli: &Cli, cmd: &AuditCommand) -> Result<(), Failure> {
                 println!("log intact: {} events checked", r.events_checked);
             } else {
                 for p in &r.problems {
-                    println!("{p}");
+                    println!("{}", output::clean(p));
                 }
             }
             if !r.ok {

@@ -255,9 +255,7 @@ impl EventStore {
                     }
                 }
             } else if e.global_position >= sealed_from
-                && next_seal
-                    .peek()
-                    .is_none_or(|s| s.first > e.global_position)
+                && next_seal.peek().is_none_or(|s| s.first > e.global_position)
             {
                 problems.push("no seal covers this event (inserted without a signature)".into());
             }

@@ -6,12 +6,14 @@
 //! - [`auth`]: bearer tokens. Every mutating RPC calls [`auth::Auth::actor`]; the
 //!   actor it returns is recorded on every event.
 //! - [`status`]: event-log errors → gRPC statuses whose message names the field.
+//! - [`limits`]: the bounds of free-text and list fields, and their pure check.
 //! - [`host`]: the process around services: open the log, connect the bus, run the
 //!   outbox relay, serve gRPC (with health and reflection) on one port, shut down
 //!   cleanly on SIGTERM/Ctrl-C with the relay drained.
 pub mod auth;
 pub mod command;
 pub mod host;
+pub mod limits;
 pub mod readiness;
 pub mod status;
 pub mod telemetry;

@@ -2,7 +2,8 @@
 //!
 //! gRPC handler → auth → command meta → pure decision ([`round_pairing`]: the engine
 //! input is the registry's TRF export of the tournament, paired by `swiss` or
-//! `roundrobin`) → `RoundPaired` / `PairingsPublished` appended to `pairing-<tournament>`
+//! `roundrobin`) → `RoundPaired` / `PairingsPublished` / `PairingDiscarded` /
+//! `PairingsUnpublished` appended to `pairing-<tournament>`
 //! → the tournament projection (`arbiter_registry::projection::Tournaments`, which folds
 //! registry, pairing and results events) → queries read it. Service name in events and
 //! NATS subjects: `pairing`.
@@ -10,8 +11,9 @@ pub mod round_pairing;
 
 use arbiter_proto::v1::pairing_service_server::{PairingService, PairingServiceServer};
 use arbiter_proto::v1::{
-    ExplainPairingResponse, GetPairingsRequest, GetServiceInfoRequest, PairRoundRequest,
-    PairingResponse, PublishPairingsRequest, RoundPairingView, ServiceInfo, SetPairingsRequest,
+    DiscardPairingRequest, ExplainPairingResponse, GetPairingsRequest, GetServiceInfoRequest,
+    PairRoundRequest, PairingResponse, PublishPairingsRequest, RoundPairingView, ServiceInfo,
+    SetPairingsRequest, UnpublishPairingsRequest,
 };
 use arbiter_registry::projection::Tournaments;
 use arbiter_registry::record_commands::{self, load_latest};
@@ -176,10 +178,17 @@ impl Pairing {
         Fut: std::future::Future<Output = Result<RosterEvent, Status>>,
     {
         let tournament_id = tournament_id.trim();
+        // The reason is recorded free text: checked before any engine work.
+        arbiter_registry::tournament::check_reason(&meta.reason).map_err(field)?;
         if let Some(ack) = record_commands::replayed(
             &self.platform,
             meta,
-            &[types::ROUND_PAIRED, types::PAIRINGS_PUBLISHED],
+            &[
+                types::ROUND_PAIRED,
+                types::PAIRINGS_PUBLISHED,
+                types::PAIRING_DISCARDED,
+                types::PAIRINGS_UNPUBLISHED,
+            ],
         )
         .await?
         {
@@ -351,6 +360,65 @@ impl PairingService for Pairing {
             move |t, roster| async move {
                 round_pairing::decide_publish(&t, &roster, round)
                     .map(RosterEvent::PairingsPublished)
+                    .map_err(field)
+            },
+        )
+        .await
+    }
+
+    async fn discard_pairing(
+        &self,
+        request: Request<DiscardPairingRequest>,
+    ) -> Result<Response<PairingResponse>, Status> {
+        let actor = self.platform.auth.actor(&request, "DiscardPairing")?;
+        let r = request.into_inner();
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "DiscardPairing", &r, r.meta.clone())
+            .await?;
+        let round = r.round;
+        let reason = meta.reason.clone();
+        self.command(
+            actor,
+            &meta,
+            &r.tournament_id,
+            round,
+            move |t, roster| async move {
+                round_pairing::decide_discard(&t, &roster, round, &reason)
+                    .map(RosterEvent::PairingDiscarded)
+                    .map_err(field)
+            },
+        )
+        .await
+    }
+
+    async fn unpublish_pairings(
+        &self,
+        request: Request<UnpublishPairingsRequest>,
+    ) -> Result<Response<PairingResponse>, Status> {
+        let actor = self.platform.auth.actor(&request, "UnpublishPairings")?;
+        let r = request.into_inner();
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(
+                &self.platform.store,
+                "UnpublishPairings",
+                &r,
+                r.meta.clone(),
+            )
+            .await?;
+        let round = r.round;
+        let reason = meta.reason.clone();
+        self.command(
+            actor,
+            &meta,
+            &r.tournament_id,
+            round,
+            move |t, roster| async move {
+                round_pairing::decide_unpublish(&t, &roster, round, &reason)
+                    .map(RosterEvent::PairingsUnpublished)
                     .map_err(field)
             },
         )

@@ -7,7 +7,9 @@
 //! (docs/decisions/pairing-001-published-pairings.md).
 use std::collections::BTreeSet;
 
-use arbiter_proto::v1::{PairedBoard, PairingsPublished, RoundPaired, Tournament};
+use arbiter_proto::v1::{
+    PairedBoard, PairingDiscarded, PairingsPublished, PairingsUnpublished, RoundPaired, Tournament,
+};
 use arbiter_registry::roster::Roster;
 use arbiter_registry::tournament::FieldError;
 use arbiter_registry::trf_export::{self, ExportOptions};
@@ -84,6 +86,47 @@ impl System {
             System::Knockout => ("knockout", "seed-000"),
         }
     }
+}
+
+/// The announced number of rounds bounds the rounds paired: a round beyond it is refused,
+/// and a tournament whose number of rounds is not set (0) is not paired — except a
+/// knockout, whose bracket decides how many rounds (games) it takes (ADR pairing-002).
+pub fn check_announced_rounds(t: &Tournament, round: u32) -> Result<(), FieldError> {
+    let knockout = matches!(System::of(t), Ok(System::Knockout));
+    if t.rounds == 0 {
+        if knockout {
+            return Ok(());
+        }
+        return Err(err(
+            "round",
+            format!(
+                "the number of rounds is not set: announce it before pairing (arbiter tournament update {} --rounds N)",
+                t.tournament_id
+            ),
+        ));
+    }
+    if round > t.rounds {
+        return Err(err(
+            "round",
+            format!(
+                "the tournament has {} round(s): round {round} is beyond the announced rounds (change the number of rounds first)",
+                t.rounds
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A reason is required for a command that withdraws a pairing (it is recorded with the
+/// actor); free text, bounded.
+fn required_reason(reason: &str, what: &str) -> Result<(), FieldError> {
+    if reason.trim().is_empty() {
+        return Err(err(
+            "meta.reason",
+            format!("{what} needs a reason (it is recorded with the actor)"),
+        ));
+    }
+    arbiter_registry::tournament::check_reason(reason)
 }
 
 /// Checks that `round` may be paired now (`repair`: re-paired) and that every earlier
@@ -222,6 +265,9 @@ pub fn pair_round(
     repair: bool,
     stop: &dyn Fn() -> bool,
 ) -> Result<RoundPaired, FieldError> {
+    if !repair {
+        check_announced_rounds(t, round)?;
+    }
     check_round_to_pair(roster, round, repair)?;
     let system = System::of(t)?;
     let (system_name, edition_name) = system.names();
@@ -491,15 +537,21 @@ pub fn decide_set_pairings(
     bye: &str,
     reason: &str,
 ) -> Result<RoundPaired, FieldError> {
-    if reason.trim().is_empty() {
+    required_reason(reason, "a pairing set by hand")?;
+    if boards.len() > roster.entries.len() {
         return Err(err(
-            "meta.reason",
-            "a pairing set by hand needs a reason (it is recorded with the actor)",
+            "boards",
+            format!(
+                "{} boards for {} players: at most one board per two players",
+                boards.len(),
+                roster.entries.len()
+            ),
         ));
     }
     let existing = roster.record.pairings.get(&round);
     let after_publication = existing.is_some_and(|p| p.published);
     if existing.is_none() {
+        check_announced_rounds(t, round)?;
         check_round_to_pair(roster, round, false)?;
     } else if roster.round_has_results(round) {
         return Err(err(
@@ -590,5 +642,226 @@ pub fn decide_publish(
                 round,
             })
         }
+    }
+}
+
+/// Discarding the unpublished pairing of the last paired round, before any result of it
+/// (reason required): the round is no longer paired and can be paired again
+/// (ADR pairing-002).
+pub fn decide_discard(
+    t: &Tournament,
+    roster: &Roster,
+    round: u32,
+    reason: &str,
+) -> Result<PairingDiscarded, FieldError> {
+    required_reason(reason, "discarding a pairing")?;
+    let Some(p) = roster.record.pairings.get(&round) else {
+        return Err(err(
+            "round",
+            format!("round {round} has not been paired here: nothing to discard"),
+        ));
+    };
+    if p.published {
+        return Err(err(
+            "round",
+            format!(
+                "round {round} is published: unpublish it first (UnpublishPairings, before any result), then discard it"
+            ),
+        ));
+    }
+    if round != roster.paired_rounds {
+        return Err(err(
+            "round",
+            format!(
+                "only the last paired round ({}) can be discarded",
+                roster.paired_rounds
+            ),
+        ));
+    }
+    if roster.round_has_results(round) {
+        return Err(err("round", format!("round {round} already has results")));
+    }
+    Ok(PairingDiscarded {
+        tournament_id: t.tournament_id.clone(),
+        round,
+    })
+}
+
+/// Withdrawing a published pairing from publication before any result of its round
+/// (reason required): afterwards it can be re-paired, set, discarded or published again
+/// (ADR pairing-002).
+pub fn decide_unpublish(
+    t: &Tournament,
+    roster: &Roster,
+    round: u32,
+    reason: &str,
+) -> Result<PairingsUnpublished, FieldError> {
+    required_reason(reason, "unpublishing a pairing")?;
+    match roster.record.pairings.get(&round) {
+        None => Err(err(
+            "round",
+            format!("round {round} has not been paired here"),
+        )),
+        Some(p) if !p.published => Err(err("round", format!("round {round} is not published"))),
+        Some(_) if roster.round_has_results(round) => Err(err(
+            "round",
+            format!(
+                "round {round} already has results: a published pairing with results stays (correct the results, or set the pairing by hand as C.04.2 art. 4 allows)"
+            ),
+        )),
+        Some(_) if roster.record.pairings.contains_key(&(round + 1)) => Err(err(
+            "round",
+            format!("round {} is already paired", round + 1),
+        )),
+        Some(_) => Ok(PairingsUnpublished {
+            tournament_id: t.tournament_id.clone(),
+            round,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_proto::v1::{PlayerAdded, PlayerData, ResultRecorded};
+    use arbiter_registry::roster::RosterEvent;
+
+    fn tournament(rounds: u32, system: &str) -> Tournament {
+        Tournament {
+            tournament_id: "t".into(),
+            rounds,
+            pairing_system: system.into(),
+            ..Default::default()
+        }
+    }
+
+    fn roster(players: usize) -> Roster {
+        let mut r = Roster::default();
+        for i in 1..=players {
+            r.apply(RosterEvent::PlayerAdded(PlayerAdded {
+                player_id: format!("p{i}"),
+                data: Some(PlayerData {
+                    name: format!("Player, {i}"),
+                    rating_standard: 2000 - i as u32,
+                    ..Default::default()
+                }),
+                joined_round: 1,
+                missed_rounds: "zero".into(),
+            }));
+        }
+        r
+    }
+
+    fn paired(r: &mut Roster, round: u32) {
+        r.apply(RosterEvent::RoundPaired(RoundPaired {
+            tournament_id: "t".into(),
+            round,
+            boards: vec![PairedBoard {
+                board: 1,
+                white_id: "p1".into(),
+                black_id: "p2".into(),
+                white_tpn: 1,
+                black_tpn: 2,
+            }],
+            ..Default::default()
+        }));
+    }
+
+    fn published(r: &mut Roster, round: u32) {
+        r.apply(RosterEvent::PairingsPublished(PairingsPublished {
+            tournament_id: "t".into(),
+            round,
+        }));
+    }
+
+    fn result(r: &mut Roster, round: u32) {
+        r.apply(RosterEvent::ResultRecorded(ResultRecorded {
+            tournament_id: "t".into(),
+            round,
+            board: 1,
+            white_id: "p1".into(),
+            black_id: "p2".into(),
+            result: "1-0".into(),
+            white_code: "1".into(),
+            black_code: "0".into(),
+            ..Default::default()
+        }));
+    }
+
+    #[test]
+    fn no_round_is_paired_beyond_the_announced_rounds() {
+        let mut r = roster(2);
+        let t = tournament(1, "dutch");
+        assert!(check_announced_rounds(&t, 1).is_ok());
+        paired(&mut r, 1);
+        published(&mut r, 1);
+        result(&mut r, 1);
+        let e = pair_round(&t, &r, 2, false, &|| false).unwrap_err();
+        assert_eq!(e.field, "round");
+        assert!(e.message.contains("beyond the announced rounds"), "{e:?}");
+        let e = decide_set_pairings(&t, &r, 2, &[], "", "by hand").unwrap_err();
+        assert!(e.message.contains("beyond the announced rounds"), "{e:?}");
+        let e = check_announced_rounds(&tournament(0, "dutch"), 1).unwrap_err();
+        assert!(e.message.contains("number of rounds is not set"), "{e:?}");
+        assert!(check_announced_rounds(&tournament(0, "knockout"), 3).is_ok());
+    }
+
+    #[test]
+    fn an_unpublished_last_round_is_discarded_and_can_be_paired_again() {
+        let t = tournament(5, "dutch");
+        let mut r = roster(2);
+        paired(&mut r, 1);
+        assert_eq!(
+            decide_discard(&t, &r, 1, " ").unwrap_err().field,
+            "meta.reason"
+        );
+        let d = decide_discard(&t, &r, 1, "wrong entries").unwrap();
+        r.apply(RosterEvent::PairingDiscarded(d));
+        assert_eq!(r.paired_rounds, 0);
+        assert!(r.record.pairings.is_empty());
+        assert!(
+            check_round_to_pair(&r, 1, false).is_ok(),
+            "round 1 can be paired again"
+        );
+        // Published, not the last, with results: refused.
+        paired(&mut r, 1);
+        published(&mut r, 1);
+        let e = decide_discard(&t, &r, 1, "x").unwrap_err();
+        assert!(e.message.contains("unpublish it first"), "{e:?}");
+        result(&mut r, 1);
+        paired(&mut r, 2);
+        let e = decide_discard(&t, &r, 1, "x").unwrap_err();
+        assert!(e.message.contains("published"), "{e:?}");
+        assert!(decide_discard(&t, &r, 2, "x").is_ok());
+        let e = decide_discard(&t, &r, 3, "x").unwrap_err();
+        assert!(e.message.contains("not been paired"), "{e:?}");
+    }
+
+    #[test]
+    fn a_published_round_is_unpublished_only_before_its_results() {
+        let t = tournament(5, "dutch");
+        let mut r = roster(2);
+        paired(&mut r, 1);
+        assert!(
+            decide_unpublish(&t, &r, 1, "x")
+                .unwrap_err()
+                .message
+                .contains("not published")
+        );
+        published(&mut r, 1);
+        assert_eq!(
+            decide_unpublish(&t, &r, 1, "").unwrap_err().field,
+            "meta.reason"
+        );
+        let e = decide_unpublish(&t, &r, 1, "\u{1b}[2J").unwrap_err();
+        assert!(e.message.contains("U+001B"), "{e:?}");
+        let u = decide_unpublish(&t, &r, 1, "wrong board order").unwrap();
+        let mut after = r.clone();
+        after.apply(RosterEvent::PairingsUnpublished(u));
+        assert!(!after.record.pairings[&1].published);
+        assert!(decide_discard(&t, &after, 1, "then discarded").is_ok());
+        result(&mut r, 1);
+        let e = decide_unpublish(&t, &r, 1, "x").unwrap_err();
+        assert!(e.message.contains("already has results"), "{e:?}");
     }
 }

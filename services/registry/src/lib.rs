@@ -303,6 +303,7 @@ impl RegistryService for Registry {
         {
             return self.replayed_create(stream, a).await;
         }
+        tournament::check_reason(&meta.reason).map_err(field)?;
         let id = uuid::Uuid::now_v7().to_string();
         let event = tournament::decide_create(
             &id,
@@ -377,8 +378,12 @@ impl RegistryService for Registry {
                 format!("no tournament {:?}", r.tournament_id),
             )
         })?;
+        tournament::check_reason(&meta.reason).map_err(field)?;
+        // Decided on the latest record (the rounds paired come from the pairing service).
+        let (current, roster) = self.load_latest(&current.tournament_id).await?;
         let update = tournament::decide_update(
             &current,
+            roster.paired_rounds,
             TournamentUpdated {
                 name: r.name,
                 place: r.place,
@@ -666,17 +671,32 @@ impl RegistryService for Registry {
                 findings: Vec::new(),
             }));
         }
+        tournament::check_reason(&meta.reason).map_err(field)?;
+        if !r.name.trim().is_empty() {
+            tournament::check_free_text(
+                "name",
+                &r.name,
+                arbiter_service_kit::limits::MAX_TOURNAMENT_NAME_CHARS,
+            )
+            .map_err(field)?;
+        }
         let plan =
             trf_import::plan_import(&r.trf, &r.name, &mut || uuid::Uuid::now_v7().to_string())
                 .map_err(|findings| {
                     let shown: Vec<String> =
                         findings.iter().take(20).map(ToString::to_string).collect();
+                    let more = findings.len().saturating_sub(shown.len());
                     invalid(
                         "trf",
                         format!(
-                            "the file cannot be imported ({} finding(s)); nothing was written:\n{}",
+                            "the file cannot be imported: {} error(s); nothing was written:\n{}{}",
                             findings.len(),
-                            shown.join("\n")
+                            shown.join("\n"),
+                            if more > 0 {
+                                format!("\n… and {more} more")
+                            } else {
+                                String::new()
+                            }
                         ),
                     )
                 })?;
@@ -712,6 +732,27 @@ impl RegistryService for Registry {
                 }
             }
         };
+        // The same file, or the same tournament, again: only when asked for (as_new).
+        let head = self
+            .platform
+            .store
+            .head_position()
+            .await
+            .map_err(from_log)?;
+        if !self.tournaments.caught_up(head).await {
+            return Err(Status::unavailable(
+                "registry projection is behind the log; retry",
+            ));
+        }
+        trf_import::check_duplicate(
+            &self.tournaments.import_keys(),
+            &created.name,
+            &created.start_date,
+            &created.end_date,
+            &plan.sha256,
+            r.as_new,
+        )
+        .map_err(field)?;
         let stream = tournament::stream_of(&id);
         let ctx = self.context(actor, &meta, &created.rule_edition);
         let mut events = vec![NewEvent {

@@ -116,6 +116,29 @@ impl Tournaments {
         Some((t, s.rosters.get(id).cloned().unwrap_or_default()))
     }
 
+    /// What identifies each tournament for a repeated import (name, dates, file hash).
+    pub fn import_keys(&self) -> Vec<crate::trf_import::ExistingTournament> {
+        let Ok(s) = self.state.read() else {
+            return Vec::new();
+        };
+        s.by_position
+            .values()
+            .filter_map(|id| s.tournaments.get(id))
+            .map(|t| crate::trf_import::ExistingTournament {
+                tournament_id: t.tournament_id.clone(),
+                name: t.name.clone(),
+                start_date: t.start_date.clone(),
+                end_date: t.end_date.clone(),
+                sha256: s
+                    .rosters
+                    .get(&t.tournament_id)
+                    .and_then(|r| r.trf.as_ref())
+                    .map(|i| i.sha256.clone())
+                    .unwrap_or_default(),
+            })
+            .collect()
+    }
+
     /// All tournaments, oldest first.
     pub fn list(&self) -> Vec<Tournament> {
         let Ok(s) = self.state.read() else {
@@ -134,6 +157,8 @@ pub fn tournament_of(stream: &str, event: &RosterEvent) -> String {
     match event {
         RosterEvent::RoundPaired(x) => x.tournament_id.clone(),
         RosterEvent::PairingsPublished(x) => x.tournament_id.clone(),
+        RosterEvent::PairingDiscarded(x) => x.tournament_id.clone(),
+        RosterEvent::PairingsUnpublished(x) => x.tournament_id.clone(),
         RosterEvent::ResultRecorded(x) => x.tournament_id.clone(),
         RosterEvent::ResultCorrected(x) => x.tournament_id.clone(),
         RosterEvent::ByeRecorded(x) => x.tournament_id.clone(),

@@ -93,6 +93,8 @@ pub async fn append(
     expected_version: Option<i64>,
     events: &[RosterEvent],
 ) -> Result<CommandAck, Status> {
+    // Every command's reason is recorded free text: bounded, no control characters.
+    crate::tournament::check_reason(&meta.reason).map_err(|e| invalid(e.field, e.message))?;
     let context = CommandContext {
         command_id: meta.command_id.clone(),
         request_digest: meta.request_digest.clone(),

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use arbiter_proto::v1::{
-    ByeRecorded, PairingsPublished, ResultCorrected, ResultRecorded, ResultReported, RoundClosed,
-    RoundPaired, TournamentSettingsSet,
+    ByeRecorded, PairingDiscarded, PairingsPublished, PairingsUnpublished, ResultCorrected,
+    ResultRecorded, ResultReported, RoundClosed, RoundPaired, TournamentSettingsSet,
 };
 use arbiter_proto::v1::{
     ByeRequested, EntryRulesSet, PairingNumbersAssigned, PairingProhibited, PlayerAdded,
@@ -46,6 +46,10 @@ pub mod types {
     pub const ROUND_PAIRED: &str = "RoundPaired";
     /// `PairingsPublished` (pairing service).
     pub const PAIRINGS_PUBLISHED: &str = "PairingsPublished";
+    /// `PairingDiscarded` (pairing service).
+    pub const PAIRING_DISCARDED: &str = "PairingDiscarded";
+    /// `PairingsUnpublished` (pairing service).
+    pub const PAIRINGS_UNPUBLISHED: &str = "PairingsUnpublished";
     /// `ResultRecorded` (results service, streams `results-<id>-…`).
     pub const RESULT_RECORDED: &str = "ResultRecorded";
     /// `ResultCorrected` (results service).
@@ -94,6 +98,10 @@ pub enum RosterEvent {
     RoundPaired(RoundPaired),
     /// A round's pairing is published (pairing service).
     PairingsPublished(PairingsPublished),
+    /// An unpublished pairing withdrawn: the round is no longer paired (pairing service).
+    PairingDiscarded(PairingDiscarded),
+    /// A published pairing withdrawn from publication (pairing service).
+    PairingsUnpublished(PairingsUnpublished),
     /// A board's result (results service).
     ResultRecorded(ResultRecorded),
     /// A corrected result (results service).
@@ -124,6 +132,8 @@ impl RosterEvent {
             RosterEvent::TournamentSettingsSet(e) => (TOURNAMENT_SETTINGS_SET, e.encode_to_vec()),
             RosterEvent::RoundPaired(e) => (ROUND_PAIRED, e.encode_to_vec()),
             RosterEvent::PairingsPublished(e) => (PAIRINGS_PUBLISHED, e.encode_to_vec()),
+            RosterEvent::PairingDiscarded(e) => (PAIRING_DISCARDED, e.encode_to_vec()),
+            RosterEvent::PairingsUnpublished(e) => (PAIRINGS_UNPUBLISHED, e.encode_to_vec()),
             RosterEvent::ResultRecorded(e) => (RESULT_RECORDED, e.encode_to_vec()),
             RosterEvent::ResultCorrected(e) => (RESULT_CORRECTED, e.encode_to_vec()),
             RosterEvent::ByeRecorded(e) => (BYE_RECORDED, e.encode_to_vec()),
@@ -155,6 +165,8 @@ impl RosterEvent {
             TOURNAMENT_SETTINGS_SET => d(payload, RosterEvent::TournamentSettingsSet),
             ROUND_PAIRED => d(payload, RosterEvent::RoundPaired),
             PAIRINGS_PUBLISHED => d(payload, RosterEvent::PairingsPublished),
+            PAIRING_DISCARDED => d(payload, RosterEvent::PairingDiscarded),
+            PAIRINGS_UNPUBLISHED => d(payload, RosterEvent::PairingsUnpublished),
             RESULT_RECORDED => d(payload, RosterEvent::ResultRecorded),
             RESULT_CORRECTED => d(payload, RosterEvent::ResultCorrected),
             BYE_RECORDED => d(payload, RosterEvent::ByeRecorded),
@@ -301,6 +313,14 @@ impl Roster {
                 "must not be empty (a player id or pairing number)",
             ));
         }
+        let max = arbiter_service_kit::limits::MAX_PLAYER_REF_CHARS;
+        let n = p.chars().count();
+        if n > max {
+            return Err(err(
+                "player",
+                format!("at most {max} characters (a player id or pairing number), got {n}"),
+            ));
+        }
         let id = if p.bytes().all(|b| b.is_ascii_digit()) && p.len() <= 5 {
             let n: usize = p.parse().unwrap_or(0);
             n.checked_sub(1)
@@ -344,6 +364,8 @@ impl Roster {
         match e {
             RosterEvent::RoundPaired(_)
             | RosterEvent::PairingsPublished(_)
+            | RosterEvent::PairingDiscarded(_)
+            | RosterEvent::PairingsUnpublished(_)
             | RosterEvent::ResultRecorded(_)
             | RosterEvent::ResultCorrected(_)
             | RosterEvent::ByeRecorded(_)
@@ -497,6 +519,24 @@ pub fn normalise_title(title: &str) -> Result<String, FieldError> {
 
 /// Validates and normalises player data (names up to 33 characters: the TRF name field).
 pub fn check_player_data(mut d: PlayerData) -> Result<PlayerData, FieldError> {
+    use arbiter_service_kit::limits;
+    // Control characters are refused where they stand (before trimming), each field
+    // with its limit.
+    for (field, text, max) in [
+        ("data.name", &d.name, usize::MAX),
+        ("data.club", &d.club, limits::MAX_CLUB_CHARS),
+        (
+            "data.national_id",
+            &d.national_id,
+            limits::MAX_NATIONAL_ID_CHARS,
+        ),
+        ("data.title", &d.title, 10),
+        ("data.federation", &d.federation, 10),
+        ("data.sex", &d.sex, 10),
+        ("data.birth_date", &d.birth_date, 10),
+    ] {
+        crate::tournament::check_free_text(field, text, max)?;
+    }
     d.name = d.name.trim().to_owned();
     if d.name.is_empty() {
         return Err(err(
@@ -504,14 +544,15 @@ pub fn check_player_data(mut d: PlayerData) -> Result<PlayerData, FieldError> {
             "must not be empty (\"Lastname, Firstname\")",
         ));
     }
-    if d.name.chars().count() > 33 {
+    let n = d.name.chars().count();
+    if n > limits::MAX_PLAYER_NAME_CHARS {
         return Err(err(
             "data.name",
-            "at most 33 characters (the TRF name field, columns 15-47)",
+            format!(
+                "at most {} characters (the TRF name field, columns 15-47), got {n}",
+                limits::MAX_PLAYER_NAME_CHARS
+            ),
         ));
-    }
-    if d.name.chars().any(char::is_control) {
-        return Err(err("data.name", "must not hold control characters"));
     }
     d.sex = match d.sex.trim().to_ascii_lowercase().as_str() {
         "" => String::new(),
@@ -562,12 +603,12 @@ pub fn check_player_data(mut d: PlayerData) -> Result<PlayerData, FieldError> {
     }
     d.national_id = d.national_id.trim().to_owned();
     d.club = d.club.trim().to_owned();
-    if d.club.chars().count() > 100 || d.national_id.chars().count() > 30 {
-        return Err(err(
-            "data.club",
-            "club at most 100, national id at most 30 characters",
-        ));
-    }
+    crate::tournament::check_free_text("data.club", &d.club, limits::MAX_CLUB_CHARS)?;
+    crate::tournament::check_free_text(
+        "data.national_id",
+        &d.national_id,
+        limits::MAX_NATIONAL_ID_CHARS,
+    )?;
     Ok(d)
 }
 
@@ -610,8 +651,15 @@ pub fn decide_add_player(
             format!("all {total_rounds} rounds have been paired; no more entries"),
         ));
     }
-    if roster.entries.len() >= 9999 {
-        return Err(err("tournament_id", "at most 9999 players (TRF)"));
+    if roster.entries.len() >= arbiter_service_kit::limits::MAX_PLAYERS {
+        return Err(err(
+            "tournament_id",
+            format!(
+                "the tournament has {} players, the most a tournament can hold: the TRF numbers players with four digits (at most {})",
+                roster.entries.len(),
+                arbiter_service_kit::limits::MAX_PLAYERS
+            ),
+        ));
     }
     let mut events = vec![RosterEvent::PlayerAdded(PlayerAdded {
         player_id: player_id.to_owned(),
@@ -821,6 +869,16 @@ pub fn decide_prohibit(
     first_round: u32,
     last_round: u32,
 ) -> Result<Vec<RosterEvent>, FieldError> {
+    let max = arbiter_service_kit::limits::MAX_PROHIBITED_PLAYERS;
+    if players.len() > max {
+        return Err(err(
+            "players",
+            format!(
+                "at most {max} players in one prohibited pairing, got {}",
+                players.len()
+            ),
+        ));
+    }
     let mut ids: Vec<String> = Vec::new();
     for p in players {
         let id = roster.resolve(p)?.player_id.clone();
@@ -876,6 +934,74 @@ mod tests {
 
     fn tpns(r: &Roster) -> Vec<&str> {
         r.order.iter().map(String::as_str).collect()
+    }
+
+    #[test]
+    fn a_10000th_player_is_refused_with_the_trf_reason() {
+        let mut r = Roster::default();
+        for i in 0..9_999 {
+            r.apply(RosterEvent::PlayerAdded(PlayerAdded {
+                player_id: format!("p{i}"),
+                data: Some(data(&format!("P, {i}"), 1500, "")),
+                joined_round: 1,
+                missed_rounds: "zero".into(),
+            }));
+        }
+        let e = decide_add_player(&r, 9, "x", data("Late, One", 1500, ""), "").unwrap_err();
+        assert_eq!(e.field, "tournament_id");
+        assert!(
+            e.message.contains("9999 players") && e.message.contains("four digits"),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn player_text_fields_refuse_control_characters_and_are_bounded() {
+        let r = Roster::default();
+        for (d, field, needle) in [
+            (
+                data("Doe,\u{1b}[2J John", 0, ""),
+                "data.name",
+                "U+001B at character 5",
+            ),
+            (
+                data("Doe, John\n", 0, ""),
+                "data.name",
+                "U+000A at character 10",
+            ),
+            (
+                data(&"x".repeat(34), 0, ""),
+                "data.name",
+                "at most 33 characters",
+            ),
+            (
+                PlayerData {
+                    club: "Club\0".into(),
+                    ..data("Doe, John", 0, "")
+                },
+                "data.club",
+                "U+0000 at character 5",
+            ),
+            (
+                PlayerData {
+                    club: "c".repeat(101),
+                    ..data("Doe, John", 0, "")
+                },
+                "data.club",
+                "at most 100 characters",
+            ),
+        ] {
+            let e = decide_add_player(&r, 9, "x", d, "").unwrap_err();
+            assert_eq!(e.field, field);
+            assert!(e.message.contains(needle), "{e:?}");
+        }
+        let e = r.resolve(&"9".repeat(65)).unwrap_err();
+        assert_eq!(e.field, "player");
+        assert!(e.message.contains("at most 64 characters"), "{e:?}");
+        let players: Vec<String> = (1..=101).map(|i| i.to_string()).collect();
+        let e = decide_prohibit(&r, 9, &players, 1, 0).unwrap_err();
+        assert_eq!(e.field, "players");
+        assert!(e.message.contains("at most 100 players"), "{e:?}");
     }
 
     #[test]

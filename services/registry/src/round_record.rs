@@ -303,6 +303,24 @@ impl Roster {
                     x.published = true;
                 }
             }
+            RosterEvent::PairingsUnpublished(p) => {
+                if let Some(x) = self.record.pairings.get_mut(&p.round) {
+                    x.published = false;
+                }
+            }
+            // Only the last paired round, before any result, is discarded (the pairing
+            // service's decide_discard): the round is unpaired again.
+            RosterEvent::PairingDiscarded(p) => {
+                let r = p.round;
+                if self.record.pairings.remove(&r).is_some() {
+                    self.rounds.remove(&r);
+                    self.record.boards.retain(|(round, _), _| *round != r);
+                    self.record.byes.retain(|(round, _), _| *round != r);
+                    if self.paired_rounds == r {
+                        self.paired_rounds = r - 1;
+                    }
+                }
+            }
             RosterEvent::ResultRecorded(x) => {
                 self.set_codes(
                     x.round,

@@ -1,6 +1,7 @@
 //! The tournament aggregate, pure: validate a command against the current state and
 //! decide the event; fold events into state. No I/O.
 use arbiter_proto::v1::{Tournament, TournamentCreated, TournamentCreatedV1, TournamentUpdated};
+use arbiter_service_kit::limits;
 use prost::Message;
 
 /// Stream of one tournament: `tournament-<id>`.
@@ -35,15 +36,39 @@ fn err(field: &'static str, message: impl Into<String>) -> FieldError {
     }
 }
 
+/// A free-text field as given (before trimming): no control character, at most
+/// `max_chars` characters (`limits`); the error names the field, the character's
+/// position and the limit.
+pub fn check_free_text(
+    field: &'static str,
+    text: &str,
+    max_chars: usize,
+) -> Result<(), FieldError> {
+    limits::check_text(text, max_chars).map_err(|m| err(field, m))
+}
+
+/// The reason recorded on an event (`meta.reason`): free text, bounded.
+pub fn check_reason(reason: &str) -> Result<(), FieldError> {
+    check_free_text("meta.reason", reason, limits::MAX_REASON_CHARS)
+}
+
 fn check_name(name: &str) -> Result<String, FieldError> {
+    check_free_text("name", name, limits::MAX_TOURNAMENT_NAME_CHARS)?;
     let name = name.trim();
     if name.is_empty() {
         return Err(err("name", "must not be empty"));
     }
-    if name.chars().count() > 200 {
-        return Err(err("name", "at most 200 characters"));
-    }
     Ok(name.to_owned())
+}
+
+fn check_place(place: &str) -> Result<String, FieldError> {
+    check_free_text("place", place, limits::MAX_PLACE_CHARS)?;
+    Ok(place.trim().to_owned())
+}
+
+fn check_time_control(tc: &str) -> Result<String, FieldError> {
+    check_free_text("time_control", tc, limits::MAX_TIME_CONTROL_CHARS)?;
+    Ok(tc.trim().to_owned())
 }
 
 fn check_federation(f: &str) -> Result<String, FieldError> {
@@ -70,7 +95,7 @@ pub fn check_date(field: &'static str, d: &str) -> Result<String, FieldError> {
 }
 
 fn check_rounds(r: u32) -> Result<u32, FieldError> {
-    if r > 99 {
+    if r > crate::roster::MAX_ROUND {
         Err(err("rounds", format!("{r} is more than 99")))
     } else {
         Ok(r)
@@ -113,6 +138,8 @@ pub struct Draft {
 /// Decides `TournamentCreated` for a new tournament with id `tournament_id`.
 pub fn decide_create(tournament_id: &str, d: Draft) -> Result<TournamentCreated, FieldError> {
     let name = check_name(&d.name)?;
+    let place = check_place(&d.place)?;
+    let time_control = check_time_control(&d.time_control)?;
     let federation = check_federation(&d.federation)?;
     let start_date = check_date("start_date", &d.start_date)?;
     let end_date = check_date("end_date", &d.end_date)?;
@@ -157,24 +184,33 @@ pub fn decide_create(tournament_id: &str, d: Draft) -> Result<TournamentCreated,
     Ok(TournamentCreated {
         tournament_id: tournament_id.to_owned(),
         name,
-        place: d.place.trim().to_owned(),
+        place,
         federation,
         start_date,
         end_date,
         rounds,
-        time_control: d.time_control.trim().to_owned(),
+        time_control,
         pairing_system: system,
         rule_edition: edition,
     })
 }
 
-/// Decides `TournamentUpdated` against the current state.
+/// Decides `TournamentUpdated` against the current state; `paired_rounds`: the rounds
+/// paired so far (the tournament record's). The number of rounds cannot go below the
+/// rounds already paired, nor back to 0 (undecided) once announced or paired.
 pub fn decide_update(
     current: &Tournament,
+    paired_rounds: u32,
     mut u: TournamentUpdated,
 ) -> Result<TournamentUpdated, FieldError> {
     if let Some(n) = &u.name {
         u.name = Some(check_name(n)?);
+    }
+    if let Some(p) = &u.place {
+        u.place = Some(check_place(p)?);
+    }
+    if let Some(tc) = &u.time_control {
+        u.time_control = Some(check_time_control(tc)?);
     }
     if let Some(f) = &u.federation {
         u.federation = Some(check_federation(f)?);
@@ -187,6 +223,20 @@ pub fn decide_update(
     }
     if let Some(r) = u.rounds {
         check_rounds(r)?;
+        if r == 0 {
+            return Err(err(
+                "rounds",
+                "0 is not a number of rounds: the number announced stays set (give the number of rounds, at least the rounds paired)",
+            ));
+        }
+        if r < paired_rounds {
+            return Err(err(
+                "rounds",
+                format!(
+                    "{r} is fewer than the {paired_rounds} round(s) already paired; at least {paired_rounds}"
+                ),
+            ));
+        }
     }
     let start = u.start_date.as_deref().unwrap_or(&current.start_date);
     let end = u.end_date.as_deref().unwrap_or(&current.end_date);
@@ -358,9 +408,9 @@ mod tests {
             end_date: Some("2026-04-30".into()),
             ..Default::default()
         };
-        assert_eq!(decide_update(&t, bad).unwrap_err().field, "end_date");
+        assert_eq!(decide_update(&t, 0, bad).unwrap_err().field, "end_date");
         assert_eq!(
-            decide_update(&t, TournamentUpdated::default())
+            decide_update(&t, 0, TournamentUpdated::default())
                 .unwrap_err()
                 .field,
             "update"
@@ -368,6 +418,7 @@ mod tests {
         let mut t2 = t.clone();
         let ok = decide_update(
             &t,
+            0,
             TournamentUpdated {
                 rounds: Some(9),
                 ..Default::default()
@@ -376,6 +427,80 @@ mod tests {
         .unwrap();
         updated(&mut t2, ok, 2);
         assert_eq!((t2.rounds, t2.version), (9, 2));
+    }
+
+    #[test]
+    fn rounds_cannot_go_below_the_rounds_paired_nor_to_zero() {
+        let t = created(decide_create("t", draft("x")).unwrap(), 1, 0, "a");
+        let rounds = |r| TournamentUpdated {
+            rounds: Some(r),
+            ..Default::default()
+        };
+        let e = decide_update(&t, 7, rounds(5)).unwrap_err();
+        assert_eq!(e.field, "rounds");
+        assert!(
+            e.message
+                .contains("fewer than the 7 round(s) already paired"),
+            "{e:?}"
+        );
+        let e = decide_update(&t, 7, rounds(0)).unwrap_err();
+        assert!(e.message.contains("0 is not a number of rounds"), "{e:?}");
+        assert_eq!(decide_update(&t, 0, rounds(0)).unwrap_err().field, "rounds");
+        assert!(decide_update(&t, 7, rounds(7)).is_ok());
+        assert!(decide_update(&t, 7, rounds(9)).is_ok());
+    }
+
+    #[test]
+    fn free_text_refuses_control_characters_and_names_field_position_and_limit() {
+        for (d, field, needle) in [
+            (draft("Open\0"), "name", "U+0000 at character 5"),
+            (draft("\u{1b}[31mRed"), "name", "U+001B at character 1"),
+            (draft("Open\r\n"), "name", "U+000D at character 5"),
+            (
+                draft(&"x".repeat(201)),
+                "name",
+                "at most 200 characters, got 201",
+            ),
+            (
+                Draft {
+                    place: "Gal\nway".into(),
+                    ..draft("x")
+                },
+                "place",
+                "U+000A at character 4",
+            ),
+            (
+                Draft {
+                    time_control: "9".repeat(101),
+                    ..draft("x")
+                },
+                "time_control",
+                "at most 100 characters",
+            ),
+        ] {
+            let e = decide_create("t", d).unwrap_err();
+            assert_eq!(e.field, field);
+            assert!(e.message.contains(needle), "{e:?}");
+        }
+        let t = created(decide_create("t", draft("x")).unwrap(), 1, 0, "a");
+        let e = decide_update(
+            &t,
+            0,
+            TournamentUpdated {
+                name: Some("a\u{7}".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.field, e.message.contains("U+0007 at character 2")),
+            ("name", true)
+        );
+        assert_eq!(
+            check_reason(&"r".repeat(1001)).unwrap_err().field,
+            "meta.reason"
+        );
+        assert!(check_reason("result sheet says 1-0").is_ok());
     }
 
     #[test]

@@ -152,6 +152,35 @@ pub fn decide_settings(
     paired_rounds: u32,
     mut e: TournamentSettingsSet,
 ) -> Result<TournamentSettingsSet, FieldError> {
+    use arbiter_service_kit::limits;
+    for (field, text, max) in [
+        ("scoring", &e.scoring, limits::MAX_SCORING_CHARS),
+        (
+            "acceleration",
+            &e.acceleration,
+            limits::MAX_ACCELERATION_CHARS,
+        ),
+        ("tiebreaks", &e.tiebreaks, limits::MAX_TIEBREAKS_CHARS),
+        ("rating_list_date", &e.rating_list_date, 10),
+        (
+            "knockout_tie_breaks",
+            &e.knockout_tie_breaks,
+            limits::MAX_KNOCKOUT_TIE_BREAKS_CHARS,
+        ),
+    ] {
+        if let Some(t) = text {
+            crate::tournament::check_free_text(field, t, max)?;
+        }
+    }
+    if let Some(t) = &e.tiebreaks {
+        let n = t.split(',').filter(|c| !c.trim().is_empty()).count();
+        if n > limits::MAX_TIEBREAKS {
+            return Err(err(
+                "tiebreaks",
+                format!("at most {} tie-breaks, got {n}", limits::MAX_TIEBREAKS),
+            ));
+        }
+    }
     if let Some(g) = e.knockout_games {
         e.knockout_games = Some(check_knockout_games(g)?);
     }
@@ -264,6 +293,20 @@ mod tests {
         let mut e = TournamentSettingsSet::default();
         f(&mut e);
         decide_settings(&TournamentSettings::default(), 0, e)
+    }
+
+    #[test]
+    fn text_fields_and_the_tie_break_list_are_bounded() {
+        let e = set(|e| e.tiebreaks = Some(vec!["BH"; 21].join(","))).unwrap_err();
+        assert_eq!(e.field, "tiebreaks");
+        assert_eq!(e.message, "at most 20 tie-breaks, got 21");
+        let e = set(|e| e.tiebreaks = Some("B".repeat(201))).unwrap_err();
+        assert!(e.message.contains("at most 200 characters"), "{e:?}");
+        let e = set(|e| e.scoring = Some("W=3\u{1b}".into())).unwrap_err();
+        assert_eq!(e.field, "scoring");
+        assert!(e.message.contains("U+001B at character 4"), "{e:?}");
+        let e = set(|e| e.knockout_tie_breaks = Some("rapid:2,".repeat(30))).unwrap_err();
+        assert_eq!(e.field, "knockout_tie_breaks");
     }
 
     #[test]

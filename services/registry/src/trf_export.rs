@@ -626,7 +626,8 @@ mod no_panic {
     use crate::trf_import::plan_import;
 
     /// Deterministic mutations of real files (byte flips, cuts, digit and code swaps):
-    /// import and export never panic, and what imports exports.
+    /// import and export never panic, what imports exports, and what has an error
+    /// finding is refused.
     #[test]
     fn mutated_files_import_or_are_refused_without_panic() {
         let dir = concat!(
@@ -683,6 +684,9 @@ mod no_panic {
                 imported += 1;
             }
         }
-        assert!(imported > 100, "most mutations stay importable: {imported}");
+        // Files with error findings are refused since issue 39 (nothing written); the
+        // mutations that keep a file consistent (only warnings) still import and export.
+        eprintln!("mutations imported: {imported} of 900");
+        assert!(imported > 20, "some mutations stay importable: {imported}");
     }
 }

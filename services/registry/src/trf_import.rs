@@ -4,11 +4,16 @@
 //! registry does not model (headers, scoring, engine options, team records…) are kept
 //! verbatim for export.
 //!
-//! A file is refused (with findings naming line:column) when its history cannot be
-//! represented: no player, a player without a readable pairing number or with a duplicate
-//! one, an opponent that is not a player of the file, a colour or result code TRF does not
-//! define, an unreadable rating or FIDE ID. Other faults (points column ≠ results,
-//! asymmetric pairings, …) are imported and reported.
+//! A file is refused (with findings naming line:column, sorted by line) when it has any
+//! error finding — its own checker's (`trf::validate`: asymmetric pairings, a player
+//! paired with himself, an opponent out of range, unreadable numbers, unknown codes…) or
+//! the import's (no player, a player without a readable or with a duplicate pairing
+//! number, more than 9,999 players, a name that is empty, too long or holds a control
+//! character). A line whose columns are shifted is reported first, as the root cause, and
+//! the findings that follow from it are folded into it ([`fold_shifted_lines`]).
+//! Warnings (points column ≠ results, …) do not refuse the file; they are returned.
+//! [`check_duplicate`]: the same file, or a tournament of the same name and dates, is
+//! imported again only on request (`as_new`).
 use std::collections::{BTreeMap, BTreeSet};
 
 use arbiter_proto::v1::{
@@ -30,8 +35,138 @@ pub struct ImportPlan {
     pub draft: Draft,
     /// The roster events, in order.
     pub events: Vec<RosterEvent>,
-    /// Faults of the file that did not prevent the import.
+    /// Faults of the file that did not prevent the import (warnings and notes).
     pub findings: Vec<Finding>,
+    /// SHA-256 of the file (hex).
+    pub sha256: String,
+}
+
+/// What identifies a tournament already here, for [`check_duplicate`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ExistingTournament {
+    /// Its id.
+    pub tournament_id: String,
+    /// Name, start and end date (ISO).
+    pub name: String,
+    /// YYYY-MM-DD or empty.
+    pub start_date: String,
+    /// YYYY-MM-DD or empty.
+    pub end_date: String,
+    /// SHA-256 of the file it was imported from (empty: not imported).
+    pub sha256: String,
+}
+
+/// Refuses an import that repeats one already here — the same file (content hash), or a
+/// tournament of the same name (ignoring case and surrounding blanks) and the same dates
+/// (a start date must be known on both) — unless `as_new`. The refusal names the
+/// existing tournament.
+pub fn check_duplicate(
+    existing: &[ExistingTournament],
+    name: &str,
+    start_date: &str,
+    end_date: &str,
+    sha256: &str,
+    as_new: bool,
+) -> Result<(), crate::tournament::FieldError> {
+    if as_new {
+        return Ok(());
+    }
+    let key = |n: &str| n.trim().to_lowercase();
+    let refuse = |t: &ExistingTournament, what: String| crate::tournament::FieldError {
+        field: "trf",
+        message: format!(
+            "{what} is already tournament {}; nothing was written (import it again as a new tournament with as_new / --as-new)",
+            t.tournament_id
+        ),
+    };
+    if let Some(t) = existing
+        .iter()
+        .find(|t| !sha256.is_empty() && t.sha256 == sha256)
+    {
+        return Err(refuse(t, format!("this file (SHA-256 {sha256})")));
+    }
+    if !start_date.is_empty()
+        && let Some(t) = existing.iter().find(|t| {
+            key(&t.name) == key(name) && t.start_date == start_date && t.end_date == end_date
+        })
+    {
+        return Err(refuse(
+            t,
+            format!(
+                "a tournament named {:?} from {start_date} to {end_date}",
+                name.trim()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Marks the shifted-column cause of a cascade: the reader's note that a line leaves the
+/// TRF column layout (`trf::parse`).
+const SHIFTED: &str = "does not follow the canonical column layout";
+
+/// Folds the findings that follow from a line whose columns are shifted into one finding
+/// for that line, reported first: every other finding on the line, and those on other
+/// lines that name it (`line N`) or name its player (by pairing number, or, when the
+/// line's own number is unreadable, opponents out of range / not in the file). The rest
+/// follow, sorted by line and column. `errors` are the refusing findings, `notes` every
+/// finding of the file (where the reader's note is).
+pub fn fold_shifted_lines(
+    mut errors: Vec<Finding>,
+    notes: &[Finding],
+    tpn_of_line: &dyn Fn(usize) -> Option<u16>,
+) -> Vec<Finding> {
+    errors.sort_by_key(|f| (f.line, f.column));
+    let mut roots: Vec<(usize, usize)> = notes
+        .iter()
+        .filter(|f| f.message.contains(SHIFTED) && f.line > 0)
+        .map(|f| (f.line, f.column))
+        .collect();
+    roots.sort_unstable();
+    roots.dedup_by_key(|r| r.0);
+    // Only a shifted line that some error comes from is a root cause.
+    let mut out = Vec::new();
+    for (line, column) in roots {
+        let tpn = tpn_of_line(line);
+        let follows = |f: &Finding| {
+            if f.line == line {
+                return true;
+            }
+            let m = &f.message;
+            if m.contains(&format!("line {line} ")) || m.contains(&format!("line {line})")) {
+                return true;
+            }
+            match tpn {
+                Some(n) => {
+                    m.contains(&format!("(player {n})")) || m.contains(&format!("opponent {n} "))
+                }
+                None => m.contains("out of range") || m.contains("is not a player of this file"),
+            }
+        };
+        let (cascade, rest): (Vec<Finding>, Vec<Finding>) = errors.into_iter().partition(follows);
+        errors = rest;
+        if cascade.is_empty() {
+            continue;
+        }
+        let others = cascade.len();
+        let lines: std::collections::BTreeSet<usize> = cascade.iter().map(|f| f.line).collect();
+        out.push(error(
+            line,
+            column,
+            "001",
+            format!(
+                "the columns of this line are shifted from column {column} on (it does not follow the TRF layout) (and {others} finding(s) on line(s) {} that follow from it, first: {})",
+                lines
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                cascade[0]
+            ),
+        ));
+    }
+    out.extend(errors);
+    out
 }
 
 fn error(line: usize, column: usize, record: &str, message: String) -> Finding {
@@ -178,6 +313,7 @@ pub fn plan_import(
     let mut findings = parsed.findings;
     findings.extend(trf::validate(&doc));
     let mut blocking = Vec::new();
+    let mut player_records = 0usize;
 
     // Players by pairing number, with their line numbers.
     let mut by_tpn: BTreeMap<u16, (usize, &trf::PlayerRecord)> = BTreeMap::new();
@@ -186,6 +322,19 @@ pub fn plan_import(
             continue;
         };
         let n = i + 1;
+        player_records += 1;
+        if player_records > arbiter_service_kit::limits::MAX_PLAYERS {
+            // The reason, alone: the rest of the file is not looked at.
+            return Err(vec![error(
+                n,
+                layout::START_RANK.0,
+                "001",
+                format!(
+                    "player record {player_records}: a tournament holds at most {} players (the TRF's pairing numbers have four digits, columns 5-8)",
+                    arbiter_service_kit::limits::MAX_PLAYERS
+                ),
+            )]);
+        }
         let Some(tpn) = p.tpn() else {
             blocking.push(error(
                 n,
@@ -226,15 +375,49 @@ pub fn plan_import(
                 ),
             ));
         }
-        if p.name.chars().count() > 33 || p.name.trim().is_empty() {
+        if let Some((pos, c)) = arbiter_service_kit::limits::first_control(&p.name) {
+            blocking.push(error(
+                n,
+                layout::NAME.0 + pos - 1,
+                "001",
+                format!(
+                    "the name holds control character U+{:04X} (character {pos} of the name): control characters are not allowed",
+                    u32::from(c)
+                ),
+            ));
+        } else if p.name.chars().count() > arbiter_service_kit::limits::MAX_PLAYER_NAME_CHARS
+            || p.name.trim().is_empty()
+        {
             blocking.push(error(
                 n,
                 layout::NAME.0,
                 "001",
-                "the name must be 1-33 characters".into(),
+                format!(
+                    "the name must be 1-{} characters",
+                    arbiter_service_kit::limits::MAX_PLAYER_NAME_CHARS
+                ),
             ));
         }
         by_tpn.insert(tpn, (n, p));
+    }
+    // Records kept verbatim are exported as they are: none may carry a control character
+    // (player names are checked above, with their column).
+    for (i, line) in doc.lines.iter().enumerate() {
+        if matches!(line.record, Record::Player(_)) {
+            continue;
+        }
+        let text = line_text(line);
+        if let Some((pos, c)) = arbiter_service_kit::limits::first_control(&text) {
+            blocking.push(error(
+                i + 1,
+                pos,
+                "",
+                format!(
+                    "control character U+{:04X}: control characters are not allowed",
+                    u32::from(c)
+                ),
+            ));
+        }
     }
     if by_tpn.is_empty() && blocking.is_empty() {
         blocking.push(error(
@@ -280,9 +463,25 @@ pub fn plan_import(
             }
         }
     }
-    if !blocking.is_empty() {
-        blocking.sort_by_key(|f| (f.line, f.column));
-        return Err(blocking);
+    // Every error finding refuses the file (the checker's, then the import's own; one
+    // per line and column).
+    let mut seen = BTreeSet::new();
+    let errors: Vec<Finding> = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .cloned()
+        .chain(blocking)
+        .filter(|f| seen.insert((f.line, f.column)))
+        .collect();
+    if !errors.is_empty() {
+        let tpn_of_line = |line: usize| match doc.lines.get(line.wrapping_sub(1)) {
+            Some(trf::Line {
+                record: Record::Player(p),
+                ..
+            }) => p.tpn(),
+            _ => None,
+        };
+        return Err(fold_shifted_lines(errors, &findings, &tpn_of_line));
     }
 
     // Rounds paired: the last round in which some block is more than an announced bye.
@@ -324,12 +523,15 @@ pub fn plan_import(
         .iter()
         .any(|b| b.kind == ByeKind::Full);
 
+    use sha2::Digest as _;
+    let sha256 = hex::encode(sha2::Sha256::digest(input));
     let mut events = vec![RosterEvent::TrfImported(TrfImported {
         kept_lines: kept,
         paired_rounds: paired_u32,
         total_rounds: total,
         full_point_byes_allowed: full_allowed,
         players_at: u32::try_from(players_at).unwrap_or(0),
+        sha256: sha256.clone(),
     })];
     for (tpn, (_, p)) in &by_tpn {
         // Unknown titles are kept as written (upper case).
@@ -467,6 +669,7 @@ pub fn plan_import(
         draft,
         events,
         findings,
+        sha256,
     })
 }
 
@@ -553,6 +756,183 @@ XXR 3\n";
             }
         }
         assert!(n >= 15);
+    }
+
+    fn fixture(rel: &str) -> Vec<u8> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../crates/trf/tests/data");
+        std::fs::read(format!("{dir}/{rel}")).unwrap()
+    }
+
+    #[test]
+    fn every_error_finding_refuses_the_file_sorted_by_line() {
+        for name in [
+            "asymmetric-pairing.trf",
+            "paired-with-himself.trf",
+            "opponent-out-of-range.trf",
+            "letters-in-rating.trf",
+            "unknown-result-code.trf",
+            "shifted-columns.trf",
+            "duplicate-starting-rank.trf",
+        ] {
+            let f =
+                plan_import(&fixture(&format!("errors/{name}")), "", &mut ids()).expect_err(name);
+            assert!(
+                f.iter().all(|x| x.severity == Severity::Error),
+                "{name}: {f:?}"
+            );
+            if name != "shifted-columns.trf" {
+                let lines: Vec<usize> = f.iter().map(|x| x.line).collect();
+                let mut sorted = lines.clone();
+                sorted.sort_unstable();
+                assert_eq!(lines, sorted, "{name}");
+            }
+        }
+        let f =
+            plan_import(&fixture("errors/paired-with-himself.trf"), "", &mut ids()).unwrap_err();
+        assert_eq!((f[0].line, f[0].column), (3, 102), "{f:?}");
+        assert!(f[0].message.contains("paired with himself"), "{f:?}");
+    }
+
+    #[test]
+    fn a_shifted_line_is_reported_first_with_its_cascade_folded() {
+        let f = plan_import(&fixture("errors/shifted-columns.trf"), "", &mut ids()).unwrap_err();
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!((f[0].line, f[0].column), (4, 9), "{f:?}");
+        assert!(
+            f[0].message.contains("shifted") && f[0].message.contains("that follow from it"),
+            "{f:?}"
+        );
+        // Seven players met player 3: their out-of-range opponents are part of the cascade.
+        assert!(
+            f[0].message.contains("on line(s) 2, 3, 4, 5, 6, 9, 11"),
+            "{f:?}"
+        );
+        // An unrelated error elsewhere is listed after the root cause.
+        let text = String::from_utf8(fixture("errors/shifted-columns.trf")).unwrap();
+        let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        let i = lines.iter().rposition(|l| l.starts_with("001")).unwrap();
+        lines[i].replace_range(48..52, "2X00");
+        let f = plan_import(lines.join("\n").as_bytes(), "", &mut ids()).unwrap_err();
+        assert_eq!(f.len(), 2, "{f:#?}");
+        assert_eq!(f[0].line, 4);
+        assert!(f[1].message.contains("rating"), "{f:?}");
+    }
+
+    #[test]
+    fn a_warning_only_file_imports_with_its_warnings() {
+        let plan = plan_import(
+            &fixture("trf/icu-bunratty-challengers-2011.trf"),
+            "",
+            &mut ids(),
+        )
+        .unwrap();
+        assert!(
+            plan.findings
+                .iter()
+                .any(|f| f.severity == Severity::Warning)
+        );
+        assert!(plan.findings.iter().all(|f| f.severity != Severity::Error));
+        assert_eq!(plan.sha256.len(), 64);
+    }
+
+    #[test]
+    fn more_than_9999_players_are_refused_with_the_trf_reason() {
+        let mut text = String::from("012 Huge Open\n");
+        for tpn in 1..=10_000u32 {
+            let name = format!("Player, {tpn}");
+            // The 10,000th does not fit the four columns: written as the TRF would need.
+            text.push_str(&format!("001 {tpn:>4}      {name:<33} 1500\n"));
+        }
+        let f = plan_import(text.as_bytes(), "", &mut ids()).unwrap_err();
+        let refusal = f
+            .iter()
+            .find(|x| x.message.contains("at most 9999 players"))
+            .unwrap_or_else(|| panic!("{:?}", &f[..f.len().min(3)]));
+        assert_eq!(refusal.line, 10_001);
+        assert!(refusal.message.contains("four digits"), "{refusal:?}");
+        // 9,999 import.
+        let cut: String = text
+            .lines()
+            .take(10_000)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(plan_import(cut.as_bytes(), "", &mut ids()).is_ok());
+    }
+
+    #[test]
+    fn a_control_character_in_a_player_name_is_refused_at_its_column() {
+        let bad = SMALL.replace("Doe, John", "Doe,\u{1b}John");
+        let f = plan_import(bad.as_bytes(), "", &mut ids()).unwrap_err();
+        assert_eq!((f[0].line, f[0].column), (2, 19), "{f:?}");
+        assert!(f[0].message.contains("U+001B"), "{f:?}");
+    }
+
+    #[test]
+    fn a_control_character_in_a_kept_record_is_refused_at_its_column() {
+        let bad = SMALL.replace("012 Small Open", "012 Small\u{1b}]0;x\u{7} Open");
+        let f = plan_import(bad.as_bytes(), "", &mut ids()).unwrap_err();
+        assert_eq!((f[0].line, f[0].column), (1, 10), "{f:?}");
+        assert!(f[0].message.contains("U+001B"), "{f:?}");
+    }
+
+    #[test]
+    fn the_same_file_or_tournament_again_needs_as_new() {
+        let here = vec![ExistingTournament {
+            tournament_id: "t1".into(),
+            name: "Bunratty Masters".into(),
+            start_date: "2011-02-18".into(),
+            end_date: "2011-02-20".into(),
+            sha256: "abc".into(),
+        }];
+        let e = check_duplicate(&here, "Other", "", "", "abc", false).unwrap_err();
+        assert!(
+            e.message.contains("already tournament t1") && e.message.contains("SHA-256"),
+            "{e:?}"
+        );
+        let e = check_duplicate(
+            &here,
+            " bunratty masters",
+            "2011-02-18",
+            "2011-02-20",
+            "def",
+            false,
+        )
+        .unwrap_err();
+        assert!(
+            e.message.contains("already tournament t1") && e.message.contains("--as-new"),
+            "{e:?}"
+        );
+        assert!(
+            check_duplicate(
+                &here,
+                "Bunratty Masters",
+                "2011-02-18",
+                "2011-02-20",
+                "abc",
+                true
+            )
+            .is_ok()
+        );
+        assert!(
+            check_duplicate(
+                &here,
+                "Bunratty Masters",
+                "2012-02-17",
+                "2012-02-19",
+                "def",
+                false
+            )
+            .is_ok()
+        );
+        // Without dates the name alone does not make a duplicate.
+        let undated = vec![ExistingTournament {
+            name: "Imported tournament".into(),
+            ..here[0].clone()
+        }];
+        let mut u = undated.clone();
+        u[0].start_date.clear();
+        u[0].end_date.clear();
+        assert!(check_duplicate(&u, "Imported tournament", "", "", "def", false).is_ok());
     }
 
     #[test]

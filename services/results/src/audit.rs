@@ -21,6 +21,8 @@ fn board_of(e: &RosterEvent, round: u32, board: u32) -> bool {
     match e {
         RosterEvent::RoundPaired(p) => p.round == round,
         RosterEvent::PairingsPublished(p) => p.round == round,
+        RosterEvent::PairingDiscarded(p) => p.round == round,
+        RosterEvent::PairingsUnpublished(p) => p.round == round,
         RosterEvent::ResultRecorded(r) => r.round == round && r.board == board,
         RosterEvent::ResultCorrected(r) => r.round == round && r.board == board,
         _ => false,
@@ -97,6 +99,16 @@ pub fn describe(e: &RecordedEvent) -> (String, String, String) {
             String::new(),
             String::new(),
             format!("round {} published", p.round),
+        ),
+        RosterEvent::PairingDiscarded(p) => (
+            String::new(),
+            String::new(),
+            format!("round {} pairing discarded", p.round),
+        ),
+        RosterEvent::PairingsUnpublished(p) => (
+            String::new(),
+            String::new(),
+            format!("round {} unpublished", p.round),
         ),
         RosterEvent::RoundClosed(c) => (
             String::new(),
