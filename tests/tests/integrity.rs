@@ -787,3 +787,47 @@ fn a_restarted_server_is_ready_only_when_its_projections_caught_up() {
     p.wait_line("ready", 30);
     assert_eq!(info(port).projected_position, head);
 }
+
+#[test]
+fn a_rotated_key_keeps_the_log_verifiable() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let port = arbiter_testkit::free_port();
+    let d = start_arbiterd(&data, port, |_| {});
+    let a = Arbiter {
+        data: data.clone(),
+        port,
+    };
+    a.ok(&["tournament", "create", "--name", "Before Rotation"]);
+    stop(d);
+    let mut d = start_arbiterd(&data, port, |c| {
+        c.args([
+            "--rotate-signing-key",
+            "registry",
+            "--rotate-signing-key",
+            "arbiterd",
+        ]);
+    });
+    assert!(
+        d.seen
+            .iter()
+            .any(|l| l.starts_with("rotated the signing key of registry")),
+        "{:?}",
+        d.drain()
+    );
+    a.ok(&["tournament", "create", "--name", "After Rotation"]);
+    let v = a.json(&["audit", "verify"]);
+    assert_eq!(v["ok"], true, "{v}");
+    stop(d);
+    let (code, out) = check_log(&data);
+    assert_eq!(code, Some(0), "{out}");
+    let retired = std::fs::read_dir(data.join("keys"))
+        .unwrap()
+        .filter(|e| {
+            let n = e.as_ref().unwrap().file_name();
+            let n = n.to_string_lossy();
+            n.starts_with("registry.") && n.ends_with(".pub") && n != "registry.pub"
+        })
+        .count();
+    assert_eq!(retired, 1, "the old public key is kept");
+}

@@ -521,6 +521,14 @@ impl Consumer {
                                 .await;
                             continue;
                         }
+                        // A verified key rotation of the service: its next seals are by the new key.
+                        for (subject, e, _) in &run.events {
+                            if e.event_type == "SigningKeyRotated"
+                                && let Err(why) = keys.trust_rotation(e, &seal.key_id)
+                            {
+                                tracing::error!(%subject, %why, "key rotation not trusted");
+                            }
+                        }
                         let n = run.events.len();
                         for (i, (_, event, msg)) in run.events.into_iter().enumerate() {
                             ready.push_back(Delivery {

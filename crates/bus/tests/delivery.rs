@@ -287,3 +287,52 @@ async fn forged_envelopes_are_refused_and_sealed_appends_are_copied_verbatim() {
     let report = mirror.verify().await.unwrap();
     assert!(report.is_ok(), "{:?}", report.problems);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_rotation_on_the_bus_is_trusted_through_the_old_key() {
+    let server = tokio::task::spawn_blocking(arbiter_testkit::NatsServer::start)
+        .await
+        .unwrap()
+        .unwrap_or_else(|e| panic!("cannot start nats-server: {e}"));
+    let (owner, _d1) = store().await;
+    let (mirror, _d2) = store().await;
+    // The mirror knows only the owner's first key.
+    let first = owner.keys().signer("registry").unwrap();
+    mirror.keys().trust("registry", first.public_key());
+    append(&owner, "tournament-1", "c1", "TournamentUpdated").await;
+    let (_, new_id) = owner.rotate_key("registry").await.unwrap();
+    append(&owner, "tournament-1", "c2", "TournamentUpdated").await;
+    let owner_bus = Bus::connect_nats_with(server.url(), owner.keys().clone())
+        .await
+        .unwrap();
+    let (stop, stopped) = watch::channel(true);
+    run_relay(owner.clone(), owner_bus, opts(), stopped)
+        .await
+        .unwrap();
+    drop(stop);
+    let mirror_bus = Bus::connect_nats_with(server.url(), mirror.keys().clone())
+        .await
+        .unwrap();
+    let (stop, stopped) = watch::channel(false);
+    let task = tokio::spawn(arbiter_bus::mirror::run_mirrors(
+        mirror_bus,
+        mirror.clone(),
+        "mirror-rotation".into(),
+        vec!["arbiter.v1.registry.>".into()],
+        stopped,
+    ));
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while mirror.stream_version("tournament-1").await.unwrap() < 2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the event sealed by the new key never arrived"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    stop.send(true).unwrap();
+    task.await.unwrap();
+    assert_eq!(mirror.stream_version("keys-registry").await.unwrap(), 1);
+    assert_eq!(mirror.keys().trusted(&new_id).unwrap().service, "registry");
+    let report = mirror.verify().await.unwrap();
+    assert!(report.is_ok(), "{:?}", report.problems);
+}

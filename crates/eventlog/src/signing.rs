@@ -94,6 +94,28 @@ impl Signer {
     }
 }
 
+/// Domain of a new key's proof of possession in `SigningKeyRotated`.
+pub const ROTATION_DOMAIN: &[u8] = b"arbiter.v1 key rotation\0";
+
+/// What a new key signs to prove possession: `ROTATION_DOMAIN ‖ service ‖ 0 ‖ previous id`.
+pub fn rotation_message(service: &str, previous_key_id: &str) -> Vec<u8> {
+    [
+        ROTATION_DOMAIN,
+        service.as_bytes(),
+        &[0],
+        previous_key_id.as_bytes(),
+    ]
+    .concat()
+}
+
+/// A key made for a rotation, not yet in use.
+pub struct PendingRotation {
+    /// The key in use until [`Keys::install`].
+    pub old: Arc<Signer>,
+    /// The next one.
+    pub new: Signer,
+}
+
 /// A public key trusted for a service.
 #[derive(Clone, Debug)]
 pub struct TrustedKey {
@@ -339,31 +361,81 @@ impl Keys {
         Ok(signer)
     }
 
-    /// Replaces `service`'s key by a new one (the old public key stays trusted and is
-    /// kept as `<service>.<KEY_ID>.pub`, so old seals stay verifiable). Returns the old
-    /// and the new signer; the caller records the rotation as an event.
-    pub fn rotate(&self, service: &str) -> Result<(Arc<Signer>, Arc<Signer>)> {
-        let old = self.signer(service)?;
-        let new_key = SigningKey::from_bytes(&random_seed()?);
+    /// A new key for `service`, not yet in use: the caller records the rotation (sealed
+    /// by the old key, see `EventStore::rotate_key`) and then [`Keys::install`]s it.
+    pub fn prepare_rotation(&self, service: &str) -> Result<PendingRotation> {
+        Ok(PendingRotation {
+            old: self.signer(service)?,
+            new: Signer::new(service, SigningKey::from_bytes(&random_seed()?)),
+        })
+    }
+
+    /// Puts a prepared key in use (the old public key stays trusted and is kept as
+    /// `<service>.<KEY_ID>.pub`, so old seals stay verifiable).
+    pub fn install(&self, rotation: PendingRotation) -> Result<Arc<Signer>> {
+        let PendingRotation { old, new } = rotation;
+        let service = new.service.clone();
         if let Some(dir) = &self.dir {
             let retired = dir.join(format!("{service}.{}.pub", old.key_id()));
-            std::fs::write(&retired, pub_line(service, &old.public_key()) + "\n")
+            std::fs::write(&retired, pub_line(&service, &old.public_key()) + "\n")
                 .map_err(|e| key_error(&retired, e))?;
             let tmp = dir.join(format!("{service}.key.new"));
             let _ = std::fs::remove_file(&tmp);
-            write_private(&tmp, &(hex::encode(new_key.to_bytes()) + "\n"))
+            write_private(&tmp, &(hex::encode(new.key.to_bytes()) + "\n"))
                 .map_err(|e| key_error(&tmp, e))?;
             let pubf = dir.join(format!("{service}.pub"));
-            std::fs::write(&pubf, pub_line(service, &new_key.verifying_key()) + "\n")
+            std::fs::write(&pubf, pub_line(&service, &new.public_key()) + "\n")
                 .map_err(|e| key_error(&pubf, e))?;
             let keyf = dir.join(format!("{service}.key"));
             std::fs::rename(&tmp, &keyf).map_err(|e| key_error(&keyf, e))?;
         }
-        let new = Arc::new(Signer::new(service, new_key));
-        self.trust(service, new.public_key());
+        let new = Arc::new(new);
+        self.trust(&service, new.public_key());
         let mut signers = self.signers.lock().unwrap_or_else(|p| p.into_inner());
-        signers.insert(service.to_owned(), new.clone());
-        Ok((old, new))
+        signers.insert(service, new.clone());
+        Ok(new)
+    }
+
+    /// Trusts the key a `SigningKeyRotated` event announces, when the event is sealed
+    /// (`seal_key_id`) by a key already trusted for its service and the new key proves
+    /// possession. The caller has checked the event's hash and the seal's signature.
+    pub fn trust_rotation(
+        &self,
+        event: &crate::RecordedEvent,
+        seal_key_id: &str,
+    ) -> std::result::Result<(), String> {
+        use prost::Message as _;
+        let r = arbiter_proto::v1::SigningKeyRotated::decode(event.payload.as_slice())
+            .map_err(|e| format!("undecodable SigningKeyRotated: {e}"))?;
+        if r.service != event.service || event.stream != format!("keys-{}", r.service) {
+            return Err(format!(
+                "a key of {:?} announced by {:?} on {}",
+                r.service, event.service, event.stream
+            ));
+        }
+        match self.trusted(seal_key_id) {
+            Some(t) if t.service == r.service => {}
+            _ => {
+                return Err(format!(
+                    "sealed by {seal_key_id}, not a key of {}",
+                    r.service
+                ));
+            }
+        }
+        let bytes: [u8; 32] = r
+            .public_key
+            .as_slice()
+            .try_into()
+            .map_err(|_| "the public key is not 32 bytes".to_owned())?;
+        let key = VerifyingKey::from_bytes(&bytes).map_err(|e| e.to_string())?;
+        if key_id(&key) != r.key_id {
+            return Err("the key id does not match the key".into());
+        }
+        let sig = Signature::from_slice(&r.possession).map_err(|e| e.to_string())?;
+        key.verify(&rotation_message(&r.service, &r.previous_key_id), &sig)
+            .map_err(|_| "the new key's proof of possession does not verify".to_owned())?;
+        self.trust(&r.service, key);
+        Ok(())
     }
 
     /// Checks a signature of `message` made by `key_id` for `service`. An unknown key
@@ -461,7 +533,9 @@ mod tests {
         let a = k1.signer("registry").unwrap();
         let k2 = Keys::in_dir(dir.path(), "arbiterd", None).unwrap();
         assert_eq!(k2.signer("registry").unwrap().key_id(), a.key_id());
-        let (old, new) = k2.rotate("registry").unwrap();
+        let pending = k2.prepare_rotation("registry").unwrap();
+        let old = pending.old.clone();
+        let new = k2.install(pending).unwrap();
         assert_eq!(old.key_id(), a.key_id());
         let k3 = Keys::in_dir(dir.path(), "arbiterd", None).unwrap();
         assert_eq!(k3.signer("registry").unwrap().key_id(), new.key_id());

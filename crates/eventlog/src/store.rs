@@ -176,6 +176,7 @@ impl EventStore {
             }),
         };
         store.chain_legacy_events().await?;
+        store.trust_rotations().await?;
         Ok(store)
     }
 
@@ -212,6 +213,90 @@ impl EventStore {
         .bind(log_hash)
         .execute(&self.inner.writer)
         .await?;
+        Ok(())
+    }
+
+    /// Replaces `service`'s signing key: a `SigningKeyRotated` event on stream
+    /// `keys-<service>`, sealed by the old key (so whoever trusts the old key can trust
+    /// the new one), then the new key in use. Returns (old key id, new key id).
+    pub async fn rotate_key(&self, service: &str) -> Result<(String, String)> {
+        use prost::Message as _;
+        let pending = self.inner.keys.prepare_rotation(service)?;
+        let (old_id, new_id) = (
+            pending.old.key_id().to_owned(),
+            pending.new.key_id().to_owned(),
+        );
+        let payload = arbiter_proto::v1::SigningKeyRotated {
+            service: service.to_owned(),
+            previous_key_id: old_id.clone(),
+            key_id: new_id.clone(),
+            public_key: pending.new.public_key().as_bytes().to_vec(),
+            possession: pending
+                .new
+                .sign(&crate::signing::rotation_message(service, &old_id)),
+        }
+        .encode_to_vec();
+        self.append(AppendRequest {
+            stream: format!("keys-{service}"),
+            expected_version: None,
+            events: vec![crate::NewEvent {
+                event_type: "SigningKeyRotated".into(),
+                schema_version: 1,
+                payload,
+            }],
+            context: crate::CommandContext {
+                command_id: format!("rotate-key:{new_id}"),
+                actor: format!("{service} (key rotation)"),
+                reason: format!("signing key {old_id} replaced by {new_id}"),
+                service: service.to_owned(),
+                ..Default::default()
+            },
+        })
+        .await?;
+        self.inner.keys.install(pending)?;
+        Ok((old_id, new_id))
+    }
+
+    /// Trusts the keys the log's `SigningKeyRotated` events announce, in log order, each
+    /// only when its seal verifies by a key already trusted for its service.
+    async fn trust_rotations(&self) -> Result<()> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM events WHERE event_type = 'SigningKeyRotated' \
+             ORDER BY global_position"
+        );
+        let rows = sqlx::query(AssertSqlSafe(sql))
+            .fetch_all(&self.inner.pool)
+            .await?;
+        for row in &rows {
+            let e = decode_row(row)?;
+            let seal = self
+                .seals_between(e.global_position, e.global_position)
+                .await?
+                .into_iter()
+                .find(|(_, last, _)| *last == e.global_position);
+            let Some((_, _, seal)) = seal else { continue };
+            let ok = e.hash == event_hash(&e)
+                && self
+                    .inner
+                    .keys
+                    .check(
+                        &e.service,
+                        &seal.key_id,
+                        &seal_message(&e.hash),
+                        &seal.signature,
+                    )
+                    .is_ok();
+            if !ok {
+                tracing::error!(
+                    position = e.global_position,
+                    "a key rotation whose seal does not verify is ignored"
+                );
+                continue;
+            }
+            if let Err(why) = self.inner.keys.trust_rotation(&e, &seal.key_id) {
+                tracing::error!(position = e.global_position, %why, "key rotation ignored");
+            }
+        }
         Ok(())
     }
 

@@ -47,6 +47,10 @@ pub struct StandaloneArgs {
     /// Where the signed log head is anchored (default `<key-dir>/<service>.anchor`).
     #[arg(long, env = "ARBITER_ANCHOR_FILE")]
     pub anchor_file: Option<PathBuf>,
+    /// Replace this service's signing key at start (recorded as a `SigningKeyRotated`
+    /// event sealed by the old key; old seals stay verifiable).
+    #[arg(long)]
+    pub rotate_signing_key: bool,
 }
 
 impl StandaloneArgs {
@@ -65,6 +69,11 @@ impl StandaloneArgs {
                 .unwrap_or_else(|| self.key_dir.join(format!("{service}.anchor"))),
             log_owner: service.to_owned(),
             shared_log: false,
+            rotate_keys: if self.rotate_signing_key {
+                vec![service.to_owned()]
+            } else {
+                Vec::new()
+            },
         })
         .await
     }
@@ -92,6 +101,8 @@ pub struct PlatformOptions {
     /// Every hosted service shares this one log (arbiterd): nothing is mirrored from
     /// the bus, even with NATS.
     pub shared_log: bool,
+    /// Services whose signing key is replaced at start (after the log's check).
+    pub rotate_keys: Vec<String>,
 }
 
 /// What the check of the log at start found (ADR platform-006).
@@ -149,6 +160,7 @@ impl Platform {
             trusted_keys: None,
             log_owner: "arbiter".to_owned(),
             shared_log: false,
+            rotate_keys: Vec::new(),
         })
         .await
     }
@@ -168,6 +180,7 @@ impl Platform {
             anchor_file,
             log_owner,
             shared_log,
+            rotate_keys,
         } = options;
         let keys = Keys::in_dir(&key_dir, &log_owner, trusted_keys.as_deref())
             .map_err(|e| anyhow::anyhow!("--key-dir {}: {e}", key_dir.display()))?;
@@ -175,6 +188,18 @@ impl Platform {
             .await
             .map_err(|e| anyhow::anyhow!("{database_url}: {e}"))?;
         let log_check = Arc::new(check_log(&store, &anchor_file).await?);
+        for service in &rotate_keys {
+            if !log_check.verified {
+                anyhow::bail!(
+                    "--rotate-signing-key {service}: the log failed its check; not rotated"
+                );
+            }
+            let (old, new) = store
+                .rotate_key(service)
+                .await
+                .map_err(|e| anyhow::anyhow!("--rotate-signing-key {service}: {e}"))?;
+            println!("rotated the signing key of {service}: {old} -> {new}");
+        }
         let bus = match &nats_url {
             Some(url) => Bus::connect_nats_with(url, keys.clone())
                 .await

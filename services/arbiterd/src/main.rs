@@ -31,6 +31,11 @@ struct Args {
     /// 0 intact, 1 damaged. Nothing is served or written.
     #[arg(long)]
     check_log: bool,
+    /// Replace the signing key of SERVICE at start (registry, pairing, results, rating,
+    /// clock, or arbiterd, whose key seals the log chain); repeatable. Recorded as a
+    /// `SigningKeyRotated` event sealed by the old key; old seals stay verifiable.
+    #[arg(long, value_name = "SERVICE")]
+    rotate_signing_key: Vec<String>,
     /// How many milliseconds a device's stamp (`at_ms`) may be ahead of this server's clock:
     /// within it the item is applied at the server's time, beyond it refused (at most 60000).
     #[arg(long, env = "ARBITER_DEVICE_CLOCK_TOLERANCE_MS", default_value_t = arbiter_clock_telemetry::DEFAULT_DEVICE_CLOCK_TOLERANCE_MS, value_parser = arbiter_clock_telemetry::parse_device_clock_tolerance)]
@@ -55,6 +60,7 @@ async fn main() -> anyhow::Result<()> {
         anchor_file: args.data_dir.join("log.anchor"),
         log_owner: "arbiterd".to_owned(),
         shared_log: true,
+        rotate_keys: args.rotate_signing_key.clone(),
     };
     if args.check_log {
         return check_log(options).await;
