@@ -831,3 +831,25 @@ fn a_rotated_key_keeps_the_log_verifiable() {
         .count();
     assert_eq!(retired, 1, "the old public key is kept");
 }
+
+#[test]
+fn every_services_reason_and_the_standings_tie_break_list_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let port = arbiter_testkit::free_port();
+    let _d = start_arbiterd(&data, port, |_| {});
+    let a = Arbiter {
+        data: data.clone(),
+        port,
+    };
+    let t = a.json(&["tournament", "create", "--name", "Bounded Open", "--rounds", "3"]);
+    let id = t["tournament_id"].as_str().unwrap().to_owned();
+    let head = info(port).projected_position;
+    let long = "BH,".repeat(1_000);
+    let m = a.refused(&["standings", &id, "--tiebreaks", &long]);
+    assert!(m.contains("tiebreaks: at most 200 characters"), "{m}");
+    let reason = "x".repeat(1_001);
+    let m = a.refused(&["round", "pair", &id, "1", "--reason", &reason]);
+    assert!(m.contains("meta.reason: at most 1000 characters"), "{m}");
+    assert_eq!(info(port).projected_position, head, "nothing written");
+}

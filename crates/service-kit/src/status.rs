@@ -44,10 +44,44 @@ pub fn command_meta(
     if meta.command_id.len() > 200 {
         return Err(invalid("meta.command_id", "at most 200 characters"));
     }
+    // Every service's reason, bounded here once (the registry names its own rule too).
+    crate::limits::check_text(&meta.command_id, 200).map_err(|m| invalid("meta.command_id", m))?;
+    crate::limits::check_text(&meta.reason, crate::limits::MAX_REASON_CHARS)
+        .map_err(|m| invalid("meta.reason", m))?;
     if let Some(v) = meta.expected_version
         && v < 0
     {
         return Err(invalid("meta.expected_version", "must be 0 or more"));
     }
     Ok(meta)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_services_reason_and_command_id_are_bounded_and_free_of_control_characters() {
+        let meta = |id: &str, reason: String| {
+            Some(arbiter_proto::v1::CommandMeta {
+                command_id: id.into(),
+                reason,
+                ..Default::default()
+            })
+        };
+        assert!(command_meta(meta("c", "sheet says 1-0".into())).is_ok());
+        let long = command_meta(meta("c", "x".repeat(crate::limits::MAX_REASON_CHARS + 1)));
+        assert!(
+            long.unwrap_err()
+                .message()
+                .starts_with("meta.reason: at most 1000")
+        );
+        let esc = command_meta(meta("c", "a\u{1b}[2J".into())).unwrap_err();
+        assert!(esc.message().contains("U+001B"), "{}", esc.message());
+        let id = command_meta(meta("c\n1", String::new())).unwrap_err();
+        assert!(
+            id.message()
+                .starts_with("meta.command_id: control character")
+        );
+    }
 }

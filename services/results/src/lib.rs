@@ -215,6 +215,12 @@ impl Results {
         edition: &str,
         roster: &Roster,
     ) -> Result<(Vec<tiebreak::TieBreak>, tiebreak::Edition), Status> {
+        arbiter_service_kit::limits::check_text(
+            list,
+            arbiter_service_kit::limits::MAX_TIEBREAKS_CHARS,
+        )
+        .map_err(|m| invalid("tiebreaks", m))?;
+        arbiter_service_kit::limits::check_text(edition, 50).map_err(|m| invalid("edition", m))?;
         let e = standings_projection::edition(edition).map_err(field)?;
         let l = standings_projection::tiebreak_list(list, e, roster).map_err(field)?;
         Ok((l, e))
