@@ -258,11 +258,12 @@ impl EventStore {
     }
 
     /// Trusts the keys the log's `SigningKeyRotated` events announce, in log order, each
-    /// only when its seal verifies by a key already trusted for its service.
+    /// only when its seal verifies by a key already trusted for its service. The streams
+    /// `keys-…` are read through the (stream, version) index, not by a scan of the log.
     async fn trust_rotations(&self) -> Result<()> {
         let sql = format!(
-            "SELECT {COLUMNS} FROM events WHERE event_type = 'SigningKeyRotated' \
-             ORDER BY global_position"
+            "SELECT {COLUMNS} FROM events WHERE stream >= 'keys-' AND stream < 'keys.' \
+             AND event_type = 'SigningKeyRotated' ORDER BY global_position"
         );
         let rows = sqlx::query(AssertSqlSafe(sql))
             .fetch_all(&self.inner.pool)
