@@ -842,7 +842,14 @@ fn every_services_reason_and_the_standings_tie_break_list_are_bounded() {
         data: data.clone(),
         port,
     };
-    let t = a.json(&["tournament", "create", "--name", "Bounded Open", "--rounds", "3"]);
+    let t = a.json(&[
+        "tournament",
+        "create",
+        "--name",
+        "Bounded Open",
+        "--rounds",
+        "3",
+    ]);
     let id = t["tournament_id"].as_str().unwrap().to_owned();
     let head = info(port).projected_position;
     let long = "BH,".repeat(1_000);

@@ -55,9 +55,21 @@ pub fn rejected_events() -> u64 {
     REJECTED.load(Ordering::Relaxed)
 }
 
-/// Counts and logs a refused event (ADR platform-006).
+/// Counts (in process and as the OTLP metric `arbiter.bus.events_rejected`, by subject)
+/// and logs a refused event (ADR platform-006).
 pub fn reject(subject: &str, event: &RecordedEvent, why: &str) {
     REJECTED.fetch_add(1, Ordering::Relaxed);
+    // Exported over OTLP when a collector is configured (service-kit's telemetry).
+    static COUNTER: std::sync::OnceLock<opentelemetry::metrics::Counter<u64>> =
+        std::sync::OnceLock::new();
+    COUNTER
+        .get_or_init(|| {
+            opentelemetry::global::meter("arbiter-bus")
+                .u64_counter("arbiter.bus.events_rejected")
+                .with_description("events from the bus refused: no seal, a seal that does not verify, a broken chain, a wrong subject")
+                .build()
+        })
+        .add(1, &[opentelemetry::KeyValue::new("subject", subject.to_owned())]);
     tracing::error!(
         %subject,
         stream = %event.stream,
