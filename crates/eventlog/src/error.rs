@@ -47,6 +47,9 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// The log refuses appends (it failed its check at start).
+    #[error("{0}")]
+    ReadOnly(String),
     /// The request itself is malformed.
     #[error("{field}: {message}")]
     Invalid {

@@ -84,6 +84,8 @@ struct Inner {
     pg_replay: Option<sqlx::PgPool>,
     /// Signing keys (seals) and trusted public keys.
     keys: Arc<Keys>,
+    /// Set when the log must not grow (it failed its check): every append is refused.
+    refusal: std::sync::RwLock<Option<String>>,
 }
 
 /// What a command id's first use recorded: its stream, its (replayed) ack and the
@@ -173,6 +175,7 @@ impl EventStore {
                 replay,
                 pg_replay,
                 keys,
+                refusal: std::sync::RwLock::new(None),
             }),
         };
         store.chain_legacy_events().await?;
@@ -301,6 +304,20 @@ impl EventStore {
         Ok(())
     }
 
+    /// Refuses every append from now on ([`Error::ReadOnly`] with `why`): a log that
+    /// failed its check must not grow, whoever writes (handlers, device streams, the
+    /// services' own tasks, mirrors).
+    pub fn refuse_appends(&self, why: String) {
+        *self.inner.refusal.write().unwrap_or_else(|p| p.into_inner()) = Some(why);
+    }
+
+    fn refused(&self) -> Result<()> {
+        match &*self.inner.refusal.read().unwrap_or_else(|p| p.into_inner()) {
+            Some(why) => Err(Error::ReadOnly(why.clone())),
+            None => Ok(()),
+        }
+    }
+
     /// The keys this log seals with and verifies against.
     pub fn keys(&self) -> &Arc<Keys> {
         &self.inner.keys
@@ -357,6 +374,7 @@ impl EventStore {
         if reqs.is_empty() {
             return Ok(Vec::new());
         }
+        self.refused()?;
         let backend = self.inner.backend;
         let mut tx = self.begin_append().await?;
         let (start, start_log_hash) = lock_head(backend, &mut tx).await?;
@@ -606,6 +624,7 @@ impl EventStore {
                 ));
             }
         }
+        self.refused()?;
         if seal.service != first.service {
             return Err(unsealed(
                 last.stream_version,

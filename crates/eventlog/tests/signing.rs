@@ -96,6 +96,20 @@ async fn a_command_id_is_bound_to_its_request_digest(url: &str) {
     s.close().await;
 }
 
+/// A log that must not grow refuses every append, whoever makes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_log_takes_no_append() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("log.db").display());
+    let s = EventStore::open(&url).await.unwrap();
+    s.append(req("s-1", "a", b"", "one")).await.unwrap();
+    s.refuse_appends("the log failed its check".into());
+    let e = s.append(req("s-1", "b", b"", "two")).await.unwrap_err();
+    assert!(matches!(e, Error::ReadOnly(_)), "{e}");
+    assert!(s.append_batch(&[req("s-2", "c", b"", "x")]).await.is_err());
+    assert_eq!(s.head_position().await.unwrap(), 1);
+}
+
 async fn on_sqlite(f: impl AsyncFnOnce(&str)) {
     let dir = tempfile::tempdir().unwrap();
     f(&format!("sqlite://{}", dir.path().join("log.db").display())).await;

@@ -208,6 +208,10 @@ impl Platform {
         };
         let (mut auth, file) = Auth::load_or_create(&token_file)?;
         if !log_check.verified {
+            store.refuse_appends(format!(
+                "the event log failed its check at start ({} problem(s)); nothing is appended until it is repaired",
+                log_check.problems.len()
+            ));
             auth.refuse_writes(format!(
                 "the event log failed its check at start ({} problem(s), the first: {}); writes are refused until it is repaired — run `arbiter audit verify` for the list",
                 log_check.problems.len(),

@@ -20,7 +20,7 @@ pub fn from_log(e: arbiter_eventlog::Error) -> Status {
         E::CommandIdReused { .. } | E::CommandIdMismatch { .. } => {
             Status::already_exists(e.to_string())
         }
-        E::Unsealed { .. } => Status::failed_precondition(e.to_string()),
+        E::Unsealed { .. } | E::ReadOnly(_) => Status::failed_precondition(e.to_string()),
         E::Invalid { .. } => Status::invalid_argument(e.to_string()),
         E::Corrupt { .. } => Status::data_loss(e.to_string()),
         E::Database(_) | E::Migrate(_) => {
