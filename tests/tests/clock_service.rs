@@ -59,10 +59,29 @@ fn authed<T>(token: &str, body: T) -> tonic::Request<T> {
     r
 }
 
-async fn client(port: u16) -> ClockServiceClient<Channel> {
-    ClockServiceClient::connect(format!("http://127.0.0.1:{port}"))
-        .await
+/// Reads need a principal too: every request carries the admin token unless it has one.
+#[derive(Clone)]
+struct Bearer(tonic::metadata::MetadataValue<tonic::metadata::Ascii>);
+
+impl tonic::service::Interceptor for Bearer {
+    fn call(&mut self, mut r: tonic::Request<()>) -> Result<tonic::Request<()>, tonic::Status> {
+        if !r.metadata().contains_key("authorization") {
+            r.metadata_mut().insert("authorization", self.0.clone());
+        }
+        Ok(r)
+    }
+}
+
+type Clock = ClockServiceClient<tonic::service::interceptor::InterceptedService<Channel, Bearer>>;
+
+async fn client(port: u16, data: &Path) -> Clock {
+    let channel = tonic::transport::Endpoint::from_shared(format!("http://127.0.0.1:{port}"))
         .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let bearer = Bearer(format!("Bearer {}", token(data)).parse().unwrap());
+    ClockServiceClient::with_interceptor(channel, bearer)
 }
 
 /// Creates the tournament in the registry (OpenBoard refuses tournaments it does not
@@ -90,7 +109,7 @@ fn create_tournament(data: &Path, port: u16) -> String {
         .to_owned()
 }
 
-async fn open(c: &mut ClockServiceClient<Channel>, token: &str, tid: &str, board: u32, tc: &str) {
+async fn open(c: &mut Clock, token: &str, tid: &str, board: u32, tc: &str) {
     c.open_board(authed(
         token,
         OpenBoardRequest {
@@ -140,7 +159,7 @@ fn san(tid: &str, board: u32, seq: u64, at: u64, san: &[u8]) -> Telemetry {
     )
 }
 
-async fn state(c: &mut ClockServiceClient<Channel>, tid: &str, board: u32) -> ClockState {
+async fn state(c: &mut Clock, tid: &str, board: u32) -> ClockState {
     c.get_clock_state(GetClockStateRequest {
         tournament_id: tid.into(),
         board,
@@ -157,7 +176,7 @@ struct Device {
 }
 
 impl Device {
-    async fn connect(c: &mut ClockServiceClient<Channel>, token: &str) -> Device {
+    async fn connect(c: &mut Clock, token: &str) -> Device {
         let (tx, items) = tokio::sync::mpsc::channel(16);
         let rx = c
             .board_telemetry(authed(token, ReceiverStream::new(items)))
@@ -201,11 +220,13 @@ async fn device_stream_flag_timer_watch_and_restart_through_arbiterd() {
     let mut d = arbiterd(&data, port, None);
     let token = token(&data);
     let tid = create_tournament(&data, port);
-    let mut c = client(port).await;
+    let mut c = client(port, &data).await;
 
     // Unauthenticated devices are refused.
     let (_tx, items) = tokio::sync::mpsc::channel::<Telemetry>(1);
-    let err = c
+    let err = ClockServiceClient::connect(format!("http://127.0.0.1:{port}"))
+        .await
+        .unwrap()
         .board_telemetry(ReceiverStream::new(items))
         .await
         .unwrap_err();
@@ -332,7 +353,7 @@ async fn device_stream_flag_timer_watch_and_restart_through_arbiterd() {
     drop(dev);
     d.kill9();
     let _d = arbiterd(&data, port, None);
-    let mut c = client(port).await;
+    let mut c = client(port, &data).await;
     let again = state(&mut c, &tid, 1).await;
     assert_eq!(again.moves_san, s1.moves_san);
     // White's clock runs (read at the server's time): the same flag instant is the same
@@ -353,7 +374,7 @@ async fn nats_telemetry_is_ingested_and_the_result_is_published_on_the_bus() {
     let _d = arbiterd(&data, port, Some(nats.url()));
     let token = token(&data);
     let tid = create_tournament(&data, port);
-    let mut c = client(port).await;
+    let mut c = client(port, &data).await;
     open(&mut c, &token, &tid, 4, "600+5").await;
 
     // Trusting arbiterd's public keys: only what it sealed is delivered.
@@ -534,7 +555,7 @@ async fn device_stamps_are_bounded_by_the_servers_clock_through_arbiterd() {
     });
     let token = token(&data);
     let tid = create_tournament(&data, port);
-    let mut c = client(port).await;
+    let mut c = client(port, &data).await;
     open(&mut c, &token, &tid, 1, "5400+30").await;
     let mut dev = Device::connect(&mut c, &token).await;
     let t0 = now_ms() - 20_000;

@@ -64,7 +64,14 @@ fn run_health_create_list_survive_kill9() {
     );
     let l = list(&data, port);
     assert_eq!(l.len(), 1);
-    assert_eq!(l[0]["created_by"], "admin", "the actor is recorded");
+    assert!(
+        l[0]["created_by"]
+            .as_str()
+            .unwrap()
+            .starts_with("admin (p_"),
+        "the actor (principal and token) is recorded: {}",
+        l[0]["created_by"]
+    );
     let id = l[0]["tournament_id"].as_str().unwrap().to_owned();
 
     d.kill9();

@@ -15,8 +15,45 @@ pub const SERVICES: &[&str] = &[
     "arbiter.v1.ClockService",
 ];
 
-/// Connects to `--server`.
-pub async fn connect(cli: &Cli) -> Result<Channel, Failure> {
+/// A connection whose requests carry the caller's token (when it has one).
+pub type Chan = tonic::service::interceptor::InterceptedService<Channel, TokenInterceptor>;
+
+/// Adds `authorization: Bearer <token>` to every request that has none, so reads are
+/// sent as the caller too (reads need a principal; only a public tournament's
+/// pairings, results and standings are answered without one).
+#[derive(Clone)]
+pub struct TokenInterceptor {
+    header: Option<tonic::metadata::MetadataValue<tonic::metadata::Ascii>>,
+}
+
+impl tonic::service::Interceptor for TokenInterceptor {
+    fn call(&mut self, mut r: tonic::Request<()>) -> Result<tonic::Request<()>, tonic::Status> {
+        if let Some(h) = &self.header
+            && !r.metadata().contains_key("authorization")
+        {
+            r.metadata_mut().insert("authorization", h.clone());
+        }
+        Ok(r)
+    }
+}
+
+/// Connects to `--server`; requests carry the token of [`optional_token`].
+pub async fn connect(cli: &Cli) -> Result<Chan, Failure> {
+    let header = match optional_token(cli)? {
+        Some(t) => Some(format!("Bearer {t}").parse().map_err(|_| Failure {
+            code: 2,
+            message: "ARBITER_TOKEN: not a valid header value".into(),
+        })?),
+        None => None,
+    };
+    let channel = connect_channel(cli).await?;
+    Ok(tonic::service::interceptor::InterceptedService::new(
+        channel,
+        TokenInterceptor { header },
+    ))
+}
+
+async fn connect_channel(cli: &Cli) -> Result<Channel, Failure> {
     let endpoint = Endpoint::from_shared(cli.server.clone()).map_err(|e| Failure {
         code: 2,
         message: format!("--server {:?}: {e}", cli.server),
@@ -34,15 +71,27 @@ pub async fn connect(cli: &Cli) -> Result<Channel, Failure> {
         })
 }
 
-/// The bearer token: `ARBITER_TOKEN`, else the admin token in the data dir.
-pub fn token(cli: &Cli) -> Result<String, Failure> {
-    if let Ok(t) = std::env::var("ARBITER_TOKEN")
-        && !t.trim().is_empty()
-    {
-        return Ok(t.trim().to_owned());
+/// The caller's token: `ARBITER_TOKEN` when it is set (set but empty is an error, never
+/// a silent fall back to the admin token), else the admin token in the data dir, else
+/// none (anonymous: only a public tournament's pairings, results and standings).
+pub fn optional_token(cli: &Cli) -> Result<Option<String>, Failure> {
+    if let Some(t) = std::env::var_os("ARBITER_TOKEN") {
+        let t = t.to_string_lossy();
+        if t.trim().is_empty() {
+            return Err(Failure {
+                code: 2,
+                message: "ARBITER_TOKEN is set but empty: set it to a token, or unset it to use the admin token of --data-dir".into(),
+            });
+        }
+        return Ok(Some(t.trim().to_owned()));
     }
+    Ok(Auth::read_token(&cli.data_dir.join("admin.token"), "admin"))
+}
+
+/// The bearer token a write needs (see [`optional_token`]).
+pub fn token(cli: &Cli) -> Result<String, Failure> {
     let path = cli.data_dir.join("admin.token");
-    Auth::read_token(&path, "admin").ok_or_else(|| Failure {
+    optional_token(cli)?.ok_or_else(|| Failure {
         code: 2,
         message: format!(
             "no token: set ARBITER_TOKEN or run next to arbiterd's data dir ({} not found)",
@@ -70,7 +119,7 @@ pub fn authed<T>(token: &str, body: T) -> Result<tonic::Request<T>, Failure> {
 
 /// `arbiter health`.
 pub async fn health(cli: &Cli) -> Result<(), Failure> {
-    let mut client = HealthClient::new(connect(cli).await?);
+    let mut client = HealthClient::new(connect_channel(cli).await?);
     let mut rows = Vec::new();
     let mut all = true;
     for name in SERVICES {

@@ -1,9 +1,10 @@
 //! `arbiter`: the command line. Talks gRPC to `arbiterd` (or a service) at `--server`;
-//! mutating commands send the bearer token from `ARBITER_TOKEN` or
-//! `<data-dir>/admin.token`. Human tables by default, `--json` for scripts.
+//! every request carries the bearer token from `ARBITER_TOKEN` or
+//! `<data-dir>/admin.token` (an empty `ARBITER_TOKEN` is an error). Human tables by default, `--json` for scripts.
 //!
 //! Exit codes: 0 ok; 1 the server answered with an error (or a service is not
 //! SERVING); 2 bad usage; 3 the server cannot be reached.
+mod access;
 mod client;
 mod clock_watch;
 mod offline;
@@ -76,6 +77,11 @@ pub enum Command {
     /// The audit log: verify the hash chain, export as JSON lines.
     #[command(subcommand)]
     Audit(round_results::AuditCommand),
+    /// Principals, roles, tokens, public tournaments.
+    #[command(subcommand)]
+    Access(access::AccessCommand),
+    /// Who the token is: principal, roles, token id.
+    Whoami,
 }
 
 /// An error with the exit code it maps to.
@@ -135,6 +141,8 @@ async fn main() -> ExitCode {
         Command::Audit(a) => round_results::run_audit(&cli, a).await,
         Command::Player(p) => registry_players::run_player(&cli, p).await,
         Command::Ratinglist(r) => ratinglist_import::run(&cli, r).await,
+        Command::Access(a) => access::run(&cli, a).await,
+        Command::Whoami => access::whoami(&cli).await,
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

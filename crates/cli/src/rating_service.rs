@@ -13,7 +13,6 @@ use arbiter_proto::v1::{
 };
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use tonic::transport::Channel;
 
 use crate::client::{authed, connect, token};
 use crate::{Cli, Failure, output};
@@ -292,7 +291,7 @@ fn to_proto(l: &ratinglist::ListPlayer) -> RatingListPlayer {
 
 async fn list_import(
     cli: &Cli,
-    client: &mut RatingServiceClient<Channel>,
+    client: &mut RatingServiceClient<crate::client::Chan>,
     file: &PathBuf,
     month: &str,
     command: &CommandArgs,

@@ -9,7 +9,6 @@ use arbiter_proto::v1::{
     RequestByeRequest, SetEntryRulesRequest, WithdrawPlayerRequest,
 };
 use clap::{Args, Subcommand};
-use tonic::transport::Channel;
 
 use crate::client::{authed, connect, token};
 use crate::{Cli, Failure, output};
@@ -258,7 +257,7 @@ fn print_ack(cli: &Cli, what: &str, a: &CommandAck) {
 }
 
 async fn players(
-    client: &mut RegistryServiceClient<Channel>,
+    client: &mut RegistryServiceClient<crate::client::Chan>,
     tournament: &str,
 ) -> Result<Vec<Player>, Failure> {
     Ok(client

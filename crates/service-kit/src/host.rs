@@ -15,7 +15,8 @@ use tokio::sync::watch;
 use tonic::service::RoutesBuilder;
 use tonic_health::ServingStatus;
 
-use crate::auth::{Auth, TokenFile};
+use crate::access::{Bootstrap, bootstrap};
+use crate::auth::Auth;
 use crate::command::Commands;
 use crate::telemetry::GrpcTraceLayer;
 
@@ -121,7 +122,7 @@ pub struct Platform {
     pub store: EventStore,
     /// Delivery to other services.
     pub bus: Bus,
-    /// Bearer tokens.
+    /// Who may call what (the live fold of the `access` stream).
     pub auth: Auth,
     /// Turns true when the process is shutting down.
     pub shutdown: watch::Receiver<bool>,
@@ -206,7 +207,10 @@ impl Platform {
                 .map_err(|e| anyhow::anyhow!("{url}: {e}"))?,
             None => Bus::InProcess(store.clone()),
         };
-        let (mut auth, file) = Auth::load_or_create(&token_file)?;
+        let (access, boot) = bootstrap(&store, &token_file, log_check.verified)
+            .await
+            .map_err(|e| anyhow::anyhow!("access: {e:#}"))?;
+        let mut auth = Auth::new(access.clone());
         if !log_check.verified {
             store.refuse_appends(format!(
                 "the event log failed its check at start ({} problem(s)); nothing is appended until it is repaired",
@@ -218,12 +222,24 @@ impl Platform {
                 log_check.problems.first().map_or("", String::as_str)
             ));
         }
-        if let TokenFile::Created { path, token } = file {
-            // Printed once, on first start; afterwards it is only in the file.
-            println!("created admin token (stored in {}):", path.display());
-            println!("ARBITER_TOKEN={token}");
+        match boot {
+            Bootstrap::Created { path, token } => {
+                // Printed once, on first start; afterwards it is only in the file.
+                println!("created admin token (stored in {}):", path.display());
+                println!("ARBITER_TOKEN={token}");
+            }
+            Bootstrap::Imported(n) => {
+                tracing::info!(tokens = n, file = %token_file.display(), "access: token file recorded as admin principals");
+            }
+            Bootstrap::Fallback => {
+                tracing::warn!(
+                    "access: the log failed its check; the token file's tokens are admins in memory"
+                );
+            }
+            Bootstrap::Loaded => {}
         }
         let (shutdown_tx, shutdown) = watch::channel(false);
+        access.follow(store.clone(), shutdown.clone());
         Ok(Platform {
             store,
             bus,

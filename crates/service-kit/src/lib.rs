@@ -3,13 +3,16 @@
 //! - [`telemetry`]: `tracing` everywhere; OTLP export of traces and metrics when
 //!   `OTEL_EXPORTER_OTLP_ENDPOINT` is set, silent otherwise; W3C trace context in and
 //!   out of gRPC metadata and NATS headers.
-//! - [`auth`]: bearer tokens. Every mutating RPC calls [`auth::Auth::actor`]; the
-//!   actor it returns is recorded on every event.
+//! - [`access`]: principals, roles and tokens (the `access` stream), the one table of
+//!   role × RPC ([`access::roles::RULES`]) and the `AccessService`.
+//! - [`auth`]: every RPC calls [`auth::Auth::authorize`] first; the actor it returns
+//!   (`NAME (p_…; token t_…)`) is recorded on every event.
 //! - [`status`]: event-log errors → gRPC statuses whose message names the field.
 //! - [`limits`]: the bounds of free-text and list fields, and their pure check.
 //! - [`host`]: the process around services: open the log, connect the bus, run the
 //!   outbox relay, serve gRPC (with health and reflection) on one port, shut down
 //!   cleanly on SIGTERM/Ctrl-C with the relay drained.
+pub mod access;
 pub mod auth;
 pub mod command;
 pub mod host;

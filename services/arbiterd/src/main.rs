@@ -72,6 +72,9 @@ async fn main() -> anyhow::Result<()> {
         .with_player_directory(args.data_dir.join("player-directory"))?;
     let tournaments = registry.tournaments().clone();
     let modules: Vec<Box<dyn ServiceModule>> = vec![
+        Box::new(arbiter_service_kit::access::service::AccessModule::new(
+            &platform,
+        )),
         Box::new(registry),
         Box::new(arbiter_pairing::Pairing::start_sharing(
             &platform,

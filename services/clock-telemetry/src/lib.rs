@@ -33,6 +33,7 @@ use arbiter_proto::v1::{
     OpenBoardRequest, OpenBoardResponse, ServiceInfo, Telemetry, TelemetryAccepted,
     TelemetryRejected, TelemetryReply, WatchBoardRequest, telemetry_reply::Outcome,
 };
+use arbiter_service_kit::auth::Scope;
 use arbiter_service_kit::host::service_info;
 use arbiter_service_kit::status::{from_log, invalid, not_found};
 use arbiter_service_kit::telemetry::current_traceparent;
@@ -498,7 +499,8 @@ impl ClockTelemetry {
         Ok(ack_of(stream, a))
     }
 
-    /// Handles one telemetry item from `actor`.
+    /// Handles one telemetry item from `actor`, with no access check (in-process
+    /// callers; gRPC and NATS items go through [`ClockTelemetry::handle_as`]).
     pub async fn handle(&self, actor: &str, t: Telemetry) -> TelemetryReply {
         let seq = t.seq;
         match self.handle_inner(actor, t).await {
@@ -639,7 +641,10 @@ impl ClockTelemetry {
 
     /// The actor of a NATS message's `Authorization` header value, checked by the
     /// platform's [`Auth`](arbiter_service_kit::auth::Auth) exactly as a gRPC bearer token.
-    fn nats_actor(&self, authorization: Option<&str>) -> Result<String, Reject> {
+    fn nats_actor(
+        &self,
+        authorization: Option<&str>,
+    ) -> Result<arbiter_service_kit::auth::Caller, Reject> {
         let unauthenticated = |m: &str| {
             Reject::new(
                 "unauthenticated",
@@ -658,8 +663,11 @@ impl ClockTelemetry {
         request.metadata_mut().insert("authorization", value);
         self.platform
             .auth
-            .actor(&request, "NATS telemetry")
-            .map_err(|s| unauthenticated(s.message()))
+            .authorize(&request, "BoardTelemetry", Scope::Global)
+            .map_err(|s| match s.code() {
+                tonic::Code::Unauthenticated => unauthenticated(s.message()),
+                _ => Reject::new("permission_denied", "authorization", s.message()),
+            })
     }
 
     /// One NATS telemetry message: the subject names the board; `authorization` is the
@@ -671,7 +679,7 @@ impl ClockTelemetry {
         authorization: Option<&str>,
         payload: &[u8],
     ) -> TelemetryReply {
-        let actor = match self.nats_actor(authorization) {
+        let caller = match self.nats_actor(authorization) {
             Ok(a) => a,
             Err(r) => return reject_reply(0, r),
         };
@@ -731,7 +739,28 @@ impl ClockTelemetry {
                 ),
             );
         }
-        self.handle(&actor, t).await
+        self.handle_as(&caller, t).await
+    }
+
+    /// One telemetry item from `caller`, refused unless it may send telemetry for the
+    /// item's tournament (the rule of `BoardTelemetry`, checked per message).
+    pub async fn handle_as(
+        &self,
+        caller: &arbiter_service_kit::auth::Caller,
+        t: Telemetry,
+    ) -> TelemetryReply {
+        if let Err(s) = self
+            .platform
+            .auth
+            .check_message(caller, "BoardTelemetry", &t.tournament_id)
+        {
+            let code = match s.code() {
+                tonic::Code::PermissionDenied => "permission_denied",
+                _ => "refused",
+            };
+            return reject_reply(t.seq, Reject::new(code, "tournament_id", s.message()));
+        }
+        self.handle(&caller.actor, t).await
     }
 
     /// `OpenBoard` against the registry's record (when it shares the log): the
@@ -834,8 +863,11 @@ type BoxStream<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'stati
 impl ClockService for ClockTelemetry {
     async fn get_service_info(
         &self,
-        _request: Request<GetServiceInfoRequest>,
+        request: Request<GetServiceInfoRequest>,
     ) -> Result<Response<ServiceInfo>, Status> {
+        self.platform
+            .auth
+            .authorize(&request, "GetServiceInfo", Scope::Global)?;
         service_info(&self.platform, SERVICE, &["laws-2023", "laws-2018"])
             .await
             .map(Response::new)
@@ -845,7 +877,11 @@ impl ClockService for ClockTelemetry {
         &self,
         request: Request<OpenBoardRequest>,
     ) -> Result<Response<OpenBoardResponse>, Status> {
-        let actor = self.platform.auth.actor(&request, "OpenBoard")?;
+        let actor = self.platform.auth.actor(
+            &request,
+            "OpenBoard",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
             .platform
@@ -924,7 +960,10 @@ impl ClockService for ClockTelemetry {
         &self,
         request: Request<Streaming<Telemetry>>,
     ) -> Result<Response<Self::BoardTelemetryStream>, Status> {
-        let actor = self.platform.auth.actor(&request, "BoardTelemetry")?;
+        let caller = self
+            .platform
+            .auth
+            .authorize(&request, "BoardTelemetry", Scope::Global)?;
         let mut inbound = request.into_inner();
         let (tx, rx) = tokio::sync::mpsc::channel(64);
         let svc = self.clone();
@@ -938,7 +977,7 @@ impl ClockService for ClockTelemetry {
                         return;
                     }
                 };
-                let reply = svc.handle(&actor, item).await;
+                let reply = svc.handle_as(&caller, item).await;
                 if tx.send(Ok(reply)).await.is_err() {
                     return;
                 }
@@ -953,6 +992,11 @@ impl ClockService for ClockTelemetry {
         &self,
         request: Request<GetClockStateRequest>,
     ) -> Result<Response<ClockState>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "GetClockState",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         self.clock_state(&r.tournament_id, r.board)
             .await
@@ -965,6 +1009,11 @@ impl ClockService for ClockTelemetry {
         &self,
         request: Request<WatchBoardRequest>,
     ) -> Result<Response<Self::WatchBoardStream>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "WatchBoard",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let cell = self.known(&r.tournament_id, r.board).await?;
         let (tx, rx) = tokio::sync::mpsc::channel(64);

@@ -710,10 +710,13 @@ async fn open_board_needs_a_tournament_of_the_registry_and_a_board_of_the_paired
 /// The board as `GetClockState` answers it.
 async fn get_state(env: &Env, board: u32) -> ClockState {
     env.svc
-        .get_clock_state(Request::new(GetClockStateRequest {
-            tournament_id: "t1".into(),
-            board,
-        }))
+        .get_clock_state(authed(
+            env,
+            GetClockStateRequest {
+                tournament_id: "t1".into(),
+                board,
+            },
+        ))
         .await
         .unwrap()
         .into_inner()

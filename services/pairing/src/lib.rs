@@ -19,6 +19,7 @@ use arbiter_registry::projection::Tournaments;
 use arbiter_registry::record_commands::{self, load_latest};
 use arbiter_registry::roster::{Roster, RosterEvent, types};
 use arbiter_registry::tournament::FieldError;
+use arbiter_service_kit::auth::Scope;
 use arbiter_service_kit::host::service_info;
 use arbiter_service_kit::status::{invalid, not_found};
 use arbiter_service_kit::{Platform, ServiceModule};
@@ -264,8 +265,11 @@ impl Pairing {
 impl PairingService for Pairing {
     async fn get_service_info(
         &self,
-        _request: Request<GetServiceInfoRequest>,
+        request: Request<GetServiceInfoRequest>,
     ) -> Result<Response<ServiceInfo>, Status> {
+        self.platform
+            .auth
+            .authorize(&request, "GetServiceInfo", Scope::Global)?;
         service_info(&self.platform, SERVICE, &["dutch-2026", "dutch-2017"])
             .await
             .map(Response::new)
@@ -275,7 +279,11 @@ impl PairingService for Pairing {
         &self,
         request: Request<PairRoundRequest>,
     ) -> Result<Response<PairingResponse>, Status> {
-        let actor = self.platform.auth.actor(&request, "PairRound")?;
+        let actor = self.platform.auth.actor(
+            &request,
+            "PairRound",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
             .platform
@@ -293,7 +301,11 @@ impl PairingService for Pairing {
         &self,
         request: Request<PairRoundRequest>,
     ) -> Result<Response<PairingResponse>, Status> {
-        let actor = self.platform.auth.actor(&request, "RepairRound")?;
+        let actor = self.platform.auth.actor(
+            &request,
+            "RepairRound",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
             .platform
@@ -311,7 +323,11 @@ impl PairingService for Pairing {
         &self,
         request: Request<SetPairingsRequest>,
     ) -> Result<Response<PairingResponse>, Status> {
-        let actor = self.platform.auth.actor(&request, "SetPairings")?;
+        let actor = self.platform.auth.actor(
+            &request,
+            "SetPairings",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
             .platform
@@ -344,7 +360,11 @@ impl PairingService for Pairing {
         &self,
         request: Request<PublishPairingsRequest>,
     ) -> Result<Response<PairingResponse>, Status> {
-        let actor = self.platform.auth.actor(&request, "PublishPairings")?;
+        let actor = self.platform.auth.actor(
+            &request,
+            "PublishPairings",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
             .platform
@@ -370,7 +390,11 @@ impl PairingService for Pairing {
         &self,
         request: Request<DiscardPairingRequest>,
     ) -> Result<Response<PairingResponse>, Status> {
-        let actor = self.platform.auth.actor(&request, "DiscardPairing")?;
+        let actor = self.platform.auth.actor(
+            &request,
+            "DiscardPairing",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
             .platform
@@ -397,7 +421,11 @@ impl PairingService for Pairing {
         &self,
         request: Request<UnpublishPairingsRequest>,
     ) -> Result<Response<PairingResponse>, Status> {
-        let actor = self.platform.auth.actor(&request, "UnpublishPairings")?;
+        let actor = self.platform.auth.actor(
+            &request,
+            "UnpublishPairings",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
             .platform
@@ -429,6 +457,11 @@ impl PairingService for Pairing {
         &self,
         request: Request<GetPairingsRequest>,
     ) -> Result<Response<RoundPairingView>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "GetPairings",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         self.round_view(request.get_ref())
             .await
             .map(|(v, _)| Response::new(v))
@@ -438,6 +471,11 @@ impl PairingService for Pairing {
         &self,
         request: Request<GetPairingsRequest>,
     ) -> Result<Response<ExplainPairingResponse>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "ExplainPairing",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         self.round_view(request.get_ref())
             .await
             .map(|(v, explanation)| {

@@ -34,6 +34,7 @@ use arbiter_proto::v1::{
     ServiceInfo, StartingListImported, SubmitExternalTournamentRequest,
     SubmitExternalTournamentResponse,
 };
+use arbiter_service_kit::auth::Scope;
 use arbiter_service_kit::status::{from_log, invalid, not_found};
 use arbiter_service_kit::telemetry::current_traceparent;
 use arbiter_service_kit::{Platform, ServiceModule};
@@ -389,7 +390,10 @@ impl RatingService for Rating {
         &self,
         request: Request<ImportStartingListRequest>,
     ) -> Result<Response<ImportStartingListResponse>, Status> {
-        let actor = self.platform.auth.actor(&request, "ImportStartingList")?;
+        let actor = self
+            .platform
+            .auth
+            .actor(&request, "ImportStartingList", Scope::Global)?;
         self.fresh().await?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
@@ -508,8 +512,12 @@ impl RatingService for Rating {
         &self,
         request: Request<arbiter_proto::v1::SubmitTournamentRequest>,
     ) -> Result<Response<SubmitExternalTournamentResponse>, Status> {
+        let actor = self.platform.auth.actor(
+            &request,
+            "SubmitTournament",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         // The record as rating sees it, written as TRF, then the same intake as a file.
-        let metadata = request.metadata().clone();
         let r = request.into_inner();
         let (t, roster) = arbiter_registry::record_commands::load_latest(
             &self.platform,
@@ -523,7 +531,7 @@ impl RatingService for Rating {
             &arbiter_registry::trf_export::ExportOptions::default(),
         )
         .map_err(|e| invalid(e.field, e.message))?;
-        let mut inner = Request::new(SubmitExternalTournamentRequest {
+        let inner = SubmitExternalTournamentRequest {
             meta: r.meta,
             trf: trf.into_bytes(),
             kind: r.kind,
@@ -532,19 +540,18 @@ impl RatingService for Rating {
             official_fide_event: r.official_fide_event,
             match_event: r.match_event,
             match_games: r.match_games,
-        });
-        *inner.metadata_mut() = metadata;
-        self.submit_external_tournament(inner).await
+        };
+        self.submit_as(actor, inner).await
     }
 
     async fn submit_external_tournament(
         &self,
         request: Request<SubmitExternalTournamentRequest>,
     ) -> Result<Response<SubmitExternalTournamentResponse>, Status> {
-        let actor = self
-            .platform
-            .auth
-            .actor(&request, "SubmitExternalTournament")?;
+        let actor =
+            self.platform
+                .auth
+                .actor(&request, "SubmitExternalTournament", Scope::Global)?;
         self.submit_as(actor, request.into_inner()).await
     }
 
@@ -552,7 +559,10 @@ impl RatingService for Rating {
         &self,
         request: Request<RunRatingPeriodRequest>,
     ) -> Result<Response<RunRatingPeriodResponse>, Status> {
-        let actor = self.platform.auth.actor(&request, "RunPeriod")?;
+        let actor = self
+            .platform
+            .auth
+            .actor(&request, "RunPeriod", Scope::Global)?;
         self.fresh().await?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
@@ -576,7 +586,10 @@ impl RatingService for Rating {
         &self,
         request: Request<PublishRatingPeriodRequest>,
     ) -> Result<Response<RatingPeriodStatus>, Status> {
-        let actor = self.platform.auth.actor(&request, "PublishPeriod")?;
+        let actor = self
+            .platform
+            .auth
+            .actor(&request, "PublishPeriod", Scope::Global)?;
         self.fresh().await?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
@@ -634,6 +647,9 @@ impl RatingService for Rating {
         &self,
         request: Request<GetRatingPeriodRequest>,
     ) -> Result<Response<RatingPeriodStatus>, Status> {
+        self.platform
+            .auth
+            .authorize(&request, "GetPeriod", Scope::Global)?;
         let m = parse_month("period", &request.into_inner().period).map_err(field)?;
         self.fresh().await?;
         self.status_of(m)
@@ -647,6 +663,9 @@ impl RatingService for Rating {
         &self,
         request: Request<ExportRatingListRequest>,
     ) -> Result<Response<Self::ExportListStream>, Status> {
+        self.platform
+            .auth
+            .authorize(&request, "ExportList", Scope::Global)?;
         let r = request.into_inner();
         let m = parse_month("period", &r.period).map_err(field)?;
         let format = export::Format::parse(&r.format).map_err(field)?;
@@ -688,6 +707,9 @@ impl RatingService for Rating {
         &self,
         request: Request<GetRatingReportRequest>,
     ) -> Result<Response<RatingPlayerReport>, Status> {
+        self.platform
+            .auth
+            .authorize(&request, "GetPlayerReport", Scope::Global)?;
         let r = request.into_inner();
         let m = parse_month("period", &r.period).map_err(field)?;
         self.fresh().await?;
@@ -733,6 +755,9 @@ impl RatingService for Rating {
         &self,
         request: Request<GetRatingTournamentReportRequest>,
     ) -> Result<Response<RatingTournamentReport>, Status> {
+        self.platform
+            .auth
+            .authorize(&request, "GetTournamentReport", Scope::Global)?;
         let r = request.into_inner();
         intake::check_id(&r.tournament_id).map_err(field)?;
         self.fresh().await?;
@@ -792,8 +817,11 @@ impl RatingService for Rating {
 
     async fn get_service_info(
         &self,
-        _request: Request<GetServiceInfoRequest>,
+        request: Request<GetServiceInfoRequest>,
     ) -> Result<Response<ServiceInfo>, Status> {
+        self.platform
+            .auth
+            .authorize(&request, "GetServiceInfo", Scope::Global)?;
         Ok(Response::new(ServiceInfo {
             service: SERVICE.into(),
             version: env!("CARGO_PKG_VERSION").into(),

@@ -124,14 +124,20 @@ async fn scheduler_closes_at_the_closing_date_from_the_injected_clock() {
     assert_eq!(s.period, "2026-12");
     assert_eq!(s.period_status, "open");
 
-    let status = |svc: Rating| async move {
-        svc.get_period(Request::new(GetRatingPeriodRequest {
-            period: "2026-12".into(),
-        }))
-        .await
-        .unwrap()
-        .into_inner()
-        .status
+    let status = |svc: Rating| {
+        let token = token.clone();
+        async move {
+            svc.get_period(authed(
+                &token,
+                GetRatingPeriodRequest {
+                    period: "2026-12".into(),
+                },
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .status
+        }
     };
     // 27 Nov, then 28 Nov (the closing date itself): still open
     tokio::time::sleep(Duration::from_millis(200)).await;

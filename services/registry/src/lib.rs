@@ -27,6 +27,7 @@ use arbiter_proto::v1::{
     WithdrawPlayerRequest,
 };
 use arbiter_proto::v1::{EntryRulesSet, SetEntryRulesRequest};
+use arbiter_service_kit::auth::Scope;
 use arbiter_service_kit::status::{from_log, invalid, not_found};
 use arbiter_service_kit::telemetry::current_traceparent;
 use arbiter_service_kit::{Platform, ServiceModule};
@@ -248,7 +249,11 @@ impl Registry {
         ) -> Result<Vec<RosterEvent>, tournament::FieldError>,
         meta_of: impl Fn(&R) -> Option<arbiter_proto::v1::CommandMeta>,
     ) -> Result<CommandAck, Status> {
-        let actor = self.platform.auth.actor(&request, rpc)?;
+        let tid = tournament_id(request.get_ref());
+        let actor = self
+            .platform
+            .auth
+            .actor(&request, rpc, Scope::Tournament(&tid))?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
             .platform
@@ -278,7 +283,10 @@ impl RegistryService for Registry {
         &self,
         request: Request<CreateTournamentRequest>,
     ) -> Result<Response<CreateTournamentResponse>, Status> {
-        let actor = self.platform.auth.actor(&request, "CreateTournament")?;
+        let actor = self
+            .platform
+            .auth
+            .actor(&request, "CreateTournament", Scope::Global)?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
             .platform
@@ -365,7 +373,11 @@ impl RegistryService for Registry {
         &self,
         request: Request<UpdateTournamentRequest>,
     ) -> Result<Response<CommandAck>, Status> {
-        let actor = self.platform.auth.actor(&request, "UpdateTournament")?;
+        let actor = self.platform.auth.actor(
+            &request,
+            "UpdateTournament",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
             .platform
@@ -421,6 +433,11 @@ impl RegistryService for Registry {
         &self,
         request: Request<GetTournamentRequest>,
     ) -> Result<Response<Tournament>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "GetTournament",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let id = request.into_inner().tournament_id;
         if id.trim().is_empty() {
             return Err(invalid("tournament_id", "must not be empty"));
@@ -433,8 +450,11 @@ impl RegistryService for Registry {
 
     async fn list_tournaments(
         &self,
-        _request: Request<ListTournamentsRequest>,
+        request: Request<ListTournamentsRequest>,
     ) -> Result<Response<ListTournamentsResponse>, Status> {
+        self.platform
+            .auth
+            .authorize(&request, "ListTournaments", Scope::Global)?;
         Ok(Response::new(ListTournamentsResponse {
             tournaments: self.tournaments.list(),
         }))
@@ -442,8 +462,11 @@ impl RegistryService for Registry {
 
     async fn get_service_info(
         &self,
-        _request: Request<GetServiceInfoRequest>,
+        request: Request<GetServiceInfoRequest>,
     ) -> Result<Response<ServiceInfo>, Status> {
+        self.platform
+            .auth
+            .authorize(&request, "GetServiceInfo", Scope::Global)?;
         Ok(Response::new(ServiceInfo {
             service: SERVICE.into(),
             version: env!("CARGO_PKG_VERSION").into(),
@@ -457,7 +480,11 @@ impl RegistryService for Registry {
         &self,
         request: Request<AddPlayerRequest>,
     ) -> Result<Response<AddPlayerResponse>, Status> {
-        let actor = self.platform.auth.actor(&request, "AddPlayer")?;
+        let actor = self.platform.auth.actor(
+            &request,
+            "AddPlayer",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
             .platform
@@ -498,6 +525,11 @@ impl RegistryService for Registry {
         &self,
         request: Request<CorrectPlayerRequest>,
     ) -> Result<Response<CommandAck>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "CorrectPlayer",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         self.roster_command(
             request,
             "CorrectPlayer",
@@ -520,6 +552,11 @@ impl RegistryService for Registry {
         &self,
         request: Request<WithdrawPlayerRequest>,
     ) -> Result<Response<CommandAck>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "WithdrawPlayer",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         self.roster_command(
             request,
             "WithdrawPlayer",
@@ -537,6 +574,11 @@ impl RegistryService for Registry {
         &self,
         request: Request<RequestByeRequest>,
     ) -> Result<Response<CommandAck>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "RequestBye",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         self.roster_command(
             request,
             "RequestBye",
@@ -554,6 +596,11 @@ impl RegistryService for Registry {
         &self,
         request: Request<ProhibitPairingRequest>,
     ) -> Result<Response<CommandAck>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "ProhibitPairing",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         self.roster_command(
             request,
             "ProhibitPairing",
@@ -577,6 +624,11 @@ impl RegistryService for Registry {
         &self,
         request: Request<arbiter_proto::v1::SetTournamentSettingsRequest>,
     ) -> Result<Response<CommandAck>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "SetTournamentSettings",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         self.roster_command(
             request,
             "SetTournamentSettings",
@@ -606,6 +658,11 @@ impl RegistryService for Registry {
         &self,
         request: Request<SetEntryRulesRequest>,
     ) -> Result<Response<CommandAck>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "SetEntryRules",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         self.roster_command(
             request,
             "SetEntryRules",
@@ -631,6 +688,11 @@ impl RegistryService for Registry {
         &self,
         request: Request<ListPlayersRequest>,
     ) -> Result<Response<ListPlayersResponse>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "ListPlayers",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let (_, roster) = self
             .load_latest(&request.into_inner().tournament_id)
             .await?;
@@ -647,7 +709,10 @@ impl RegistryService for Registry {
         &self,
         request: Request<ImportTrfRequest>,
     ) -> Result<Response<ImportTrfResponse>, Status> {
-        let actor = self.platform.auth.actor(&request, "ImportTrf")?;
+        let actor = self
+            .platform
+            .auth
+            .actor(&request, "ImportTrf", Scope::Global)?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
             .platform
@@ -792,7 +857,10 @@ impl RegistryService for Registry {
         &self,
         request: Request<tonic::Streaming<ImportRatingListChunk>>,
     ) -> Result<Response<ImportRatingListResponse>, Status> {
-        let actor = self.platform.auth.actor(&request, "ImportRatingList")?;
+        let actor = self
+            .platform
+            .auth
+            .actor(&request, "ImportRatingList", Scope::Global)?;
         let mut stream = request.into_inner();
         let first = stream
             .message()
@@ -848,6 +916,9 @@ impl RegistryService for Registry {
         &self,
         request: Request<LookupPlayersRequest>,
     ) -> Result<Response<LookupPlayersResponse>, Status> {
+        self.platform
+            .auth
+            .authorize(&request, "LookupPlayers", Scope::Global)?;
         let r = request.into_inner();
         let Some(loaded) = self.directory.current() else {
             return Err(Status::failed_precondition(
@@ -867,6 +938,11 @@ impl RegistryService for Registry {
         &self,
         request: Request<ExportTrfRequest>,
     ) -> Result<Response<ExportTrfResponse>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "ExportTrf",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let (t, roster) = self.load_latest(&r.tournament_id).await?;
         let options = trf_export::ExportOptions {

@@ -25,6 +25,7 @@ use arbiter_registry::projection::{self, Tournaments};
 use arbiter_registry::record_commands::{self, load_latest};
 use arbiter_registry::roster::{Roster, RosterEvent, types};
 use arbiter_registry::tournament::FieldError;
+use arbiter_service_kit::auth::Scope;
 use arbiter_service_kit::host::service_info;
 use arbiter_service_kit::status::{from_log, invalid, not_found};
 use arbiter_service_kit::{Platform, ServiceModule};
@@ -278,8 +279,11 @@ fn correction_of(c: &ResultCorrected) -> correction_impact::Correction<'_> {
 impl ResultsService for Results {
     async fn get_service_info(
         &self,
-        _request: Request<GetServiceInfoRequest>,
+        request: Request<GetServiceInfoRequest>,
     ) -> Result<Response<ServiceInfo>, Status> {
+        self.platform
+            .auth
+            .authorize(&request, "GetServiceInfo", Scope::Global)?;
         service_info(&self.platform, SERVICE, &["c07-2026", "c07-2024", "seed"])
             .await
             .map(Response::new)
@@ -289,7 +293,11 @@ impl ResultsService for Results {
         &self,
         request: Request<RecordResultRequest>,
     ) -> Result<Response<ResultAck>, Status> {
-        let actor = self.platform.auth.actor(&request, "RecordResult")?;
+        let actor = self.platform.auth.actor(
+            &request,
+            "RecordResult",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
             .platform
@@ -324,7 +332,11 @@ impl ResultsService for Results {
         &self,
         request: Request<CorrectResultRequest>,
     ) -> Result<Response<CorrectResultResponse>, Status> {
-        let actor = self.platform.auth.actor(&request, "CorrectResult")?;
+        let actor = self.platform.auth.actor(
+            &request,
+            "CorrectResult",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
             .platform
@@ -392,7 +404,11 @@ impl ResultsService for Results {
         &self,
         request: Request<RecordByeRequest>,
     ) -> Result<Response<ResultAck>, Status> {
-        let actor = self.platform.auth.actor(&request, "RecordBye")?;
+        let actor = self.platform.auth.actor(
+            &request,
+            "RecordBye",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
             .platform
@@ -428,7 +444,11 @@ impl ResultsService for Results {
         &self,
         request: Request<CloseRoundRequest>,
     ) -> Result<Response<ResultAck>, Status> {
-        let actor = self.platform.auth.actor(&request, "CloseRound")?;
+        let actor = self.platform.auth.actor(
+            &request,
+            "CloseRound",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let (meta, _in_flight) = self
             .platform
@@ -464,6 +484,11 @@ impl ResultsService for Results {
         &self,
         request: Request<GetRoundResultsRequest>,
     ) -> Result<Response<RoundResults>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "GetRoundResults",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let (t, roster) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
         let p = roster.record.pairings.get(&r.round).ok_or_else(|| {
@@ -508,6 +533,11 @@ impl ResultsService for Results {
         &self,
         request: Request<GetStandingsRequest>,
     ) -> Result<Response<Standings>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "GetStandings",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         if r.as_of_position < 0 || r.as_of_micros < 0 {
             return Err(invalid(
@@ -572,6 +602,11 @@ impl ResultsService for Results {
         &self,
         request: Request<GetCorrectionImpactRequest>,
     ) -> Result<Response<CorrectionImpact>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "GetCorrectionImpact",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         if r.correction_position > 0 {
             return self
@@ -612,6 +647,11 @@ impl ResultsService for Results {
         &self,
         request: Request<GetHistoryRequest>,
     ) -> Result<Response<History>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "GetHistory",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let (t, roster) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
         let subject = if !r.player.trim().is_empty() {
@@ -643,6 +683,11 @@ impl ResultsService for Results {
         &self,
         request: Request<VerifyLogRequest>,
     ) -> Result<Response<VerifyLogResponse>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "VerifyLog",
+            Scope::tournament_or_global(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let id = r.tournament_id.trim().to_owned();
         let options = self
@@ -692,6 +737,11 @@ impl ResultsService for Results {
         &self,
         request: Request<ExportAuditRequest>,
     ) -> Result<Response<ExportAuditResponse>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "ExportAudit",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
         let r = request.into_inner();
         let (t, _) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
         let events = projection::events_of(&self.platform.store, &t.tournament_id)

@@ -1,0 +1,421 @@
+//! The one table of who may call what: every RPC of every service, the roles that may
+//! call it, whether it is scoped to a tournament, and whether it may be read without a
+//! token. Enforcement ([`super::Access::authorize`]), the table in ARCHITECTURE.md
+//! ([`render_markdown`]) and the table-driven test (`tests/tests/access.rs`) all read
+//! [`RULES`], so they cannot drift.
+
+/// A role. Per-tournament roles may be granted on one tournament or on all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Role {
+    /// Access management and everything else.
+    Admin,
+    /// Registry, pairing and results of a tournament, corrections; grants its helpers.
+    ChiefArbiter,
+    /// Registry, pairing and results of a tournament, corrections.
+    DeputyArbiter,
+    /// Records results and byes (and confirms clock reports) of a tournament; no
+    /// corrections, no pairing, no personal data.
+    ResultsEntry,
+    /// The rating service.
+    RatingOfficer,
+    /// A federation system: create, import and export tournaments, read across them.
+    Integrator,
+    /// A board clock: telemetry of a tournament's boards only.
+    ClockDevice,
+    /// Reads, with personal data.
+    Viewer,
+}
+
+use Role::*;
+
+impl Role {
+    /// Every role, in the order of the table.
+    pub const ALL: [Role; 8] = [
+        Admin,
+        ChiefArbiter,
+        DeputyArbiter,
+        ResultsEntry,
+        RatingOfficer,
+        Integrator,
+        ClockDevice,
+        Viewer,
+    ];
+
+    /// The role's name (`chief-arbiter`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Admin => "admin",
+            ChiefArbiter => "chief-arbiter",
+            DeputyArbiter => "deputy-arbiter",
+            ResultsEntry => "results-entry",
+            RatingOfficer => "rating-officer",
+            Integrator => "integrator",
+            ClockDevice => "clock-device",
+            Viewer => "viewer",
+        }
+    }
+
+    /// The role named `name`.
+    pub fn parse(name: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.name() == name.trim())
+    }
+
+    /// Whether the role may be granted on one tournament (else only on all).
+    pub fn per_tournament(self) -> bool {
+        !matches!(self, Admin | RatingOfficer | Integrator)
+    }
+}
+
+/// What a request is about, as far as permissions go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScopeKind {
+    /// One tournament (the request's `tournament_id`): a grant on it or on all counts.
+    Tournament,
+    /// Not one tournament: any grant of an allowed role counts.
+    Global,
+    /// One tournament when the request names one, else global (`VerifyLog`, grants).
+    TournamentOrGlobal,
+    /// Each message of the stream names its tournament (`BoardTelemetry`).
+    PerMessage,
+}
+
+/// Who may call without a token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Anonymous {
+    /// Nobody: a token is needed.
+    No,
+    /// Anybody, when the tournament is public.
+    IfPublic,
+    /// Anybody (service information: no tournament data).
+    Always,
+}
+
+/// One RPC's rule.
+#[derive(Debug, Clone, Copy)]
+pub struct Rule {
+    /// The service (`registry`, …; `*`: every service).
+    pub service: &'static str,
+    /// The RPC name as in the proto.
+    pub rpc: &'static str,
+    /// A write: appends events (refused when the log failed its check).
+    pub write: bool,
+    /// Its scope.
+    pub scope: ScopeKind,
+    /// The roles that may call it. Empty with `any_principal`: every principal.
+    pub roles: &'static [Role],
+    /// Any authenticated principal may call it, whatever its roles.
+    pub any_principal: bool,
+    /// Who may call it without a token.
+    pub anonymous: Anonymous,
+    /// Its answer carries personal data (birth date, national id, sex, club, e-mail).
+    pub personal: bool,
+}
+
+const ARB: &[Role] = &[Admin, ChiefArbiter, DeputyArbiter];
+const ENTRY: &[Role] = &[Admin, ChiefArbiter, DeputyArbiter, ResultsEntry];
+const READ: &[Role] = &[
+    Admin,
+    ChiefArbiter,
+    DeputyArbiter,
+    ResultsEntry,
+    Integrator,
+    Viewer,
+];
+const PERSONAL: &[Role] = &[Admin, ChiefArbiter, DeputyArbiter, Integrator, Viewer];
+const CREATE: &[Role] = &[Admin, Integrator];
+const RATING_W: &[Role] = &[Admin, RatingOfficer];
+const RATING_R: &[Role] = &[Admin, RatingOfficer, Integrator, Viewer];
+const CLOCK_W: &[Role] = &[Admin, ChiefArbiter, DeputyArbiter, ClockDevice];
+const CLOCK_R: &[Role] = &[
+    Admin,
+    ChiefArbiter,
+    DeputyArbiter,
+    ResultsEntry,
+    Integrator,
+    ClockDevice,
+    Viewer,
+];
+const MANAGE: &[Role] = &[Admin, ChiefArbiter];
+
+const fn rule(
+    service: &'static str,
+    rpc: &'static str,
+    write: bool,
+    scope: ScopeKind,
+    roles: &'static [Role],
+) -> Rule {
+    Rule {
+        service,
+        rpc,
+        write,
+        scope,
+        roles,
+        any_principal: false,
+        anonymous: Anonymous::No,
+        personal: false,
+    }
+}
+
+const fn w(service: &'static str, rpc: &'static str, roles: &'static [Role]) -> Rule {
+    rule(service, rpc, true, ScopeKind::Tournament, roles)
+}
+
+const fn r(service: &'static str, rpc: &'static str, roles: &'static [Role]) -> Rule {
+    rule(service, rpc, false, ScopeKind::Tournament, roles)
+}
+
+const fn global(mut r: Rule) -> Rule {
+    r.scope = ScopeKind::Global;
+    r
+}
+
+const fn personal(mut r: Rule) -> Rule {
+    r.personal = true;
+    r
+}
+
+const fn public(mut r: Rule) -> Rule {
+    r.anonymous = Anonymous::IfPublic;
+    r
+}
+
+const fn either(mut r: Rule) -> Rule {
+    r.scope = ScopeKind::TournamentOrGlobal;
+    r
+}
+
+use ScopeKind::PerMessage;
+
+/// Every RPC of every service (checked against the proto descriptors by a test).
+pub const RULES: &[Rule] = &[
+    Rule {
+        service: "*",
+        rpc: "GetServiceInfo",
+        write: false,
+        scope: ScopeKind::Global,
+        roles: &[],
+        any_principal: true,
+        anonymous: Anonymous::Always,
+        personal: false,
+    },
+    // registry
+    global(w("registry", "CreateTournament", CREATE)),
+    w("registry", "UpdateTournament", ARB),
+    r("registry", "GetTournament", CLOCK_R),
+    Rule {
+        any_principal: true,
+        ..global(r("registry", "ListTournaments", &[]))
+    },
+    w("registry", "AddPlayer", ARB),
+    w("registry", "CorrectPlayer", ARB),
+    w("registry", "WithdrawPlayer", ARB),
+    w("registry", "RequestBye", ARB),
+    w("registry", "ProhibitPairing", ARB),
+    personal(r("registry", "ListPlayers", PERSONAL)),
+    w("registry", "SetEntryRules", ARB),
+    w("registry", "SetTournamentSettings", ARB),
+    global(w("registry", "ImportTrf", CREATE)),
+    personal(r(
+        "registry",
+        "ExportTrf",
+        &[
+            Admin,
+            ChiefArbiter,
+            DeputyArbiter,
+            RatingOfficer,
+            Integrator,
+            Viewer,
+        ],
+    )),
+    global(w(
+        "registry",
+        "ImportRatingList",
+        &[Admin, RatingOfficer, Integrator],
+    )),
+    personal(global(r(
+        "registry",
+        "LookupPlayers",
+        &[
+            Admin,
+            ChiefArbiter,
+            DeputyArbiter,
+            RatingOfficer,
+            Integrator,
+            Viewer,
+        ],
+    ))),
+    // pairing
+    w("pairing", "PairRound", ARB),
+    w("pairing", "RepairRound", ARB),
+    w("pairing", "SetPairings", ARB),
+    w("pairing", "PublishPairings", ARB),
+    w("pairing", "DiscardPairing", ARB),
+    w("pairing", "UnpublishPairings", ARB),
+    public(r("pairing", "GetPairings", CLOCK_R)),
+    r("pairing", "ExplainPairing", READ),
+    // results
+    w("results", "RecordResult", ENTRY),
+    w("results", "CorrectResult", ARB),
+    w("results", "RecordBye", ENTRY),
+    w("results", "CloseRound", ARB),
+    public(r("results", "GetRoundResults", READ)),
+    public(r("results", "GetStandings", READ)),
+    r("results", "GetCorrectionImpact", READ),
+    personal(r("results", "GetHistory", PERSONAL)),
+    either(r("results", "VerifyLog", PERSONAL)),
+    personal(r("results", "ExportAudit", PERSONAL)),
+    // rating
+    global(w("rating", "ImportStartingList", RATING_W)),
+    global(w("rating", "SubmitExternalTournament", RATING_W)),
+    w(
+        "rating",
+        "SubmitTournament",
+        &[Admin, ChiefArbiter, RatingOfficer],
+    ),
+    global(w("rating", "RunPeriod", RATING_W)),
+    global(w("rating", "PublishPeriod", RATING_W)),
+    global(r("rating", "GetPeriod", RATING_R)),
+    personal(global(r("rating", "ExportList", RATING_R))),
+    personal(global(r("rating", "GetPlayerReport", RATING_R))),
+    global(r("rating", "GetTournamentReport", RATING_R)),
+    // clock-telemetry
+    w("clock", "OpenBoard", ARB),
+    rule("clock", "BoardTelemetry", true, PerMessage, CLOCK_W),
+    r("clock", "GetClockState", CLOCK_R),
+    r("clock", "WatchBoard", CLOCK_R),
+    // access
+    global(w("access", "AddPrincipal", MANAGE)),
+    personal(global(r("access", "ListPrincipals", MANAGE))),
+    either(w("access", "GrantRole", MANAGE)),
+    either(w("access", "RevokeRole", MANAGE)),
+    global(w("access", "IssueToken", MANAGE)),
+    global(r("access", "ListTokens", MANAGE)),
+    global(w("access", "RevokeToken", MANAGE)),
+    w("access", "SetTournamentVisibility", MANAGE),
+    Rule {
+        any_principal: true,
+        ..global(r("access", "WhoAmI", &[]))
+    },
+];
+
+/// The rule of `rpc`.
+pub fn rule_of(rpc: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.rpc == rpc)
+}
+
+impl Rule {
+    /// Whether `role` may call it.
+    pub fn allows(&self, role: Role) -> bool {
+        self.any_principal || self.roles.contains(&role)
+    }
+}
+
+/// The table of [`RULES`] as Markdown (included in ARCHITECTURE.md, checked by a test).
+pub fn render_markdown() -> String {
+    let mut s = String::from("| service | RPC | kind | scope | without a token |");
+    for role in Role::ALL {
+        s.push_str(&format!(" {} |", role.name()));
+    }
+    s.push_str("\n|---|---|---|---|---|");
+    for _ in Role::ALL {
+        s.push_str("---|");
+    }
+    s.push('\n');
+    for r in RULES {
+        let kind = match (r.write, r.personal) {
+            (true, _) => "write",
+            (false, true) => "read, personal data",
+            (false, false) => "read",
+        };
+        let scope = match r.scope {
+            ScopeKind::Tournament => "tournament",
+            ScopeKind::Global => "global",
+            ScopeKind::TournamentOrGlobal => "tournament or global",
+            ScopeKind::PerMessage => "tournament (each message)",
+        };
+        let anonymous = match r.anonymous {
+            Anonymous::No => "—",
+            Anonymous::IfPublic => "if public",
+            Anonymous::Always => "yes",
+        };
+        s.push_str(&format!(
+            "| {} | {} | {kind} | {scope} | {anonymous} |",
+            r.service, r.rpc
+        ));
+        for role in Role::ALL {
+            s.push_str(if r.allows(role) { " ✓ |" } else { " |" });
+        }
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rpc_of_the_protos_has_exactly_one_rule() {
+        use prost::Message;
+        let set =
+            prost_types::FileDescriptorSet::decode(arbiter_proto::FILE_DESCRIPTOR_SET).unwrap();
+        let mut rpcs = std::collections::BTreeSet::new();
+        for f in &set.file {
+            for s in &f.service {
+                for m in &s.method {
+                    rpcs.insert(m.name().to_owned());
+                }
+            }
+        }
+        let ruled: std::collections::BTreeSet<String> =
+            RULES.iter().map(|r| r.rpc.to_owned()).collect();
+        assert_eq!(ruled.len(), RULES.len(), "an RPC has two rules");
+        assert_eq!(rpcs, ruled, "the proto's RPCs and the rules differ");
+    }
+
+    #[test]
+    fn personal_data_never_reaches_results_entry_clocks_or_anonymous_callers() {
+        for r in RULES.iter().filter(|r| r.personal) {
+            assert_eq!(r.anonymous, Anonymous::No, "{}", r.rpc);
+            assert!(
+                !r.allows(ResultsEntry) && !r.allows(ClockDevice),
+                "{}",
+                r.rpc
+            );
+        }
+        for r in RULES.iter().filter(|r| r.anonymous != Anonymous::No) {
+            assert!(!r.write, "{}", r.rpc);
+        }
+    }
+
+    #[test]
+    fn results_entry_cannot_correct_or_pair() {
+        for rpc in ["CorrectResult", "PairRound", "SetPairings", "CloseRound"] {
+            assert!(!rule_of(rpc).unwrap().allows(ResultsEntry), "{rpc}");
+        }
+        assert!(rule_of("RecordResult").unwrap().allows(ResultsEntry));
+    }
+
+    /// ARCHITECTURE.md holds [`render_markdown`] between its access-table markers;
+    /// `ARBITER_WRITE_DOCS=1 cargo test -p arbiter-service-kit architecture_md` rewrites it.
+    #[test]
+    fn architecture_md_has_the_rendered_table() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../ARCHITECTURE.md");
+        let doc = std::fs::read_to_string(path).unwrap();
+        let (start, end) = ("<!-- access-table:start -->\n", "<!-- access-table:end -->");
+        let a = doc
+            .find(start)
+            .expect("ARCHITECTURE.md has no access-table markers")
+            + start.len();
+        let b = doc[a..].find(end).expect("no end marker") + a;
+        let table = render_markdown();
+        if std::env::var_os("ARBITER_WRITE_DOCS").is_some() {
+            std::fs::write(path, format!("{}{table}{}", &doc[..a], &doc[b..])).unwrap();
+            return;
+        }
+        assert!(
+            doc[a..b] == table,
+            "ARCHITECTURE.md's access table differs from access::roles::RULES: run ARBITER_WRITE_DOCS=1 cargo test -p arbiter-service-kit architecture_md"
+        );
+    }
+}

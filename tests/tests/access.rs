@@ -1,0 +1,255 @@
+//! Issue 40: every RPC called with every role, and with none, on the tournament of the
+//! grant and on another, against the one table (`access::roles::RULES`, which also
+//! renders ARCHITECTURE.md's table); then the whole flow through the CLI.
+use arbiter_proto::v1::access_service_client::AccessServiceClient;
+use arbiter_proto::v1::clock_service_client::ClockServiceClient;
+use arbiter_proto::v1::pairing_service_client::PairingServiceClient;
+use arbiter_proto::v1::rating_service_client::RatingServiceClient;
+use arbiter_proto::v1::registry_service_client::RegistryServiceClient;
+use arbiter_proto::v1::results_service_client::ResultsServiceClient;
+use arbiter_proto::v1::*;
+use arbiter_service_kit::access::roles::{Anonymous, RULES, Role, ScopeKind};
+use arbiter_tests::{Arbiter, start_arbiterd};
+use tonic::transport::Channel;
+use tonic::{Code, Request, Status};
+
+fn req<T>(body: T, token: Option<&str>) -> Request<T> {
+    let mut r = Request::new(body);
+    if let Some(t) = token {
+        r.metadata_mut()
+            .insert("authorization", format!("Bearer {t}").parse().unwrap());
+    }
+    r
+}
+
+/// Calls `rpc` about tournament `t` (requests without command metadata: a write that
+/// passes the access check is refused by validation and writes nothing).
+async fn call(ch: &Channel, rpc: &str, t: &str, token: Option<&str>) -> Vec<Result<(), Status>> {
+    let t = t.to_owned();
+    let mut reg = RegistryServiceClient::new(ch.clone());
+    let mut pair = PairingServiceClient::new(ch.clone());
+    let mut res = ResultsServiceClient::new(ch.clone());
+    let mut rat = RatingServiceClient::new(ch.clone());
+    let mut clk = ClockServiceClient::new(ch.clone());
+    let mut acc = AccessServiceClient::new(ch.clone());
+    macro_rules! c {
+        ($client:ident . $m:ident ( $body:expr )) => {
+            vec![$client.$m(req($body, token)).await.map(|_| ())]
+        };
+    }
+    macro_rules! tr {
+        ($ty:ident) => {
+            #[allow(clippy::needless_update)]
+            $ty {
+                tournament_id: t.clone(),
+                ..Default::default()
+            }
+        };
+    }
+    match rpc {
+        "GetServiceInfo" => vec![
+            reg.get_service_info(req(GetServiceInfoRequest {}, token))
+                .await
+                .map(|_| ()),
+            pair.get_service_info(req(GetServiceInfoRequest {}, token))
+                .await
+                .map(|_| ()),
+            res.get_service_info(req(GetServiceInfoRequest {}, token))
+                .await
+                .map(|_| ()),
+            rat.get_service_info(req(GetServiceInfoRequest {}, token))
+                .await
+                .map(|_| ()),
+            clk.get_service_info(req(GetServiceInfoRequest {}, token))
+                .await
+                .map(|_| ()),
+        ],
+        "CreateTournament" => c!(reg.create_tournament(CreateTournamentRequest::default())),
+        "UpdateTournament" => c!(reg.update_tournament(tr!(UpdateTournamentRequest))),
+        "GetTournament" => c!(reg.get_tournament(tr!(GetTournamentRequest))),
+        "ListTournaments" => c!(reg.list_tournaments(ListTournamentsRequest::default())),
+        "AddPlayer" => c!(reg.add_player(tr!(AddPlayerRequest))),
+        "CorrectPlayer" => c!(reg.correct_player(tr!(CorrectPlayerRequest))),
+        "WithdrawPlayer" => c!(reg.withdraw_player(tr!(WithdrawPlayerRequest))),
+        "RequestBye" => c!(reg.request_bye(tr!(RequestByeRequest))),
+        "ProhibitPairing" => c!(reg.prohibit_pairing(tr!(ProhibitPairingRequest))),
+        "ListPlayers" => c!(reg.list_players(tr!(ListPlayersRequest))),
+        "SetEntryRules" => c!(reg.set_entry_rules(tr!(SetEntryRulesRequest))),
+        "SetTournamentSettings" => {
+            c!(reg.set_tournament_settings(tr!(SetTournamentSettingsRequest)))
+        }
+        "ImportTrf" => c!(reg.import_trf(ImportTrfRequest::default())),
+        "ExportTrf" => c!(reg.export_trf(tr!(ExportTrfRequest))),
+        "ImportRatingList" => {
+            let body = futures::stream::iter(Vec::<ImportRatingListChunk>::new());
+            vec![reg.import_rating_list(req(body, token)).await.map(|_| ())]
+        }
+        "LookupPlayers" => c!(reg.lookup_players(LookupPlayersRequest::default())),
+        "PairRound" => c!(pair.pair_round(tr!(PairRoundRequest))),
+        "RepairRound" => c!(pair.repair_round(tr!(PairRoundRequest))),
+        "SetPairings" => c!(pair.set_pairings(tr!(SetPairingsRequest))),
+        "PublishPairings" => c!(pair.publish_pairings(tr!(PublishPairingsRequest))),
+        "DiscardPairing" => c!(pair.discard_pairing(tr!(DiscardPairingRequest))),
+        "UnpublishPairings" => c!(pair.unpublish_pairings(tr!(UnpublishPairingsRequest))),
+        "GetPairings" => c!(pair.get_pairings(tr!(GetPairingsRequest))),
+        "ExplainPairing" => c!(pair.explain_pairing(tr!(GetPairingsRequest))),
+        "RecordResult" => c!(res.record_result(tr!(RecordResultRequest))),
+        "CorrectResult" => c!(res.correct_result(tr!(CorrectResultRequest))),
+        "RecordBye" => c!(res.record_bye(tr!(RecordByeRequest))),
+        "CloseRound" => c!(res.close_round(tr!(CloseRoundRequest))),
+        "GetRoundResults" => c!(res.get_round_results(tr!(GetRoundResultsRequest))),
+        "GetStandings" => c!(res.get_standings(tr!(GetStandingsRequest))),
+        "GetCorrectionImpact" => c!(res.get_correction_impact(tr!(GetCorrectionImpactRequest))),
+        "GetHistory" => c!(res.get_history(tr!(GetHistoryRequest))),
+        "VerifyLog" => c!(res.verify_log(tr!(VerifyLogRequest))),
+        "ExportAudit" => c!(res.export_audit(tr!(ExportAuditRequest))),
+        "ImportStartingList" => c!(rat.import_starting_list(ImportStartingListRequest::default())),
+        "SubmitExternalTournament" => {
+            c!(rat.submit_external_tournament(SubmitExternalTournamentRequest::default()))
+        }
+        "SubmitTournament" => c!(rat.submit_tournament(tr!(SubmitTournamentRequest))),
+        "RunPeriod" => c!(rat.run_period(RunRatingPeriodRequest::default())),
+        "PublishPeriod" => c!(rat.publish_period(PublishRatingPeriodRequest::default())),
+        "GetPeriod" => c!(rat.get_period(GetRatingPeriodRequest::default())),
+        "ExportList" => c!(rat.export_list(ExportRatingListRequest::default())),
+        "GetPlayerReport" => c!(rat.get_player_report(GetRatingReportRequest::default())),
+        "GetTournamentReport" => {
+            c!(rat.get_tournament_report(GetRatingTournamentReportRequest::default()))
+        }
+        "OpenBoard" => c!(clk.open_board(tr!(OpenBoardRequest))),
+        "BoardTelemetry" => {
+            let item = Telemetry {
+                tournament_id: t.clone(),
+                board: 1,
+                ..Default::default()
+            };
+            let body = futures::stream::iter(vec![item]);
+            vec![match clk.board_telemetry(req(body, token)).await {
+                Err(s) => Err(s),
+                Ok(r) => {
+                    let reply = r.into_inner().message().await.unwrap().unwrap();
+                    match reply.outcome {
+                        Some(telemetry_reply::Outcome::Rejected(r))
+                            if r.code == "permission_denied" =>
+                        {
+                            Err(Status::permission_denied(r.message))
+                        }
+                        _ => Ok(()),
+                    }
+                }
+            }]
+        }
+        "GetClockState" => c!(clk.get_clock_state(tr!(GetClockStateRequest))),
+        "WatchBoard" => c!(clk.watch_board(tr!(WatchBoardRequest))),
+        "AddPrincipal" => c!(acc.add_principal(AddPrincipalRequest::default())),
+        "ListPrincipals" => c!(acc.list_principals(ListPrincipalsRequest {})),
+        "GrantRole" => c!(acc.grant_role(tr!(RoleRequest))),
+        "RevokeRole" => c!(acc.revoke_role(tr!(RoleRequest))),
+        "IssueToken" => c!(acc.issue_token(IssueTokenRequest::default())),
+        "ListTokens" => c!(acc.list_tokens(ListTokensRequest::default())),
+        "RevokeToken" => c!(acc.revoke_token(RevokeTokenRequest::default())),
+        "SetTournamentVisibility" => {
+            c!(acc.set_tournament_visibility(tr!(SetTournamentVisibilityRequest)))
+        }
+        "WhoAmI" => c!(acc.who_am_i(WhoAmIRequest {})),
+        other => panic!("{other}: the table has an RPC this test cannot call; add it"),
+    }
+}
+
+fn new_tournament(a: &Arbiter, name: &str) -> String {
+    a.json(&["tournament", "create", "--name", name])["tournament_id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn token_of(a: &Arbiter, name: &str) -> String {
+    a.json(&["access", "token", name])["token"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_rpc_with_every_role_in_and_out_of_scope_follows_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = Arbiter {
+        data: dir.path().join("data"),
+        port: arbiter_testkit::free_port(),
+    };
+    let _d = start_arbiterd(&a.data, a.port, |_| {});
+    let t = new_tournament(&a, "Scoped Open");
+    let u = new_tournament(&a, "Other Open");
+    let mut callers: Vec<(Option<Role>, Option<String>)> = vec![(None, None)];
+    for role in Role::ALL {
+        let name = format!("as-{}", role.name());
+        a.ok(&["access", "add", &name]);
+        let mut grant = vec!["access", "grant", &name, "--role", role.name()];
+        if role.per_tournament() {
+            grant.extend(["--tournament", &t]);
+        }
+        a.ok(&grant);
+        callers.push((Some(role), Some(token_of(&a, &name))));
+    }
+    let ch = tonic::transport::Endpoint::from_shared(format!("http://127.0.0.1:{}", a.port))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for rule in RULES {
+        for (role, token) in &callers {
+            for on in [&t, &u] {
+                let expected = match role {
+                    None => rule.anonymous == Anonymous::Always,
+                    Some(role) => {
+                        rule.allows(*role)
+                            && (rule.any_principal
+                                || rule.scope == ScopeKind::Global
+                                || !role.per_tournament()
+                                || on == &t)
+                    }
+                };
+                for got in call(&ch, rule.rpc, on, token.as_deref()).await {
+                    checked += 1;
+                    let code = got.as_ref().err().map(Status::code);
+                    let allowed =
+                        !matches!(code, Some(Code::PermissionDenied | Code::Unauthenticated));
+                    let refusal_fits = match (role, code) {
+                        (None, Some(c)) if !allowed => c == Code::Unauthenticated,
+                        (Some(_), Some(c)) if !allowed => c == Code::PermissionDenied,
+                        _ => true,
+                    };
+                    if allowed != expected || !refusal_fits {
+                        wrong.push(format!(
+                            "{} as {} on {}: expected {}, got {:?}",
+                            rule.rpc,
+                            role.map_or("nobody", Role::name),
+                            if on == &t { "T" } else { "U" },
+                            if expected { "allowed" } else { "refused" },
+                            got.as_ref().err()
+                        ));
+                    }
+                    if let (Some(role), Err(s)) = (role, &got)
+                        && s.code() == Code::PermissionDenied
+                        && !s.message().contains(&format!("as-{}", role.name()))
+                    {
+                        wrong.push(format!(
+                            "{}: the refusal names nobody: {}",
+                            rule.rpc,
+                            s.message()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {checked} calls differ from the table:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    assert!(checked > RULES.len() * 9 * 2);
+}
