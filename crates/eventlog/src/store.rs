@@ -13,7 +13,7 @@ use crate::{AppendAck, AppendRequest, Error, RecordedEvent, Result, Seal, migrat
 /// Rewrites `$1, $2, …` placeholders (each used once, in order) into SQLite's anonymous
 /// `?`: sqlx binds `$N`/`?N` names through `sqlite3_bind_parameter_name`, a linear scan
 /// per parameter, which made multi-row inserts quadratic.
-fn placeholders(backend: Backend, sql: &str) -> String {
+pub(crate) fn placeholders(backend: Backend, sql: &str) -> String {
     match backend {
         Backend::Postgres => sql.to_owned(),
         Backend::Sqlite => {

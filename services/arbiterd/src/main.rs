@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use anyhow::Context;
-use arbiter_service_kit::host::{self, ServiceModule};
+use arbiter_service_kit::host::{self, ServiceModule, VerifyAtStart};
 use arbiter_service_kit::{Platform, PlatformOptions, telemetry};
 use clap::Parser;
 
@@ -31,6 +31,13 @@ struct Args {
     /// 0 intact, 1 damaged. Nothing is served or written.
     #[arg(long)]
     check_log: bool,
+    /// How much of the event log is checked at start: `full` walks every event, and is
+    /// the one that also finds a log edited before the last anchor (e.g. while arbiterd
+    /// was stopped); `incremental` checks the anchor against its commit's log seal and
+    /// walks only the events after it (faster on a long log, trusting everything before
+    /// the anchor). `--check-log` always walks every event.
+    #[arg(long, env = "ARBITER_VERIFY_AT_START", value_enum, default_value_t = VerifyAtStart::Full)]
+    verify_at_start: VerifyAtStart,
     /// How many milliseconds a device's stamp (`at_ms`) may be ahead of this server's clock:
     /// within it the item is applied at the server's time, beyond it refused (at most 60000).
     #[arg(long, env = "ARBITER_DEVICE_CLOCK_TOLERANCE_MS", default_value_t = arbiter_clock_telemetry::DEFAULT_DEVICE_CLOCK_TOLERANCE_MS, value_parser = arbiter_clock_telemetry::parse_device_clock_tolerance)]
@@ -55,6 +62,7 @@ async fn main() -> anyhow::Result<()> {
         anchor_file: args.data_dir.join("log.anchor"),
         log_owner: "arbiterd".to_owned(),
         shared_log: true,
+        verify_at_start: args.verify_at_start,
     };
     if args.check_log {
         return check_log(options).await;
@@ -98,6 +106,7 @@ async fn check_log(options: PlatformOptions) -> anyhow::Result<()> {
         .verify_with(&arbiter_eventlog::VerifyOptions {
             anchor: arbiter_eventlog::anchor::Anchor::read(&options.anchor_file)?,
             signatures: arbiter_eventlog::Signatures::All,
+            scope: arbiter_eventlog::Scope::Full,
         })
         .await?;
     store.close().await;
