@@ -136,6 +136,58 @@ struct Snapshot {
     heads: Vec<(String, i64, Vec<u8>)>,
 }
 
+/// A seal whose signature is still to be checked, over the hash of its last event.
+struct PendingSeal<'a> {
+    seal: &'a SealRow,
+    stream: String,
+    version: i64,
+    hash: Vec<u8>,
+}
+
+/// Checks the signatures of `pending` (Ed25519 verification dominates an incremental
+/// check: one per append), split over the available cores.
+fn check_seals(keys: &Keys, pending: &[PendingSeal<'_>]) -> Vec<Problem> {
+    let check = |chunk: &[PendingSeal<'_>]| -> Vec<Problem> {
+        chunk
+            .iter()
+            .filter_map(|p| {
+                let s = p.seal;
+                let f = keys
+                    .check(&s.service, &s.key_id, &seal_message(&p.hash), &s.signature)
+                    .err()?;
+                Some(Problem {
+                    position: s.last,
+                    stream: p.stream.clone(),
+                    version: p.version,
+                    message: format!(
+                        "the seal of positions {}..{} does not verify: {f} (an event of that append was edited, or the seal forged)",
+                        s.first, s.last
+                    ),
+                    log_wide: false,
+                })
+            })
+            .collect()
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(pending.len().div_ceil(64))
+        .max(1);
+    if threads == 1 {
+        return check(pending);
+    }
+    let per = pending.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = pending
+            .chunks(per)
+            .map(|chunk| scope.spawn(move || check(chunk)))
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    })
+}
+
 /// The state of a walk over consecutive events.
 struct Walk<'a> {
     keys: &'a Keys,
@@ -146,6 +198,8 @@ struct Walk<'a> {
     newest_log_seal: Option<i64>,
     log_seals: std::iter::Peekable<std::slice::Iter<'a, LogSealRow>>,
     seals: std::iter::Peekable<std::slice::Iter<'a, SealRow>>,
+    /// Seals to check: their signatures are verified after the walk, in parallel.
+    pending: Vec<PendingSeal<'a>>,
     log_hash: Vec<u8>,
     anchor_hash: Option<Vec<u8>>,
     /// Where the walk has seen the first log-chain mismatch (reported once).
@@ -238,14 +292,14 @@ impl Walk<'_> {
                         "sealed for service {:?}, the event names {:?}",
                         s.service, e.service
                     ));
-                } else if let Err(f) =
-                    self.keys
-                        .check(&s.service, &s.key_id, &seal_message(&e.hash), &s.signature)
-                {
-                    problems.push(format!(
-                        "the seal of positions {}..{} does not verify: {f} (an event of that append was edited, or the seal forged)",
-                        s.first, s.last
-                    ));
+                } else {
+                    // Checked after the walk, on every core (`check_seals`).
+                    self.pending.push(PendingSeal {
+                        seal: s,
+                        stream: e.stream.clone(),
+                        version: e.stream_version,
+                        hash: e.hash.clone(),
+                    });
                 }
             }
         } else if e.global_position >= self.sealed_from
@@ -351,6 +405,7 @@ impl EventStore {
             newest_log_seal: snap.log_seals.last().map(|l| l.position),
             log_seals: snap.log_seals.iter().peekable(),
             seals: snap.seals.iter().peekable(),
+            pending: Vec::new(),
             log_hash: LOG_GENESIS.to_vec(),
             anchor_hash: None,
             chain_broken: false,
@@ -437,6 +492,8 @@ impl EventStore {
             }
         }
 
+        let seal_problems = check_seals(&keys, &walk.pending);
+        walk.report.problems.extend(seal_problems);
         let last = walk.expected_position - 1;
         let head = snap.head;
         if head != last {
