@@ -40,7 +40,7 @@ pub use envelope::{AppendAck, AppendRequest, CommandContext, NewEvent, RecordedE
 pub use error::Error;
 pub use signing::Keys;
 pub use store::{Backend, EventStore, Subscription};
-pub use verify::{Problem, Signatures, VerifyOptions, VerifyReport};
+pub use verify::{Problem, Scope, Signatures, VerifyOptions, VerifyReport};
 
 /// Result alias of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

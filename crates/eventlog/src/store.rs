@@ -13,7 +13,7 @@ use crate::{AppendAck, AppendRequest, Error, RecordedEvent, Result, Seal, migrat
 /// Rewrites `$1, $2, …` placeholders (each used once, in order) into SQLite's anonymous
 /// `?`: sqlx binds `$N`/`?N` names through `sqlite3_bind_parameter_name`, a linear scan
 /// per parameter, which made multi-row inserts quadratic.
-fn placeholders(backend: Backend, sql: &str) -> String {
+pub(crate) fn placeholders(backend: Backend, sql: &str) -> String {
     match backend {
         Backend::Postgres => sql.to_owned(),
         Backend::Sqlite => {
@@ -308,7 +308,11 @@ impl EventStore {
     /// failed its check must not grow, whoever writes (handlers, device streams, the
     /// services' own tasks, mirrors).
     pub fn refuse_appends(&self, why: String) {
-        *self.inner.refusal.write().unwrap_or_else(|p| p.into_inner()) = Some(why);
+        *self
+            .inner
+            .refusal
+            .write()
+            .unwrap_or_else(|p| p.into_inner()) = Some(why);
     }
 
     fn refused(&self) -> Result<()> {

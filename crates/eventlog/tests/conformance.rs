@@ -1,7 +1,11 @@
 //! The event-log conformance suite, run against both backends: every test below
 //! exists twice, as `sqlite::NAME` and `postgres::NAME` (a real throwaway PostgreSQL).
+use arbiter_eventlog::anchor::Anchor;
 use arbiter_eventlog::upcast::Upcasters;
-use arbiter_eventlog::{AppendRequest, CommandContext, Error, EventStore, NewEvent};
+use arbiter_eventlog::{
+    AppendRequest, CommandContext, Error, EventStore, NewEvent, Scope, Signatures, VerifyOptions,
+    VerifyReport,
+};
 use sqlx::AssertSqlSafe;
 
 /// A log on one backend, plus what keeps its database alive.
@@ -54,6 +58,16 @@ impl Fixture {
             .await
             .expect("raw sql");
         pool.close().await;
+    }
+
+    /// A byte string as an SQL literal of this backend.
+    fn bytes(&self, b: &[u8]) -> String {
+        let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+        if self.url.starts_with("sqlite:") {
+            format!("X'{hex}'")
+        } else {
+            format!("'\\x{hex}'::bytea")
+        }
     }
 }
 
@@ -640,6 +654,263 @@ async fn concurrent_batches_are_ordered_and_gap_free(f: Fixture) {
     assert!(s.verify().await.unwrap().is_ok());
 }
 
+/// Streams `v-1` and `v-2` of five events each, alternating, one commit per event
+/// (positions 1..=10, `v-1` at the odd ones).
+async fn ten_events(s: &EventStore) {
+    for i in 0..5 {
+        for stream in ["v-1", "v-2"] {
+            s.append(req(
+                stream,
+                None,
+                &format!("{stream}-{i}"),
+                vec![ev("E", &i.to_string())],
+            ))
+            .await
+            .unwrap();
+        }
+    }
+}
+
+/// The options of the check at start (`check_log`): every event, the seals after the
+/// anchor.
+fn at_start(anchor: &Anchor) -> VerifyOptions {
+    VerifyOptions {
+        anchor: Some(anchor.clone()),
+        signatures: Signatures::AfterAnchor,
+        scope: Scope::Full,
+    }
+}
+
+/// The incremental check at start: only what follows the anchor.
+fn since(anchor: &Anchor) -> VerifyOptions {
+    VerifyOptions {
+        scope: Scope::SinceAnchor,
+        ..at_start(anchor)
+    }
+}
+
+fn says(r: &VerifyReport, position: i64, words: &str) -> bool {
+    r.problems
+        .iter()
+        .any(|p| p.position == position && p.message.contains(words))
+}
+
+async fn incremental_check_walks_only_after_the_anchor(f: Fixture) {
+    let s = &f.store;
+    ten_events(s).await;
+    let anchor = s.anchor().await.unwrap().expect("an anchor");
+    assert_eq!(anchor.position, 10);
+    // After the anchor: both streams go on, a third one starts.
+    for (i, stream) in ["v-1", "v-3", "v-2", "v-3", "v-1"].iter().enumerate() {
+        s.append(req(
+            stream,
+            None,
+            &format!("after-{i}"),
+            vec![ev("E", &i.to_string())],
+        ))
+        .await
+        .unwrap();
+    }
+    let r = s.verify_with(&since(&anchor)).await.unwrap();
+    assert!(r.is_ok(), "{:?}", r.problems);
+    assert_eq!(r.events, 5, "only the events after the anchor are walked");
+    assert!(s.verify_with(&at_start(&anchor)).await.unwrap().is_ok());
+
+    // An edit after the anchor is found.
+    f.raw("UPDATE events SET reason = 'edited' WHERE global_position = 13")
+        .await;
+    let r = s.verify_with(&since(&anchor)).await.unwrap();
+    assert!(says(&r, 13, "edited"), "{:?}", r.problems);
+    f.raw("UPDATE events SET reason = '' WHERE global_position = 13")
+        .await;
+    assert!(s.verify_with(&since(&anchor)).await.unwrap().is_ok());
+
+    // An edit before the anchor is what only the full walk finds.
+    f.raw("UPDATE events SET reason = 'edited' WHERE global_position = 4")
+        .await;
+    assert!(s.verify_with(&since(&anchor)).await.unwrap().is_ok());
+    let r = s.verify_with(&at_start(&anchor)).await.unwrap();
+    assert!(says(&r, 4, "edited"), "{:?}", r.problems);
+    f.raw("UPDATE events SET reason = '' WHERE global_position = 4")
+        .await;
+
+    // The log seal at the anchor no longer carries the anchor's hash: rewritten.
+    f.raw(&format!(
+        "UPDATE log_seals SET log_hash = {} WHERE position = 10",
+        f.bytes(&[7; 32])
+    ))
+    .await;
+    let r = s.verify_with(&since(&anchor)).await.unwrap();
+    assert!(
+        says(&r, 10, "the anchor says the log chain at position 10"),
+        "{:?}",
+        r.problems
+    );
+}
+
+async fn check_at_start_finds_an_edit_with_its_hash_recomputed(f: Fixture) {
+    let s = &f.store;
+    ten_events(s).await;
+    let anchor = s.anchor().await.unwrap().expect("an anchor");
+    // The last event of v-1 (position 9): payload edited, hash recomputed, stream
+    // head moved along, so that the stream chain alone looks intact.
+    let mut e = s.read_at(9).await.unwrap().expect("event 9");
+    e.payload = b"\"forged\"".to_vec();
+    e.hash = arbiter_eventlog::hash_chain::event_hash(&e).to_vec();
+    f.raw(&format!(
+        "UPDATE events SET payload = {}, hash = {} WHERE global_position = 9",
+        f.bytes(&e.payload),
+        f.bytes(&e.hash)
+    ))
+    .await;
+    f.raw(&format!(
+        "UPDATE streams SET head_hash = {} WHERE stream = 'v-1'",
+        f.bytes(&e.hash)
+    ))
+    .await;
+    let r = s.verify_with(&at_start(&anchor)).await.unwrap();
+    assert!(
+        says(&r, 9, "the log chain at position 9"),
+        "{:?}",
+        r.problems
+    );
+    assert!(
+        !r.problems
+            .iter()
+            .any(|p| p.message.contains("hash mismatch"))
+    );
+    let r = s.verify().await.unwrap();
+    assert!(
+        says(&r, 9, "the seal of positions 9..9"),
+        "{:?}",
+        r.problems
+    );
+}
+
+async fn check_at_start_finds_last_events_truncated_against_the_anchor(f: Fixture) {
+    let s = &f.store;
+    ten_events(s).await;
+    let anchor = s.anchor().await.unwrap().expect("an anchor");
+    // The last two commits removed, and every table rewound to match.
+    f.raw("DELETE FROM events WHERE global_position > 8").await;
+    f.raw("DELETE FROM seals WHERE last_position > 8").await;
+    f.raw("DELETE FROM log_seals WHERE position > 8").await;
+    f.raw(
+        "UPDATE log_head SET position = 8, \
+         log_hash = (SELECT log_hash FROM log_seals WHERE position = 8) WHERE id = 1",
+    )
+    .await;
+    for (stream, position) in [("v-1", 7), ("v-2", 8)] {
+        f.raw(&format!(
+            "UPDATE streams SET version = 4, \
+             head_hash = (SELECT hash FROM events WHERE global_position = {position}) \
+             WHERE stream = '{stream}'"
+        ))
+        .await;
+    }
+    let r = s.verify().await.unwrap();
+    assert!(r.is_ok(), "without the anchor, a log cut short looks whole");
+    let r = s.verify_with(&at_start(&anchor)).await.unwrap();
+    assert!(
+        says(
+            &r,
+            10,
+            "the anchor says the log reached position 10, it ends at 8"
+        ),
+        "{:?}",
+        r.problems
+    );
+    let r = s.verify_with(&since(&anchor)).await.unwrap();
+    assert!(says(&r, 10, "the anchor says"), "{:?}", r.problems);
+}
+
+async fn check_at_start_finds_two_positions_swapped_across_streams(f: Fixture) {
+    let s = &f.store;
+    ten_events(s).await;
+    let anchor = s.anchor().await.unwrap().expect("an anchor");
+    // Positions 3 (v-1 version 2) and 4 (v-2 version 2) trade places, with their
+    // seals: each stream's order is unchanged, only the log's order is not.
+    for (table, columns) in [
+        ("events", &["global_position"][..]),
+        ("seals", &["last_position", "first_position"][..]),
+    ] {
+        for (from, to) in [(3, -1), (4, 3), (-1, 4)] {
+            let set = columns
+                .iter()
+                .map(|c| format!("{c} = {to}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            f.raw(&format!(
+                "UPDATE {table} SET {set} WHERE {} = {from}",
+                columns[0]
+            ))
+            .await;
+        }
+    }
+    let r = s.verify_with(&at_start(&anchor)).await.unwrap();
+    assert!(
+        says(&r, 3, "the log chain at position 3"),
+        "{:?}",
+        r.problems
+    );
+}
+
+async fn check_at_start_finds_a_deleted_event_renumbered_away(f: Fixture) {
+    let s = &f.store;
+    ten_events(s).await;
+    // Position 11: the only event of v-3; then two more of v-1 and v-2 (12, 13).
+    for (i, stream) in ["v-3", "v-1", "v-2"].iter().enumerate() {
+        s.append(req(stream, None, &format!("x{i}"), vec![ev("E", "x")]))
+            .await
+            .unwrap();
+    }
+    let anchor = s.anchor().await.unwrap().expect("an anchor");
+    // v-3 deleted whole, every later position moved down one, the log head too.
+    f.raw("DELETE FROM events WHERE global_position = 11").await;
+    f.raw("DELETE FROM seals WHERE last_position = 11").await;
+    f.raw("DELETE FROM log_seals WHERE position = 11").await;
+    f.raw("DELETE FROM streams WHERE stream = 'v-3'").await;
+    for (table, columns) in [
+        ("events", &["global_position"][..]),
+        ("seals", &["last_position", "first_position"][..]),
+        ("log_seals", &["position"][..]),
+    ] {
+        let shift = |to: &str| {
+            columns
+                .iter()
+                .map(|c| format!("{c} = {}", to.replace('c', c)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        f.raw(&format!(
+            "UPDATE {table} SET {} WHERE {} > 11",
+            shift("-(c - 1)"),
+            columns[0]
+        ))
+        .await;
+        f.raw(&format!(
+            "UPDATE {table} SET {} WHERE {} < 0",
+            shift("-c"),
+            columns[0]
+        ))
+        .await;
+    }
+    f.raw("UPDATE log_head SET position = 12 WHERE id = 1")
+        .await;
+    let r = s.verify_with(&at_start(&anchor)).await.unwrap();
+    assert!(
+        !r.problems.iter().any(|p| p.message.contains("missing")),
+        "the positions are gap-free again: {:?}",
+        r.problems
+    );
+    assert!(
+        says(&r, 11, "the log chain at position 11"),
+        "{:?}",
+        r.problems
+    );
+    assert!(says(&r, 13, "the anchor says"), "{:?}", r.problems);
+}
+
 macro_rules! conformance {
     ($backend:ident: $($name:ident),* $(,)?) => {
         mod $backend {
@@ -657,9 +928,17 @@ conformance!(sqlite: append_and_read, conflict_names_stream_and_versions, retrie
     invalid_requests_write_nothing, concurrent_appends_are_ordered_and_gap_free,
     racing_writers_with_expected_version_one_wins, verify_detects_edit_delete_reorder,
     subscribe_catches_up_then_goes_live, outbox_holds_every_event_until_acked, old_schema_versions_are_upcast_on_read,
-    append_batch_has_per_request_semantics, concurrent_batches_are_ordered_and_gap_free);
+    append_batch_has_per_request_semantics, concurrent_batches_are_ordered_and_gap_free,
+    incremental_check_walks_only_after_the_anchor, check_at_start_finds_an_edit_with_its_hash_recomputed,
+    check_at_start_finds_last_events_truncated_against_the_anchor,
+    check_at_start_finds_two_positions_swapped_across_streams,
+    check_at_start_finds_a_deleted_event_renumbered_away);
 conformance!(postgres: append_and_read, conflict_names_stream_and_versions, retried_command_id_writes_nothing,
     invalid_requests_write_nothing, concurrent_appends_are_ordered_and_gap_free,
     racing_writers_with_expected_version_one_wins, verify_detects_edit_delete_reorder,
     subscribe_catches_up_then_goes_live, outbox_holds_every_event_until_acked, old_schema_versions_are_upcast_on_read,
-    append_batch_has_per_request_semantics, concurrent_batches_are_ordered_and_gap_free);
+    append_batch_has_per_request_semantics, concurrent_batches_are_ordered_and_gap_free,
+    incremental_check_walks_only_after_the_anchor, check_at_start_finds_an_edit_with_its_hash_recomputed,
+    check_at_start_finds_last_events_truncated_against_the_anchor,
+    check_at_start_finds_two_positions_swapped_across_streams,
+    check_at_start_finds_a_deleted_event_renumbered_away);

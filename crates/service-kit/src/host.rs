@@ -10,7 +10,7 @@ use std::time::Duration;
 use arbiter_bus::Bus;
 use arbiter_bus::relay::{RelayOptions, run_relay};
 use arbiter_eventlog::anchor::Anchor;
-use arbiter_eventlog::{EventStore, Keys, Signatures, VerifyOptions};
+use arbiter_eventlog::{EventStore, Keys, Scope, Signatures, VerifyOptions};
 use tokio::sync::watch;
 use tonic::service::RoutesBuilder;
 use tonic_health::ServingStatus;
@@ -52,6 +52,33 @@ pub struct StandaloneArgs {
     /// event sealed by the old key; old seals stay verifiable).
     #[arg(long)]
     pub rotate_signing_key: bool,
+    /// How much of the event log is checked at start: `full` walks every event, and is
+    /// the one that also finds a log edited before the last anchor (e.g. while the
+    /// service was stopped); `incremental` checks the anchor against its commit's log
+    /// seal and walks only the events after it (faster on a long log, trusting
+    /// everything before the anchor).
+    #[arg(long, env = "ARBITER_VERIFY_AT_START", value_enum, default_value_t = VerifyAtStart::Full)]
+    pub verify_at_start: VerifyAtStart,
+}
+
+/// How much of the log the check at start walks (`--verify-at-start`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum VerifyAtStart {
+    /// Every event (also finds a log edited before the anchor while stopped).
+    #[default]
+    Full,
+    /// Only the events after the last anchor.
+    Incremental,
+}
+
+impl VerifyAtStart {
+    /// The scope of the verification.
+    pub fn scope(self) -> Scope {
+        match self {
+            VerifyAtStart::Full => Scope::Full,
+            VerifyAtStart::Incremental => Scope::SinceAnchor,
+        }
+    }
 }
 
 impl StandaloneArgs {
@@ -75,6 +102,7 @@ impl StandaloneArgs {
             } else {
                 Vec::new()
             },
+            verify_at_start: self.verify_at_start,
         })
         .await
     }
@@ -104,6 +132,8 @@ pub struct PlatformOptions {
     pub shared_log: bool,
     /// Services whose signing key is replaced at start (after the log's check).
     pub rotate_keys: Vec<String>,
+    /// How much of the log the check at start walks.
+    pub verify_at_start: VerifyAtStart,
 }
 
 /// What the check of the log at start found (ADR platform-006).
@@ -162,6 +192,7 @@ impl Platform {
             log_owner: "arbiter".to_owned(),
             shared_log: false,
             rotate_keys: Vec::new(),
+            verify_at_start: VerifyAtStart::Full,
         })
         .await
     }
@@ -182,13 +213,14 @@ impl Platform {
             log_owner,
             shared_log,
             rotate_keys,
+            verify_at_start,
         } = options;
         let keys = Keys::in_dir(&key_dir, &log_owner, trusted_keys.as_deref())
             .map_err(|e| anyhow::anyhow!("--key-dir {}: {e}", key_dir.display()))?;
         let store = EventStore::open_with(&database_url, keys.clone())
             .await
             .map_err(|e| anyhow::anyhow!("{database_url}: {e}"))?;
-        let log_check = Arc::new(check_log(&store, &anchor_file).await?);
+        let log_check = Arc::new(check_log(&store, &anchor_file, verify_at_start.scope()).await?);
         for service in &rotate_keys {
             if !log_check.verified {
                 anyhow::bail!(
@@ -266,6 +298,7 @@ impl Platform {
         Ok(VerifyOptions {
             anchor: Anchor::read(&self.anchor_file).map_err(|e| e.to_string())?,
             signatures: Signatures::All,
+            scope: Scope::Full,
         })
     }
 
@@ -282,9 +315,14 @@ impl Platform {
     }
 }
 
-/// The check at start: the whole chain, the seals after the anchor, the newest log
-/// seal and the anchor itself. Writes a new anchor when it passes.
-async fn check_log(store: &EventStore, anchor_file: &Path) -> anyhow::Result<LogCheck> {
+/// The check at start: the chain (the whole log, or with [`Scope::SinceAnchor`] only
+/// what follows the anchor), the seals after the anchor, the newest log seal and the
+/// anchor itself. Writes a new anchor when it passes.
+async fn check_log(
+    store: &EventStore,
+    anchor_file: &Path,
+    scope: Scope,
+) -> anyhow::Result<LogCheck> {
     let started = std::time::Instant::now();
     let anchor = match Anchor::read(anchor_file) {
         Ok(a) => a,
@@ -301,9 +339,10 @@ async fn check_log(store: &EventStore, anchor_file: &Path) -> anyhow::Result<Log
         .verify_with(&VerifyOptions {
             anchor,
             signatures: Signatures::AfterAnchor,
+            scope,
         })
         .await?;
-    tracing::info!(events = report.events, elapsed = ?started.elapsed(), ok = report.is_ok(), "event log checked");
+    tracing::info!(?scope, events = report.events, elapsed = ?started.elapsed(), ok = report.is_ok(), "event log checked");
     if report.is_ok() {
         if let Some(a) = store.anchor().await? {
             a.write(anchor_file)?;

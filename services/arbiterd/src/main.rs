@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use anyhow::Context;
-use arbiter_service_kit::host::{self, ServiceModule};
+use arbiter_service_kit::host::{self, ServiceModule, VerifyAtStart};
 use arbiter_service_kit::{Platform, PlatformOptions, telemetry};
 use clap::Parser;
 
@@ -36,6 +36,13 @@ struct Args {
     /// `SigningKeyRotated` event sealed by the old key; old seals stay verifiable.
     #[arg(long, value_name = "SERVICE")]
     rotate_signing_key: Vec<String>,
+    /// How much of the event log is checked at start: `full` walks every event, and is
+    /// the one that also finds a log edited before the last anchor (e.g. while arbiterd
+    /// was stopped); `incremental` checks the anchor against its commit's log seal and
+    /// walks only the events after it (faster on a long log, trusting everything before
+    /// the anchor). `--check-log` always walks every event.
+    #[arg(long, env = "ARBITER_VERIFY_AT_START", value_enum, default_value_t = VerifyAtStart::Full)]
+    verify_at_start: VerifyAtStart,
     /// How many milliseconds a device's stamp (`at_ms`) may be ahead of this server's clock:
     /// within it the item is applied at the server's time, beyond it refused (at most 60000).
     #[arg(long, env = "ARBITER_DEVICE_CLOCK_TOLERANCE_MS", default_value_t = arbiter_clock_telemetry::DEFAULT_DEVICE_CLOCK_TOLERANCE_MS, value_parser = arbiter_clock_telemetry::parse_device_clock_tolerance)]
@@ -61,6 +68,7 @@ async fn main() -> anyhow::Result<()> {
         log_owner: "arbiterd".to_owned(),
         shared_log: true,
         rotate_keys: args.rotate_signing_key.clone(),
+        verify_at_start: args.verify_at_start,
     };
     if args.check_log {
         return check_log(options).await;
@@ -107,6 +115,7 @@ async fn check_log(options: PlatformOptions) -> anyhow::Result<()> {
         .verify_with(&arbiter_eventlog::VerifyOptions {
             anchor: arbiter_eventlog::anchor::Anchor::read(&options.anchor_file)?,
             signatures: arbiter_eventlog::Signatures::All,
+            scope: arbiter_eventlog::Scope::Full,
         })
         .await?;
     store.close().await;
