@@ -508,43 +508,18 @@ impl EventStore {
                 .filter_map(|e| streams.get_key_value(&e.stream))
                 .collect()
         };
-        for chunk in touched.chunks(INSERT_CHUNK) {
-            let sql = format!(
-                "INSERT INTO streams (stream, version, head_hash) VALUES {} \
-                 ON CONFLICT (stream) DO UPDATE SET version = excluded.version, \
-                 head_hash = excluded.head_hash",
-                values(chunk.len(), 3)
-            );
-            let mut q = sqlx::query(AssertSqlSafe(placeholders(backend, &sql)));
-            for (stream, (version, hash)) in chunk {
-                q = q.bind(stream.as_str()).bind(*version).bind(hash.clone());
-            }
-            q.execute(&mut *tx).await?;
-        }
-        for chunk in new_commands.chunks(INSERT_CHUNK) {
-            let sql = format!(
-                "INSERT INTO commands (command_id, stream, first_position, last_position, \
-                 stream_version, request_digest) VALUES {}",
-                values(chunk.len(), 6)
-            );
-            let mut q = sqlx::query(AssertSqlSafe(placeholders(backend, &sql)));
-            for (command_id, stream, ack, digest) in chunk {
-                q = q
-                    .bind(*command_id)
-                    .bind(*stream)
-                    .bind(ack.first_position)
-                    .bind(ack.last_position)
-                    .bind(ack.stream_version)
-                    .bind(digest.to_vec());
-            }
-            q.execute(&mut *tx).await?;
-        }
-        insert_seals(backend, &mut tx, &seals).await?;
         let mut log_hash = start_log_hash;
         for e in &recorded {
             log_hash = log_link(&log_hash, e.global_position, &e.hash).to_vec();
         }
-        self.seal_log(&mut tx, head, log_hash).await?;
+        let log_signer = keys.signer(keys.log_owner())?;
+        let log_seal = LogSealRow {
+            position: head,
+            signature: log_signer.sign(&log_message(head, &log_hash)),
+            log_hash,
+            key_id: log_signer.key_id().to_owned(),
+        };
+        write_tail(backend, &mut tx, &touched, &new_commands, &seals, &log_seal).await?;
         tx.commit().await?;
         self.advance_head(head);
         Ok(outcomes)
@@ -1085,6 +1060,206 @@ fn replay_of(
         }
         _ => Ok(*ack),
     }
+}
+
+/// The log seal of one commit.
+struct LogSealRow {
+    position: i64,
+    log_hash: Vec<u8>,
+    key_id: String,
+    signature: Vec<u8>,
+}
+
+/// A value bound to a statement.
+enum Val {
+    I(i64),
+    S(String),
+    B(Vec<u8>),
+}
+
+/// `($a, $b, …), (…)` for `rows` rows of `columns` parameters numbered from `first`.
+fn values_from(first: usize, rows: usize, columns: usize) -> String {
+    (0..rows)
+        .map(|r| {
+            let cols = (0..columns)
+                .map(|c| format!("${}", first + r * columns + c))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!("({cols})")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Most parameters written by one tail statement (PostgreSQL allows 65,535).
+const MAX_TAIL_PARAMETERS: usize = 30_000;
+
+/// Everything an append writes after its events — stream heads, command records, seals,
+/// the log seal and the log head — in ONE statement: a data-modifying CTE on
+/// PostgreSQL, statements separated by `;` in one call on SQLite. Each statement costs a
+/// round trip (PostgreSQL) or a hop to sqlx's SQLite worker thread, which dominated a
+/// durable single-event commit once seals were added (ADR platform-006).
+async fn write_tail(
+    backend: Backend,
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    touched: &[(&String, &(i64, Vec<u8>))],
+    commands: &[(&str, &str, AppendAck, &[u8])],
+    seals: &[SealRow],
+    log_seal: &LogSealRow,
+) -> Result<()> {
+    let parameters = touched.len() * 3 + commands.len() * 6 + seals.len() * 6 + 6;
+    if parameters > MAX_TAIL_PARAMETERS {
+        return write_tail_in_parts(backend, tx, touched, commands, seals, log_seal).await;
+    }
+    let mut vals: Vec<Val> = Vec::with_capacity(parameters);
+    let mut next = 1;
+    let mut part = |rows: usize, cols: usize| {
+        let v = values_from(next, rows, cols);
+        next += rows * cols;
+        v
+    };
+    let streams_sql = format!(
+        "INSERT INTO streams (stream, version, head_hash) VALUES {} \
+         ON CONFLICT (stream) DO UPDATE SET version = excluded.version, \
+         head_hash = excluded.head_hash",
+        part(touched.len(), 3)
+    );
+    for (stream, (version, hash)) in touched {
+        vals.extend([
+            Val::S((*stream).clone()),
+            Val::I(*version),
+            Val::B(hash.clone()),
+        ]);
+    }
+    let commands_sql = format!(
+        "INSERT INTO commands (command_id, stream, first_position, last_position, \
+         stream_version, request_digest) VALUES {}",
+        part(commands.len(), 6)
+    );
+    for (command_id, stream, ack, digest) in commands {
+        vals.extend([
+            Val::S((*command_id).to_owned()),
+            Val::S((*stream).to_owned()),
+            Val::I(ack.first_position),
+            Val::I(ack.last_position),
+            Val::I(ack.stream_version),
+            Val::B(digest.to_vec()),
+        ]);
+    }
+    let seals_sql = format!(
+        "INSERT INTO seals (first_position, last_position, stream, service, key_id, \
+         signature) VALUES {}",
+        part(seals.len(), 6)
+    );
+    for r in seals {
+        vals.extend([
+            Val::I(r.first_position),
+            Val::I(r.last_position),
+            Val::S(r.stream.clone()),
+            Val::S(r.service.clone()),
+            Val::S(r.key_id.clone()),
+            Val::B(r.signature.clone()),
+        ]);
+    }
+    let log_seal_sql = format!(
+        "INSERT INTO log_seals (position, log_hash, key_id, signature) VALUES {}",
+        part(1, 4)
+    );
+    vals.extend([
+        Val::I(log_seal.position),
+        Val::B(log_seal.log_hash.clone()),
+        Val::S(log_seal.key_id.clone()),
+        Val::B(log_seal.signature.clone()),
+    ]);
+    let head_params = part(1, 2);
+    let (p, h) = head_params
+        .trim_matches(|c| c == '(' || c == ')')
+        .split_once(", ")
+        .unwrap_or(("$0", "$0"));
+    let head_sql = format!("UPDATE log_head SET position = {p}, log_hash = {h} WHERE id = 1");
+    vals.extend([Val::I(log_seal.position), Val::B(log_seal.log_hash.clone())]);
+    let sql = match backend {
+        Backend::Postgres => format!(
+            "WITH s AS ({streams_sql}), c AS ({commands_sql}), se AS ({seals_sql}), \
+             ls AS ({log_seal_sql}) {head_sql}"
+        ),
+        Backend::Sqlite => placeholders(
+            backend,
+            &format!("{streams_sql}; {commands_sql}; {seals_sql}; {log_seal_sql}; {head_sql}"),
+        ),
+    };
+    let mut q = sqlx::query(AssertSqlSafe(sql));
+    for v in vals {
+        q = match v {
+            Val::I(i) => q.bind(i),
+            Val::S(s) => q.bind(s),
+            Val::B(b) => q.bind(b),
+        };
+    }
+    q.execute(&mut **tx).await?;
+    Ok(())
+}
+
+/// [`write_tail`] as separate statements, for a batch too large for one.
+async fn write_tail_in_parts(
+    backend: Backend,
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    touched: &[(&String, &(i64, Vec<u8>))],
+    commands: &[(&str, &str, AppendAck, &[u8])],
+    seals: &[SealRow],
+    log_seal: &LogSealRow,
+) -> Result<()> {
+    for chunk in touched.chunks(INSERT_CHUNK) {
+        let sql = format!(
+            "INSERT INTO streams (stream, version, head_hash) VALUES {} \
+             ON CONFLICT (stream) DO UPDATE SET version = excluded.version, \
+             head_hash = excluded.head_hash",
+            values(chunk.len(), 3)
+        );
+        let mut q = sqlx::query(AssertSqlSafe(placeholders(backend, &sql)));
+        for (stream, (version, hash)) in chunk {
+            q = q.bind(stream.as_str()).bind(*version).bind(hash.clone());
+        }
+        q.execute(&mut **tx).await?;
+    }
+    for chunk in commands.chunks(INSERT_CHUNK) {
+        let sql = format!(
+            "INSERT INTO commands (command_id, stream, first_position, last_position, \
+             stream_version, request_digest) VALUES {}",
+            values(chunk.len(), 6)
+        );
+        let mut q = sqlx::query(AssertSqlSafe(placeholders(backend, &sql)));
+        for (command_id, stream, ack, digest) in chunk {
+            q = q
+                .bind(*command_id)
+                .bind(*stream)
+                .bind(ack.first_position)
+                .bind(ack.last_position)
+                .bind(ack.stream_version)
+                .bind(digest.to_vec());
+        }
+        q.execute(&mut **tx).await?;
+    }
+    insert_seals(backend, tx, seals).await?;
+    sqlx::query(AssertSqlSafe(placeholders(
+        backend,
+        "INSERT INTO log_seals (position, log_hash, key_id, signature) VALUES ($1, $2, $3, $4)",
+    )))
+    .bind(log_seal.position)
+    .bind(log_seal.log_hash.clone())
+    .bind(log_seal.key_id.clone())
+    .bind(log_seal.signature.clone())
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(AssertSqlSafe(placeholders(
+        backend,
+        "UPDATE log_head SET position = $1, log_hash = $2 WHERE id = 1",
+    )))
+    .bind(log_seal.position)
+    .bind(log_seal.log_hash.clone())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 /// One seal row (see `signing`).
