@@ -380,14 +380,41 @@ impl EventStore {
         }
         self.refused()?;
         let backend = self.inner.backend;
-        let mut tx = self.begin_append().await?;
-        let (start, start_log_hash) = lock_head(backend, &mut tx).await?;
         let keys = self.inner.keys.clone();
+        let valid: Vec<Result<()>> = reqs.iter().map(validate).collect();
+        let mut tx = self.begin_append().await?;
+        // One request (a durable single commit): its stream and command id are read in
+        // one statement — on SQLite with the log head too (BEGIN IMMEDIATE already holds
+        // the write lock); on PostgreSQL after the head's row lock, so that the read's
+        // snapshot sees the previous append.
+        let single = match (reqs, valid.as_slice()) {
+            ([r], [Ok(())]) => Some(r),
+            _ => None,
+        };
+        let (start, start_log_hash, mut streams, mut commands) = match single {
+            Some(r) => {
+                let joined = backend == Backend::Sqlite;
+                let lock = if joined {
+                    None
+                } else {
+                    Some(lock_head(backend, &mut tx).await?)
+                };
+                let (head, streams, commands) = load_one(backend, &mut tx, r, joined).await?;
+                let (start, log_hash) = match lock {
+                    Some(l) => l,
+                    None => head.ok_or_else(|| Error::invalid("log_head", "missing"))?,
+                };
+                (start, log_hash, streams, commands)
+            }
+            None => {
+                let (start, log_hash) = lock_head(backend, &mut tx).await?;
+                (start, log_hash, HashMap::new(), HashMap::new())
+            }
+        };
         // Set-based: the streams and command ids the batch names are read in a few
         // statements, the requests are decided in memory in order (each seeing what
         // the earlier ones wrote), and everything accepted is written in a few
         // multi-row statements.
-        let valid: Vec<Result<()>> = reqs.iter().map(validate).collect();
         let named = |f: fn(&AppendRequest) -> &str| {
             let mut v: Vec<&str> = reqs
                 .iter()
@@ -399,9 +426,10 @@ impl EventStore {
             v.dedup();
             v
         };
-        let mut streams = load_streams(backend, &mut tx, &named(|r| &r.stream)).await?;
-        let mut commands =
-            load_commands(backend, &mut tx, &named(|r| &r.context.command_id)).await?;
+        if single.is_none() {
+            streams = load_streams(backend, &mut tx, &named(|r| &r.stream)).await?;
+            commands = load_commands(backend, &mut tx, &named(|r| &r.context.command_id)).await?;
+        }
         let now = now_micros();
         let mut head = start;
         let mut outcomes = Vec::with_capacity(reqs.len());
@@ -1356,6 +1384,65 @@ fn values(rows: usize, columns: usize) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// What [`load_one`] reads.
+type OneRead = (
+    Option<(i64, Vec<u8>)>,
+    HashMap<String, (i64, Vec<u8>)>,
+    HashMap<String, CommandRecord>,
+);
+
+/// The stream and the command id of one request in one statement, with the log head
+/// (position, log hash) when `with_head`.
+async fn load_one(
+    backend: Backend,
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    req: &AppendRequest,
+    with_head: bool,
+) -> Result<OneRead> {
+    let sql = "SELECT h.position, h.log_hash, s.version, s.head_hash, c.stream, \
+         c.first_position, c.last_position, c.stream_version, c.request_digest \
+         FROM log_head h LEFT JOIN streams s ON s.stream = $1 \
+         LEFT JOIN commands c ON c.command_id = $2 WHERE h.id = 1";
+    let row = sqlx::query(AssertSqlSafe(placeholders(backend, sql)))
+        .bind(&req.stream)
+        .bind(&req.context.command_id)
+        .fetch_one(&mut **tx)
+        .await?;
+    let head = with_head
+        .then(|| -> Result<(i64, Vec<u8>)> {
+            Ok((
+                row.try_get(0)?,
+                row.try_get::<Option<Vec<u8>>, _>(1)?
+                    .unwrap_or_else(|| crate::signing::LOG_GENESIS.to_vec()),
+            ))
+        })
+        .transpose()?;
+    let mut streams = HashMap::new();
+    if let (Some(v), Some(h)) = (
+        row.try_get::<Option<i64>, _>(2)?,
+        row.try_get::<Option<Vec<u8>>, _>(3)?,
+    ) {
+        streams.insert(req.stream.clone(), (v, h));
+    }
+    let mut commands = HashMap::new();
+    if let Some(stream) = row.try_get::<Option<String>, _>(4)? {
+        commands.insert(
+            req.context.command_id.clone(),
+            (
+                stream,
+                AppendAck {
+                    first_position: row.try_get(5)?,
+                    last_position: row.try_get(6)?,
+                    stream_version: row.try_get(7)?,
+                    replayed: true,
+                },
+                row.try_get(8)?,
+            ),
+        );
+    }
+    Ok((head, streams, commands))
 }
 
 /// Version and head hash of the named streams that exist.
