@@ -253,3 +253,178 @@ async fn every_rpc_with_every_role_in_and_out_of_scope_follows_the_table() {
     );
     assert!(checked > RULES.len() * 9 * 2);
 }
+
+/// The CLI as `token`'s holder (no admin token file fallback).
+fn as_holder(a: &Arbiter, token: &str, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(arbiter_tests::binary("arbiter"))
+        .args(args)
+        .env("ARBITER_SERVER", format!("http://127.0.0.1:{}", a.port))
+        .env("ARBITER_TOKEN", token)
+        .env_remove("ARBITER_DATA_DIR")
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap()
+}
+
+fn holder_ok(a: &Arbiter, token: &str, args: &[&str]) -> String {
+    let o = as_holder(a, token, args);
+    assert!(
+        o.status.success(),
+        "arbiter {args:?}: {}",
+        arbiter_tests::output_text(&o)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn holder_refused(a: &Arbiter, token: &str, args: &[&str], needle: &str) {
+    let o = as_holder(a, token, args);
+    let text = arbiter_tests::output_text(&o);
+    assert_eq!(o.status.code(), Some(1), "arbiter {args:?}: {text}");
+    assert!(
+        text.contains(needle),
+        "arbiter {args:?}: {needle:?} not in {text}"
+    );
+}
+
+#[test]
+fn a_chief_arbiter_and_a_helper_through_the_cli_and_the_audit_names_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = Arbiter {
+        data: dir.path().join("data"),
+        port: arbiter_testkit::free_port(),
+    };
+    let _d = start_arbiterd(&a.data, a.port, |_| {});
+    let t = a.json(&[
+        "tournament",
+        "create",
+        "--name",
+        "Access Open",
+        "--rounds",
+        "5",
+    ])["tournament_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let u = new_tournament(&a, "Other Open");
+    for i in 1..=4 {
+        a.ok(&[
+            "player",
+            "add",
+            &t,
+            "--name",
+            &format!("Player, No{i}"),
+            "--rating",
+            &(2300 - 10 * i).to_string(),
+        ]);
+    }
+    // Admin: a chief arbiter for T.
+    a.ok(&[
+        "access",
+        "add",
+        "Anna Arbiter",
+        "--email",
+        "anna@example.org",
+    ]);
+    a.ok(&[
+        "access",
+        "grant",
+        "Anna Arbiter",
+        "--role",
+        "chief-arbiter",
+        "--tournament",
+        &t,
+    ]);
+    let anna = token_of(&a, "Anna Arbiter");
+    assert!(holder_ok(&a, &anna, &["whoami"]).contains("Anna Arbiter"));
+    // The chief arbiter grants a helper results-entry on T.
+    holder_ok(&a, &anna, &["access", "add", "Hugo Helper"]);
+    holder_ok(
+        &a,
+        &anna,
+        &[
+            "access",
+            "grant",
+            "Hugo Helper",
+            "--role",
+            "results-entry",
+            "--tournament",
+            &t,
+        ],
+    );
+    let hugo_json: serde_json::Value = serde_json::from_str(&holder_ok(
+        &a,
+        &anna,
+        &[
+            "access",
+            "token",
+            "Hugo Helper",
+            "--expires",
+            "3d",
+            "--json",
+        ],
+    ))
+    .unwrap();
+    let hugo = hugo_json["token"].as_str().unwrap().to_owned();
+    let hugo_id = hugo_json["token_id"].as_str().unwrap().to_owned();
+    holder_ok(&a, &anna, &["round", "pair", &t, "1"]);
+    holder_ok(&a, &anna, &["round", "publish", &t, "1"]);
+    // The helper records, but cannot correct, pair or touch U.
+    holder_ok(&a, &hugo, &["result", "set", &t, "1", "1", "1-0"]);
+    holder_refused(
+        &a,
+        &hugo,
+        &[
+            "result", "correct", &t, "1", "1", "0-1", "--was", "1-0", "--reason", "sheet",
+        ],
+        "PermissionDenied",
+    );
+    holder_refused(&a, &hugo, &["round", "pair", &t, "2"], "PermissionDenied");
+    holder_refused(
+        &a,
+        &hugo,
+        &[
+            "player",
+            "add",
+            &u,
+            "--name",
+            "Intruder, Ivo",
+            "--rating",
+            "2000",
+        ],
+        "PermissionDenied",
+    );
+    // The chief arbiter corrects; the history names each person.
+    holder_ok(
+        &a,
+        &anna,
+        &[
+            "result",
+            "correct",
+            &t,
+            "1",
+            "1",
+            "0-1",
+            "--was",
+            "1-0",
+            "--reason",
+            "sheet signed 0-1",
+        ],
+    );
+    let history = holder_ok(
+        &a,
+        &anna,
+        &["result", "history", &t, "--round", "1", "--board", "1"],
+    );
+    assert!(
+        history.contains("Hugo Helper") && history.contains("Anna Arbiter"),
+        "{history}"
+    );
+    // Revoked: refused at once.
+    holder_ok(&a, &anna, &["access", "revoke", &hugo_id]);
+    holder_refused(
+        &a,
+        &hugo,
+        &["result", "set", &t, "1", "2", "1/2"],
+        "Unauthenticated",
+    );
+}
