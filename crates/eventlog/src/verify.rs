@@ -678,17 +678,18 @@ impl EventStore {
             }
         }
         for chunk in wanted.chunks(LOOKUP_CHUNK) {
-            let clauses = (0..chunk.len())
+            // One indexed lookup per stream, as arms of one statement: an OR of the
+            // same conditions made SQLite scan the whole table.
+            let sql = (0..chunk.len())
                 .map(|i| {
                     format!(
-                        "(stream = ${} AND stream_version = ${})",
+                        "SELECT stream, hash FROM events WHERE stream = ${} AND stream_version = ${}",
                         2 * i + 1,
                         2 * i + 2
                     )
                 })
                 .collect::<Vec<_>>()
-                .join(" OR ");
-            let sql = format!("SELECT stream, hash FROM events WHERE {clauses}");
+                .join(" UNION ALL ");
             let mut q = sqlx::query(AssertSqlSafe(placeholders(self.backend(), &sql)));
             for (stream, version) in chunk {
                 q = q.bind(*stream).bind(*version);
