@@ -255,7 +255,7 @@ fn forged_envelopes_are_refused_by_the_distributed_mirrors() {
     wait_until("the pairing service's copy", 30, || {
         pairing_info(pair).projected_position >= 1
     });
-    let before = pairing_info(pair);
+    let before = settled(|| pairing_info(pair));
     let mallory = arbiter_eventlog::Keys::ephemeral("mallory");
     let key = mallory.signer("registry").unwrap();
     publish_raw(
@@ -284,13 +284,31 @@ fn forged_envelopes_are_refused_by_the_distributed_mirrors() {
     wait_until("the genuine update at the pairing service", 30, || {
         pairing_info(pair).projected_position > before.projected_position
     });
-    let after = pairing_info(pair);
+    let after = settled(|| pairing_info(pair));
     assert_eq!(
         after.projected_position,
         before.projected_position + 1,
         "only the genuine event was copied"
     );
     assert_eq!(after.rejected_events, before.rejected_events + 2);
+}
+
+/// The service info once its log has not moved for 1.5 s (copies of earlier events,
+/// e.g. the registry's first access events, may still be arriving).
+fn settled(info: impl Fn() -> arbiter_proto::v1::ServiceInfo) -> arbiter_proto::v1::ServiceInfo {
+    let mut last = info();
+    let mut since = Instant::now();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while since.elapsed() < Duration::from_millis(1500) {
+        assert!(Instant::now() < deadline, "the log never settled: {last:?}");
+        std::thread::sleep(Duration::from_millis(100));
+        let now = info();
+        if now.projected_position != last.projected_position {
+            since = Instant::now();
+        }
+        last = now;
+    }
+    last
 }
 
 /// SIGTERM and wait: a clean stop writes the anchor.
