@@ -323,24 +323,11 @@ fn stop(mut p: Proc) {
     }
 }
 
-/// A small tournament with a paired, published round and two results; stopped.
-fn recorded_tournament(data: &Path) -> String {
-    let port = arbiter_testkit::free_port();
-    let d = start_arbiterd(data, port, |_| {});
-    let a = Arbiter {
-        data: data.to_owned(),
-        port,
-    };
-    let t = a.json(&[
-        "tournament",
-        "create",
-        "--name",
-        "Tamper Open",
-        "--rounds",
-        "3",
-    ]);
+/// A tournament of `players` players with round 1 paired and published.
+fn paired_tournament(a: &Arbiter, name: &str, players: usize) -> String {
+    let t = a.json(&["tournament", "create", "--name", name, "--rounds", "3"]);
     let id = t["tournament_id"].as_str().unwrap().to_owned();
-    for i in 1..=4 {
+    for i in 1..=players {
         a.ok(&[
             "player",
             "add",
@@ -353,6 +340,18 @@ fn recorded_tournament(data: &Path) -> String {
     }
     a.ok(&["round", "pair", &id, "1"]);
     a.ok(&["round", "publish", &id, "1"]);
+    id
+}
+
+/// A small tournament with a paired, published round and two results; stopped.
+fn recorded_tournament(data: &Path) -> String {
+    let port = arbiter_testkit::free_port();
+    let d = start_arbiterd(data, port, |_| {});
+    let a = Arbiter {
+        data: data.to_owned(),
+        port,
+    };
+    let id = paired_tournament(&a, "Tamper Open", 4);
     a.ok(&["result", "set", &id, "1", "1", "1-0"]);
     a.ok(&["result", "set", &id, "1", "2", "1/2"]);
     stop(d);
@@ -673,28 +672,7 @@ fn a_command_id_is_bound_to_its_request() {
         data: data.clone(),
         port,
     };
-    let t = a.json(&[
-        "tournament",
-        "create",
-        "--name",
-        "Retry Open",
-        "--rounds",
-        "3",
-    ]);
-    let id = t["tournament_id"].as_str().unwrap().to_owned();
-    for i in 1..=20 {
-        a.ok(&[
-            "player",
-            "add",
-            &id,
-            "--name",
-            &format!("Player, No{i}"),
-            "--rating",
-            &(2300 - 10 * i).to_string(),
-        ]);
-    }
-    a.ok(&["round", "pair", &id, "1"]);
-    a.ok(&["round", "publish", &id, "1"]);
+    let id = paired_tournament(&a, "Retry Open", 20);
 
     // Sequential: the same request again is the original answer, nothing written.
     let first = a.json(&["result", "set", &id, "1", "1", "1-0", "--command-id", "X"]);
