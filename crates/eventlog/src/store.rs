@@ -540,49 +540,22 @@ impl EventStore {
         for e in &recorded {
             log_hash = log_link(&log_hash, e.global_position, &e.hash).to_vec();
         }
-        let log_signer = keys.signer(keys.log_owner())?;
-        let log_seal = LogSealRow {
-            position: head,
-            signature: log_signer.sign(&log_message(head, &log_hash)),
-            log_hash,
-            key_id: log_signer.key_id().to_owned(),
-        };
+        let log_seal = self.log_seal(head, log_hash)?;
         write_tail(backend, &mut tx, &touched, &new_commands, &seals, &log_seal).await?;
         tx.commit().await?;
         self.advance_head(head);
         Ok(outcomes)
     }
 
-    /// Signs the log chain at `head` (the commit's last position) with the log owner's
-    /// key and moves the log head there.
-    async fn seal_log(
-        &self,
-        tx: &mut sqlx::Transaction<'static, sqlx::Any>,
-        head: i64,
-        log_hash: Vec<u8>,
-    ) -> Result<()> {
-        let backend = self.inner.backend;
+    /// The log owner's seal of the log chain at `head` (the commit's last position).
+    fn log_seal(&self, head: i64, log_hash: Vec<u8>) -> Result<LogSealRow> {
         let signer = self.inner.keys.signer(self.inner.keys.log_owner())?;
-        let signature = signer.sign(&log_message(head, &log_hash));
-        sqlx::query(AssertSqlSafe(placeholders(
-            backend,
-            "INSERT INTO log_seals (position, log_hash, key_id, signature) VALUES ($1, $2, $3, $4)",
-        )))
-        .bind(head)
-        .bind(log_hash.clone())
-        .bind(signer.key_id().to_owned())
-        .bind(signature)
-        .execute(&mut **tx)
-        .await?;
-        sqlx::query(AssertSqlSafe(placeholders(
-            backend,
-            "UPDATE log_head SET position = $1, log_hash = $2 WHERE id = 1",
-        )))
-        .bind(head)
-        .bind(log_hash)
-        .execute(&mut **tx)
-        .await?;
-        Ok(())
+        Ok(LogSealRow {
+            position: head,
+            signature: signer.sign(&log_message(head, &log_hash)),
+            log_hash,
+            key_id: signer.key_id().to_owned(),
+        })
     }
 
     /// Appends verbatim copies of another service's events (a mirror, distributed
@@ -726,7 +699,8 @@ impl EventStore {
         for e in &copies {
             chained = log_link(&chained, e.global_position, &e.hash).to_vec();
         }
-        self.seal_log(&mut tx, head + n, chained).await?;
+        let log_seal = self.log_seal(head + n, chained)?;
+        write_log_seal(backend, &mut tx, &log_seal).await?;
         tx.commit().await?;
         self.advance_head(head + n);
         Ok(AppendAck {
@@ -1269,6 +1243,15 @@ async fn write_tail_in_parts(
         q.execute(&mut **tx).await?;
     }
     insert_seals(backend, tx, seals).await?;
+    write_log_seal(backend, tx, log_seal).await
+}
+
+/// The log seal and the log head it moves to, as separate statements.
+async fn write_log_seal(
+    backend: Backend,
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    log_seal: &LogSealRow,
+) -> Result<()> {
     sqlx::query(AssertSqlSafe(placeholders(
         backend,
         "INSERT INTO log_seals (position, log_hash, key_id, signature) VALUES ($1, $2, $3, $4)",
