@@ -9,7 +9,7 @@ use arbiter_proto::v1::registry_service_client::RegistryServiceClient;
 use arbiter_proto::v1::results_service_client::ResultsServiceClient;
 use arbiter_proto::v1::*;
 use arbiter_service_kit::access::roles::{Anonymous, RULES, Role, ScopeKind};
-use arbiter_tests::{Arbiter, start_arbiterd};
+use arbiter_tests::{Arbiter, output_text, start_arbiterd};
 use tonic::transport::Channel;
 use tonic::{Code, Request, Status};
 
@@ -334,6 +334,22 @@ fn a_chief_arbiter_and_a_helper_through_the_cli_and_the_audit_names_them() {
         "--tournament",
         &t,
     ]);
+    // A grant names a tournament the registry has.
+    let o = a.run(&[
+        "access",
+        "grant",
+        "Anna Arbiter",
+        "--role",
+        "chief-arbiter",
+        "--tournament",
+        "T-mistyped",
+    ]);
+    assert!(
+        !o.status.success()
+            && output_text(&o).contains("NotFound: tournament_id: no tournament T-mistyped"),
+        "{}",
+        output_text(&o)
+    );
     let anna = token_of(&a, "Anna Arbiter");
     assert!(holder_ok(&a, &anna, &["whoami"]).contains("Anna Arbiter"));
     // The chief arbiter grants a helper results-entry on T.
@@ -366,6 +382,11 @@ fn a_chief_arbiter_and_a_helper_through_the_cli_and_the_audit_names_them() {
     .unwrap();
     let hugo = hugo_json["token"].as_str().unwrap().to_owned();
     let hugo_id = hugo_json["token_id"].as_str().unwrap().to_owned();
+    // A helper of T lists T only; the admin lists both.
+    let listed = holder_ok(&a, &hugo, &["tournament", "list", "--json"]);
+    assert!(listed.contains(&t) && !listed.contains(&u), "{listed}");
+    let listed = a.json(&["tournament", "list"]).to_string();
+    assert!(listed.contains(&t) && listed.contains(&u), "{listed}");
     holder_ok(&a, &anna, &["round", "pair", &t, "1"]);
     holder_ok(&a, &anna, &["round", "publish", &t, "1"]);
     // The helper records, but cannot correct, pair or touch U.

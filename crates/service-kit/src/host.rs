@@ -15,7 +15,7 @@ use tokio::sync::watch;
 use tonic::service::RoutesBuilder;
 use tonic_health::ServingStatus;
 
-use crate::access::{Bootstrap, bootstrap};
+use crate::access::{Bootstrap, bootstrap, follow_owner};
 use crate::auth::Auth;
 use crate::command::Commands;
 use crate::telemetry::GrpcTraceLayer;
@@ -103,10 +103,16 @@ impl StandaloneArgs {
                 Vec::new()
             },
             verify_at_start: self.verify_at_start,
+            access_owner: service == ACCESS_OWNER,
         })
         .await
     }
 }
+
+/// The standalone service that owns the `access` stream and hosts the `AccessService`
+/// in the distributed mode: the registry, which also knows the tournaments a grant
+/// names. The others follow it through their mirrors.
+pub const ACCESS_OWNER: &str = "registry";
 
 /// How to open a [`Platform`].
 #[derive(Debug, Clone)]
@@ -134,7 +140,14 @@ pub struct PlatformOptions {
     pub rotate_keys: Vec<String>,
     /// How much of the log the check at start walks.
     pub verify_at_start: VerifyAtStart,
+    /// This process owns the `access` stream (arbiterd; the registry in the distributed
+    /// mode) and hosts the `AccessService`; otherwise it folds the owner's access
+    /// events, which a mirror copies into its log (ADR platform-007).
+    pub access_owner: bool,
 }
+
+/// The subjects of the access stream's events (what a follower mirrors).
+pub const ACCESS_SUBJECTS: &str = "arbiter.v1.access.>";
 
 /// What the check of the log at start found (ADR platform-006).
 #[derive(Debug, Clone, Default)]
@@ -193,6 +206,7 @@ impl Platform {
             shared_log: false,
             rotate_keys: Vec::new(),
             verify_at_start: VerifyAtStart::Full,
+            access_owner: true,
         })
         .await
     }
@@ -214,6 +228,7 @@ impl Platform {
             shared_log,
             rotate_keys,
             verify_at_start,
+            access_owner,
         } = options;
         let keys = Keys::in_dir(&key_dir, &log_owner, trusted_keys.as_deref())
             .map_err(|e| anyhow::anyhow!("--key-dir {}: {e}", key_dir.display()))?;
@@ -239,9 +254,12 @@ impl Platform {
                 .map_err(|e| anyhow::anyhow!("{url}: {e}"))?,
             None => Bus::InProcess(store.clone()),
         };
-        let (access, boot) = bootstrap(&store, &token_file, log_check.verified)
-            .await
-            .map_err(|e| anyhow::anyhow!("access: {e:#}"))?;
+        let (access, boot) = if access_owner {
+            bootstrap(&store, &token_file, log_check.verified).await
+        } else {
+            follow_owner(&store, &token_file).await
+        }
+        .map_err(|e| anyhow::anyhow!("access: {e:#}"))?;
         let mut auth = Auth::new(access.clone());
         if !log_check.verified {
             store.refuse_appends(format!(
@@ -268,11 +286,17 @@ impl Platform {
                     "access: the log failed its check; the token file's tokens are admins in memory"
                 );
             }
+            Bootstrap::Following => {
+                tracing::info!(
+                    owner = ACCESS_OWNER,
+                    "access: following the owner's access stream"
+                );
+            }
             Bootstrap::Loaded => {}
         }
         let (shutdown_tx, shutdown) = watch::channel(false);
         access.follow(store.clone(), shutdown.clone());
-        Ok(Platform {
+        let platform = Platform {
             store,
             bus,
             auth,
@@ -284,7 +308,11 @@ impl Platform {
             log_check,
             anchor_file,
             shared_log,
-        })
+        };
+        if !access_owner {
+            platform.mirror(&format!("{log_owner}-access"), &[ACCESS_SUBJECTS]);
+        }
+        Ok(platform)
     }
 
     /// The anchor this platform keeps.

@@ -69,6 +69,7 @@ async fn main() -> anyhow::Result<()> {
         shared_log: true,
         rotate_keys: args.rotate_signing_key.clone(),
         verify_at_start: args.verify_at_start,
+        access_owner: true,
     };
     if args.check_log {
         return check_log(options).await;
@@ -79,10 +80,12 @@ async fn main() -> anyhow::Result<()> {
     let registry = arbiter_registry::Registry::start(&platform)
         .with_player_directory(args.data_dir.join("player-directory"))?;
     let tournaments = registry.tournaments().clone();
+    let known = tournaments.clone();
     let modules: Vec<Box<dyn ServiceModule>> = vec![
-        Box::new(arbiter_service_kit::access::service::AccessModule::new(
-            &platform,
-        )),
+        Box::new(
+            arbiter_service_kit::access::service::AccessModule::new(&platform)
+                .with_tournaments(move |t| known.contains(t)),
+        ),
         Box::new(registry),
         Box::new(arbiter_pairing::Pairing::start_sharing(
             &platform,

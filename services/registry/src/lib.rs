@@ -452,12 +452,16 @@ impl RegistryService for Registry {
         &self,
         request: Request<ListTournamentsRequest>,
     ) -> Result<Response<ListTournamentsResponse>, Status> {
-        self.platform
+        let caller = self
+            .platform
             .auth
             .authorize(&request, "ListTournaments", Scope::Global)?;
-        Ok(Response::new(ListTournamentsResponse {
-            tournaments: self.tournaments.list(),
-        }))
+        // A principal with roles on some tournaments only lists those (and the public
+        // ones): a results helper of one open does not learn of every other.
+        let access = self.platform.auth.access();
+        let mut tournaments = self.tournaments.list();
+        tournaments.retain(|t| caller.sees(&t.tournament_id) || access.is_public(&t.tournament_id));
+        Ok(Response::new(ListTournamentsResponse { tournaments }))
     }
 
     async fn get_service_info(

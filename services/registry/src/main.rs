@@ -1,4 +1,5 @@
 //! `arbiter-registry`: the registry service alone (distributed mode: PostgreSQL + NATS).
+use arbiter_service_kit::access::service::AccessModule;
 use arbiter_service_kit::host::{self, StandaloneArgs};
 use arbiter_service_kit::telemetry;
 use clap::Parser;
@@ -28,5 +29,14 @@ async fn main() -> anyhow::Result<()> {
     if let Some(dir) = args.player_directory_dir {
         registry = registry.with_player_directory(dir)?;
     }
-    host::serve(platform, vec![Box::new(registry)], c.listen).await
+    // The registry owns the access stream in the distributed mode (ADR platform-007):
+    // principals, grants and tokens are managed here, the other services follow.
+    let known = registry.tournaments().clone();
+    let access = AccessModule::new(&platform).with_tournaments(move |t| known.contains(t));
+    host::serve(
+        platform,
+        vec![Box::new(access), Box::new(registry)],
+        c.listen,
+    )
+    .await
 }

@@ -97,7 +97,14 @@ impl Tournaments {
         *self.position.borrow()
     }
 
-    /// One tournament.
+    /// Whether tournament `id` is folded.
+    pub fn contains(&self, id: &str) -> bool {
+        self.state
+            .read()
+            .is_ok_and(|s| s.tournaments.contains_key(id))
+    }
+
+    /// The tournament `id`, as folded so far.
     pub fn get(&self, id: &str) -> Option<Tournament> {
         self.state.read().ok()?.tournaments.get(id).cloned()
     }

@@ -76,6 +76,14 @@ impl Caller {
             .any(|(r, t)| *r == Role::Admin && t.is_none())
     }
 
+    /// Whether a list shows it `tournament`: it holds a role on every tournament, or
+    /// one on this one (what else it could read there, its roles decide per RPC).
+    pub fn sees(&self, tournament: &str) -> bool {
+        self.grants
+            .iter()
+            .any(|(_, on)| on.as_deref().is_none_or(|on| on == tournament))
+    }
+
     fn anonymous() -> Caller {
         Caller {
             actor: "anonymous".into(),
@@ -270,12 +278,20 @@ impl Access {
         let digest = tokens::digest(token);
         let s = self.inner.state.read().unwrap_or_else(|p| p.into_inner());
         let Some(t) = s.by_digest.get(&digest).and_then(|id| s.tokens.get(id)) else {
-            if let Some(name) = self.inner.fallback.get(&digest) {
+            // The token file stands in only while there is no access stream at all (a
+            // log that failed its check, or a follower the owner's stream has not yet
+            // reached): once the stream is there, it alone decides.
+            if s.version == 0
+                && let Some(name) = self.inner.fallback.get(&digest)
+            {
+                let principal_id = tokens::file_principal_id(name);
+                let token_id = tokens::token_id(token)
+                    .map_or_else(|| tokens::file_token_id(token), str::to_owned);
                 return Ok(Caller {
-                    actor: name.clone(),
-                    principal_id: tokens::file_principal_id(name),
+                    actor: actor(name, &principal_id, &token_id),
+                    principal_id,
                     name: name.clone(),
-                    token_id: tokens::file_token_id(token),
+                    token_id,
                     grants: vec![(Role::Admin, None)],
                 });
             }
@@ -385,6 +401,33 @@ pub enum Bootstrap {
     /// The log failed its check: nothing written; the token file's tokens are admins
     /// in memory only.
     Fallback,
+    /// Another service owns the access stream (distributed mode: the registry); this
+    /// one folds the copies its mirror brings and writes nothing. Until the first one
+    /// arrives, the token file's tokens are admins in memory, with the ids the owner
+    /// records for them.
+    Following,
+}
+
+/// Folds the access stream another service owns (copied into `store` by a mirror,
+/// ADR platform-007); writes nothing. The token file, when there is one, stands in
+/// until the stream's first event is here.
+pub async fn follow_owner(
+    store: &EventStore,
+    token_file: &std::path::Path,
+) -> anyhow::Result<(Access, Bootstrap)> {
+    let mut state = AccessState::default();
+    for e in store.read_stream(state::STREAM, 1).await? {
+        state.apply(&e);
+    }
+    let fallback = if token_file.exists() {
+        read_token_file(token_file)?
+            .into_iter()
+            .map(|(name, token)| (tokens::digest(&token), name))
+            .collect()
+    } else {
+        HashMap::new()
+    };
+    Ok((Access::new(state, fallback), Bootstrap::Following))
 }
 
 /// Folds the access stream of `store`; when it has none, records the first admin:
@@ -437,8 +480,11 @@ pub async fn bootstrap(
             let (id, token) = tokens::new_token();
             write_new_token_file(token_file, &token)?;
             (
+                // The first admin's id is derived from its name, as for a token file's
+                // lines, so a follower that reads this file before the owner's stream
+                // reaches it names the same principal.
                 vec![(
-                    tokens::new_principal_id(),
+                    tokens::file_principal_id("admin"),
                     "admin".to_owned(),
                     id,
                     token.clone(),

@@ -1,5 +1,7 @@
 //! The `AccessService`: principals, grants, tokens and public tournaments, each change
 //! an event of the `access` stream, decided against the fold under one lock.
+use std::sync::Arc;
+
 use arbiter_eventlog::{AppendRequest, CommandContext, NewEvent};
 use arbiter_proto::v1::access_service_server::{AccessService, AccessServiceServer};
 use arbiter_proto::v1::{
@@ -22,13 +24,40 @@ use crate::status::{from_log, invalid, not_found};
 #[derive(Clone)]
 pub struct AccessModule {
     platform: Platform,
+    known_tournament: Option<KnownTournament>,
 }
+
+/// Whether a tournament id names a tournament of the registry.
+type KnownTournament = Arc<dyn Fn(&str) -> bool + Send + Sync>;
 
 impl AccessModule {
     /// On `platform` (its access fold is the platform's).
     pub fn new(platform: &Platform) -> AccessModule {
         AccessModule {
             platform: platform.clone(),
+            known_tournament: None,
+        }
+    }
+
+    /// Grants and the public flag may name only tournaments `known` says exist (the
+    /// registry's projection: a grant on a mistyped id would otherwise be recorded and
+    /// never apply).
+    pub fn with_tournaments(
+        mut self,
+        known: impl Fn(&str) -> bool + Send + Sync + 'static,
+    ) -> AccessModule {
+        self.known_tournament = Some(Arc::new(known));
+        self
+    }
+
+    /// `NOT_FOUND` when a tournament is named that the registry does not have.
+    fn check_tournament(&self, tournament: &str) -> Result<(), Status> {
+        let t = tournament.trim();
+        match &self.known_tournament {
+            Some(known) if !t.is_empty() && !known(t) => Err(Status::not_found(format!(
+                "tournament_id: no tournament {t} (see `arbiter tournament list`)"
+            ))),
+            _ => Ok(()),
         }
     }
 
@@ -281,6 +310,7 @@ impl AccessService for AccessModule {
         )?;
         let r = request.into_inner();
         let role = role_request(&caller, &r)?;
+        self.check_tournament(&r.tournament_id)?;
         let ack = self
             .command(&caller, "GrantRole", &r, r.meta.clone(), |s| {
                 let p = find(s, &r.principal)?;
@@ -471,6 +501,7 @@ impl AccessService for AccessModule {
             return Err(invalid("tournament_id", "must not be empty"));
         }
         text("tournament_id", &t, 100)?;
+        self.check_tournament(&t)?;
         let ack = self
             .command(
                 &caller,
