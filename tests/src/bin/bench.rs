@@ -6,14 +6,18 @@
 //! `clock` (PGN replay throughput of the Laws, and the clock-telemetry service's live
 //! path with 2,000 boards), `pairing` (the Dutch engine, one round at 100 and 500
 //! players, rounds 2, 6 and 10), `results` (a 9,999-player × 11-round record folded from
-//! its events and its standings through the results service's path). No section name =
-//! all of them.
+//! its events and its standings through the results service's path), `service-path`
+//! (`arbiter round pair` and `arbiter standings` against a release arbiterd beside the
+//! engine and the crate alone, 1,000 to 20,000 players). No section name = all of them.
 //!
 //! When more than one section runs, each runs in a child process of its own (the same
 //! binary, one section), so that a section's peak memory (VmHWM) is its own.
 //!
 //! Run through `make bench` (release build). Numbers are measurements, never test
 //! assertions: the targets are printed beside them.
+#[path = "bench/service_path.rs"]
+mod service_path;
+
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -299,6 +303,7 @@ const SECTIONS: &[&str] = &[
     "pairing",
     "pairing-scale",
     "results",
+    "service-path",
 ];
 
 fn main() -> anyhow::Result<()> {
@@ -369,6 +374,7 @@ async fn sections(mut args: Vec<String>) -> anyhow::Result<()> {
             "pairing" => pairing_section(&out)?,
             "pairing-scale" => pairing_scale_section(&out)?,
             "results" => results_section(&out)?,
+            "service-path" => service_path::section(&out)?,
             _ => {}
         }
     }

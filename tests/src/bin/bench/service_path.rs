@@ -1,0 +1,300 @@
+//! `make bench service-path` (issue 41): the arbiter's path — `arbiter round pair` against
+//! a release `arbiterd` that imported the history with `arbiter tournament import` —
+//! beside the engine alone (`arbiter-pairings --dutch FILE -p`) on the same history, and
+//! `arbiter standings` through the service beside `arbiter standings --trf` (the crate
+//! alone). Wall time of each CLI process; the peak resident memory (VmHWM, reset before
+//! each row through `/proc/PID/clear_refs`) of the server.
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use super::{Row, process_status_kib, tempfile_dir, write_section};
+
+/// A release binary beside the bench's own.
+fn release_binary(name: &str) -> anyhow::Result<PathBuf> {
+    let exe = std::env::current_exe()?;
+    let path = exe.with_file_name(name);
+    if !path.is_file() {
+        anyhow::bail!(
+            "service-path needs {} (make bench builds it: cargo build --release -p arbiterd -p arbiter-cli -p arbiter-pairings)",
+            path.display()
+        );
+    }
+    Ok(path)
+}
+
+struct Server {
+    child: Child,
+    port: u16,
+    data: PathBuf,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    fn start(dir: &Path) -> anyhow::Result<Server> {
+        let data = dir.join("data");
+        let port = arbiter_testkit::free_port();
+        let mut child = Command::new(release_binary("arbiterd")?)
+            .arg("--data-dir")
+            .arg(&data)
+            .args(["--listen", &format!("127.0.0.1:{port}")])
+            .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+            .env("RUST_LOG", "error")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+            {
+                if line.starts_with("ready") {
+                    let _ = tx.send(());
+                }
+            }
+        });
+        rx.recv_timeout(Duration::from_secs(60))
+            .map_err(|_| anyhow::anyhow!("arbiterd did not become ready within 60 s"))?;
+        Ok(Server { child, port, data })
+    }
+
+    fn cli(&self, args: &[&str]) -> anyhow::Result<(Output, f64)> {
+        let t = Instant::now();
+        let o = Command::new(release_binary("arbiter")?)
+            .args(args)
+            .env("ARBITER_SERVER", format!("http://127.0.0.1:{}", self.port))
+            .env("ARBITER_DATA_DIR", &self.data)
+            .env_remove("ARBITER_TOKEN")
+            .output()?;
+        Ok((o, t.elapsed().as_secs_f64()))
+    }
+
+    fn reset_peak(&self) {
+        // Linux: writing 5 resets the peak resident set size (VmHWM) to the current one.
+        let _ = std::fs::write(format!("/proc/{}/clear_refs", self.child.id()), "5");
+    }
+
+    fn peak_mb(&self) -> String {
+        process_status_kib(&self.child.id().to_string(), "VmHWM")
+            .map_or_else(|| "n/a".into(), |k| format!("{} MB", k / 1024))
+    }
+}
+
+/// The first line of a failed CLI run (what the user is told).
+fn first_error(o: &Output) -> String {
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stderr),
+        String::from_utf8_lossy(&o.stdout)
+    );
+    text.lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("failed")
+        .trim()
+        .to_owned()
+}
+
+fn secs(s: f64) -> String {
+    if s < 1.0 {
+        format!("{:.0} ms", s * 1000.0)
+    } else {
+        format!("{s:.1} s")
+    }
+}
+
+/// `python3 gen_swiss_history.py N PLAYED 11 1` into `path`.
+fn history(tool: &Path, n: usize, played: u32, path: &Path) -> anyhow::Result<()> {
+    let made = Command::new("python3")
+        .arg(tool)
+        .args([n.to_string(), played.to_string(), "11".into(), "1".into()])
+        .stdout(std::fs::File::create(path)?)
+        .status()?;
+    if !made.success() {
+        anyhow::bail!("{} {n} {played} 11 1 failed", tool.display());
+    }
+    Ok(())
+}
+
+/// The engine's pairs (`-p`: a count line, then `WHITE BLACK`, a bye as `TPN 0`).
+fn engine_pairs(text: &str) -> Vec<(u64, u64)> {
+    text.lines()
+        .skip(1)
+        .filter_map(|l| {
+            let mut it = l.split_whitespace().map(|x| x.parse::<u64>().ok());
+            Some((it.next()??, it.next()??))
+        })
+        .collect()
+}
+
+/// The service's pairs from `round pair --json`, in the engine's form.
+fn service_pairs(v: &serde_json::Value) -> Vec<(u64, u64)> {
+    let mut pairs: Vec<(u64, u64)> = v["boards"]
+        .as_array()
+        .map(|b| {
+            b.iter()
+                .map(|b| {
+                    (
+                        b["white_tpn"].as_u64().unwrap_or(0),
+                        b["black_tpn"].as_u64().unwrap_or(0),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(bye) = v["bye_tpn"].as_u64().filter(|t| *t > 0) {
+        pairs.push((bye, 0));
+    }
+    pairs
+}
+
+pub(crate) fn section(out: &Path) -> anyhow::Result<()> {
+    let tool = Path::new("../shared/tools/gen_swiss_history.py");
+    if !tool.exists() {
+        anyhow::bail!(
+            "service-path needs {}: run make bench with ../shared beside the repository",
+            tool.display()
+        );
+    }
+    let pairings = release_binary("arbiter-pairings")?;
+    let arbiter = release_binary("arbiter")?;
+    let dir = tempfile_dir()?;
+    let mut rows = Vec::new();
+    for n in [1000usize, 2000, 9999, 20000] {
+        // One server per field size: its memory is that field's.
+        let server_dir = dir.join(format!("server-{n}"));
+        let server = Server::start(&server_dir)?;
+        for round in [2u32, 6, 10] {
+            let trf = dir.join(format!("h{n}-{round}.trf"));
+            history(tool, n, round - 1, &trf)?;
+            let trf_s = trf.to_str().unwrap_or_default();
+            // The engine alone, as a user runs it.
+            let p_out = dir.join(format!("h{n}-{round}.pairs"));
+            let t = Instant::now();
+            let e = Command::new(&pairings)
+                .args(["--dutch", trf_s, "-p", p_out.to_str().unwrap_or_default()])
+                .output()?;
+            let engine = t.elapsed().as_secs_f64();
+            let engine_value = if e.status.success() {
+                secs(engine)
+            } else {
+                format!("not run: {}", first_error(&e))
+            };
+            // The arbiter's path: import, then pair through the service.
+            let (o, import) = server.cli(&[
+                "tournament",
+                "import",
+                trf_s,
+                "--name",
+                &format!("Bench {n} before round {round}"),
+                "--json",
+            ])?;
+            let service_value = if !o.status.success() {
+                format!("not run: import refused: {}", first_error(&o))
+            } else {
+                let v: serde_json::Value = serde_json::from_slice(&o.stdout)?;
+                let id = v["tournament_id"].as_str().unwrap_or_default().to_owned();
+                server.reset_peak();
+                let (o, took) =
+                    server.cli(&["round", "pair", &id, &round.to_string(), "--json"])?;
+                if o.status.success() {
+                    let v: serde_json::Value = serde_json::from_slice(&o.stdout)?;
+                    let same = e.status.success()
+                        && engine_pairs(&std::fs::read_to_string(&p_out).unwrap_or_default())
+                            == service_pairs(&v);
+                    format!(
+                        "{} (import {}), server peak {}; {}",
+                        secs(took),
+                        secs(import),
+                        server.peak_mb(),
+                        if same {
+                            "identical to the engine"
+                        } else {
+                            "DIFFERS from the engine"
+                        }
+                    )
+                } else {
+                    format!("{} after {}", first_error(&o), secs(took))
+                }
+            };
+            eprintln!(
+                "service-path: {n} players, round {round}: engine {engine_value}; service {service_value}"
+            );
+            rows.push(Row {
+                metric: format!("round {round} of {n} players"),
+                backend: format!("engine `arbiter-pairings -p`: {engine_value}"),
+                value: service_value,
+                target: match n {
+                    9999 => "≤ 2× engine + 0.3 s; ≤ 10 s".into(),
+                    20000 => "≤ 2× engine + 0.3 s; ≤ 30 s, ≤ 2 GB".into(),
+                    _ => "≤ 2× engine + 0.3 s".into(),
+                },
+            });
+        }
+        if n == 9999 {
+            // Standings after 11 rounds: through the service and the crate alone.
+            let trf = dir.join("h9999-final.trf");
+            history(tool, n, 11, &trf)?;
+            let trf_s = trf.to_str().unwrap_or_default();
+            let t = Instant::now();
+            let c = Command::new(&arbiter)
+                .args(["standings", "--trf", trf_s])
+                .stdout(Stdio::null())
+                .output()?;
+            let crate_value = if c.status.success() {
+                secs(t.elapsed().as_secs_f64())
+            } else {
+                format!("not run: {}", first_error(&c))
+            };
+            let (o, _) = server.cli(&[
+                "tournament",
+                "import",
+                trf_s,
+                "--name",
+                "Bench standings",
+                "--json",
+            ])?;
+            let service_value = if o.status.success() {
+                let v: serde_json::Value = serde_json::from_slice(&o.stdout)?;
+                let id = v["tournament_id"].as_str().unwrap_or_default().to_owned();
+                server.reset_peak();
+                let (o, took) = server.cli(&["standings", &id])?;
+                if o.status.success() {
+                    format!("{}, server peak {}", secs(took), server.peak_mb())
+                } else {
+                    format!("{} after {}", first_error(&o), secs(took))
+                }
+            } else {
+                format!("not run: import refused: {}", first_error(&o))
+            };
+            eprintln!(
+                "service-path: standings {n} × 11: crate {crate_value}; service {service_value}"
+            );
+            rows.push(Row {
+                metric: format!("standings after 11 rounds of {n} players"),
+                backend: format!("crate `arbiter standings --trf`: {crate_value}"),
+                value: service_value,
+                target: "≤ 2× the crate alone".into(),
+            });
+        }
+        drop(server);
+        let _ = std::fs::remove_dir_all(&server_dir);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    write_section(
+        out,
+        "service-path",
+        "Pairing and standings on the arbiter's path (CLI → arbiterd), beside the engine alone",
+        "engine alone",
+        "Histories made by `../shared/tools/gen_swiss_history.py N PLAYED 11 1` (played = 1, 5, 9: the state before round 2, 6 and 10), imported with `arbiter tournament import` into a release `arbiterd` (one per field size, SQLite), then `arbiter round pair ID ROUND`: wall time of that CLI process (connect, pair, store the pairing and its explanation, answer), the server's peak resident memory during it, and whether the stored pairing equals `arbiter-pairings --dutch FILE -p` on the same file (whose wall time, parse included, is the engine column). Standings: `arbiter standings ID` through the service beside `arbiter standings --trf FILE` on the same 11-round history. A TRF holds at most 9,999 players; the 20,000-player rows say what refuses them.",
+        &rows,
+    )
+}
