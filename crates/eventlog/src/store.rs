@@ -858,6 +858,36 @@ impl EventStore {
         rows.iter().map(decode_row).collect()
     }
 
+    /// The events at `positions`, in log order (positions absent from the log are
+    /// skipped): what a projection's index of one tournament names, read without a scan
+    /// of the log (ADR registry-003).
+    pub async fn read_positions(&self, positions: &[i64]) -> Result<Vec<RecordedEvent>> {
+        // Far below SQLite's and PostgreSQL's limits on bound parameters.
+        const CHUNK: usize = 500;
+        let mut sorted = positions.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let mut out = Vec::with_capacity(sorted.len());
+        for chunk in sorted.chunks(CHUNK) {
+            let list = (1..=chunk.len())
+                .map(|i| format!("${i}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "SELECT {COLUMNS} FROM events WHERE global_position IN ({list}) \
+                 ORDER BY global_position"
+            );
+            let mut q = sqlx::query(AssertSqlSafe(placeholders(self.inner.backend, &sql)));
+            for p in chunk {
+                q = q.bind(*p);
+            }
+            for row in q.fetch_all(&self.inner.pool).await? {
+                out.push(decode_row(&row)?);
+            }
+        }
+        Ok(out)
+    }
+
     /// The event at `position`, if any.
     pub async fn read_at(&self, position: i64) -> Result<Option<RecordedEvent>> {
         Ok(self.read_all(position, 1).await?.into_iter().next())

@@ -3,6 +3,7 @@
 //! Owns tournaments (and, as they arrive, players, entries, absences). gRPC handler →
 //! command → [`tournament`] decides (pure) → event appended to `tournament-<id>` →
 //! [`projection::Tournaments`] folds it → queries read the projection.
+pub mod event_index;
 pub mod initial_ranking_c04_2_art2;
 pub mod player_directory;
 pub mod projection;

@@ -8,9 +8,12 @@ use std::time::Duration;
 use arbiter_eventlog::upcast::Upcasters;
 use arbiter_eventlog::{EventStore, RecordedEvent};
 use arbiter_proto::v1::{Tournament, TournamentCreated, TournamentUpdated};
+use arbiter_service_kit::status::from_log;
 use prost::Message;
 use tokio::sync::watch;
+use tonic::Status;
 
+use crate::event_index::{TournamentIndex, tournament_of_stream};
 use crate::roster::{Roster, RosterEvent};
 use crate::round_record::EventMeta;
 use crate::tournament;
@@ -35,6 +38,8 @@ struct State {
     by_position: BTreeMap<i64, String>,
     tournaments: std::collections::HashMap<String, Tournament>,
     rosters: std::collections::HashMap<String, Roster>,
+    /// Where each tournament's events are (ADR registry-003).
+    index: std::collections::HashMap<String, TournamentIndex>,
 }
 
 /// Shared handle to the read model.
@@ -57,6 +62,11 @@ impl Tournaments {
                 match sub.next().await {
                     Ok(e) => {
                         let pos = e.global_position;
+                        if let Some(id) = tournament_of_stream(&e)
+                            && let Ok(mut st) = s.write()
+                        {
+                            st.index.entry(id.to_owned()).or_default().record(pos);
+                        }
                         // RoundsPaired comes from the service that pairs the round;
                         // pairings and results fold into the tournament's record.
                         if e.service == "registry"
@@ -146,6 +156,91 @@ impl Tournaments {
             .collect()
     }
 
+    /// Positions of every event of tournament `id` folded so far (ADR registry-003).
+    pub fn positions(&self, id: &str) -> Vec<i64> {
+        self.state
+            .read()
+            .ok()
+            .and_then(|s| s.index.get(id).map(|i| i.all.clone()))
+            .unwrap_or_default()
+    }
+
+    /// Positions of the events of one game's history: its round's pairing events and
+    /// its results.
+    pub fn game_positions(&self, id: &str, round: u32, board: u32) -> Vec<i64> {
+        self.state
+            .read()
+            .ok()
+            .and_then(|s| s.index.get(id).map(|i| i.game(round, board)))
+            .unwrap_or_default()
+    }
+
+    /// Waits until the index holds every event up to `position` (at most the log's
+    /// head): an index behind the log would leave events out without a word.
+    async fn settle(&self, store: &EventStore, position: i64) -> Result<(), Status> {
+        let head = store.head_position().await.map_err(from_log)?;
+        if self.caught_up(position.min(head)).await {
+            Ok(())
+        } else {
+            Err(Status::unavailable(
+                "the tournament projection is behind the log; retry",
+            ))
+        }
+    }
+
+    /// Every event of tournament `id`, oldest first, read by position (no scan of the
+    /// log; the same events as [`events_of`]).
+    pub async fn events_of(
+        &self,
+        store: &EventStore,
+        id: &str,
+    ) -> Result<Vec<RecordedEvent>, Status> {
+        self.settle(store, i64::MAX).await?;
+        store
+            .read_positions(&self.positions(id))
+            .await
+            .map_err(from_log)
+    }
+
+    /// The events of one game's history (its round's pairing events and its results),
+    /// oldest first, read by position.
+    pub async fn game_events(
+        &self,
+        store: &EventStore,
+        id: &str,
+        round: u32,
+        board: u32,
+    ) -> Result<Vec<RecordedEvent>, Status> {
+        self.settle(store, i64::MAX).await?;
+        store
+            .read_positions(&self.game_positions(id, round, board))
+            .await
+            .map_err(from_log)
+    }
+
+    /// Tournament `id` and its record as the log stood at `position`, folded from its
+    /// own events only (the same answer as [`as_of`]).
+    pub async fn as_of(
+        &self,
+        store: &EventStore,
+        id: &str,
+        position: i64,
+    ) -> Result<Option<(Tournament, Roster)>, Status> {
+        self.settle(store, position).await?;
+        let positions = self
+            .state
+            .read()
+            .ok()
+            .and_then(|s| s.index.get(id).map(|i| i.up_to(position).to_vec()))
+            .unwrap_or_default();
+        let state = RwLock::new(State::default());
+        let up = upcasters();
+        for e in store.read_positions(&positions).await.map_err(from_log)? {
+            apply(&state, up.upcast(e).map_err(from_log)?);
+        }
+        Ok(read_one(&state, id))
+    }
+
     /// All tournaments, oldest first.
     pub fn list(&self) -> Vec<Tournament> {
         let Ok(s) = self.state.read() else {
@@ -177,16 +272,7 @@ pub fn tournament_of(stream: &str, event: &RosterEvent) -> String {
 
 /// True when `e` belongs to tournament `id` (registry, pairing or results event).
 pub fn concerns(e: &RecordedEvent, id: &str) -> bool {
-    if e.stream == format!("tournament-{id}") {
-        return true;
-    }
-    if e.stream == format!("pairing-{id}") || e.stream.starts_with(&format!("results-{id}")) {
-        return true;
-    }
-    if e.stream.starts_with(&format!("board-{id}-")) && e.event_type == "ResultReported" {
-        return true;
-    }
-    false
+    tournament_of_stream(e) == Some(id)
 }
 
 /// Tournament `id` and its record as the log stood at global position `position`
@@ -285,6 +371,10 @@ fn apply(state: &RwLock<State>, e: RecordedEvent) {
                 if !s.tournaments.contains_key(&id) {
                     return;
                 }
+                s.index
+                    .entry(id.clone())
+                    .or_default()
+                    .record_decoded(e.global_position, &event);
                 let roster = s.rosters.entry(id.clone()).or_default();
                 roster.apply_with(event, &meta);
                 let (players, paired, frozen) = (

@@ -21,7 +21,7 @@ use arbiter_proto::v1::{
     RecordResultRequest, ResultAck, ResultCorrected, RoundResults, ServiceInfo, Standings,
     Tournament, VerifyLogRequest, VerifyLogResponse,
 };
-use arbiter_registry::projection::{self, Tournaments};
+use arbiter_registry::projection::Tournaments;
 use arbiter_registry::record_commands::{self, load_latest};
 use arbiter_registry::roster::{Roster, RosterEvent, types};
 use arbiter_registry::tournament::FieldError;
@@ -158,13 +158,14 @@ fn board_conflict(round: u32, board: u32, s: Status) -> Status {
 }
 
 async fn store_as_of(
+    tournaments: &Tournaments,
     store: &EventStore,
     id: &str,
     position: i64,
 ) -> Result<(Tournament, Roster), Status> {
-    projection::as_of(store, id, position)
-        .await
-        .map_err(from_log)?
+    tournaments
+        .as_of(store, id, position)
+        .await?
         .ok_or_else(|| {
             not_found(
                 "as_of_position",
@@ -256,8 +257,9 @@ impl Results {
                 format!("position {position} is a correction of another tournament"),
             ));
         }
-        let (t, before) = store_as_of(&self.platform.store, id, position - 1).await?;
-        let (_, after) = store_as_of(&self.platform.store, id, position).await?;
+        let (t, before) =
+            store_as_of(&self.tournaments, &self.platform.store, id, position - 1).await?;
+        let (_, after) = store_as_of(&self.tournaments, &self.platform.store, id, position).await?;
         let (l, ed) = self.tiebreaks(list, edition, &before)?;
         correction_impact::impact(&t, &before, &after, &correction_of(&c), &l, ed).map_err(field)
     }
@@ -547,9 +549,7 @@ impl ResultsService for Results {
         }
         let position = if r.as_of_micros > 0 {
             let id = r.tournament_id.trim();
-            let events = projection::events_of(&self.platform.store, id)
-                .await
-                .map_err(from_log)?;
+            let events = self.tournaments.events_of(&self.platform.store, id).await?;
             events
                 .iter()
                 .take_while(|e| e.recorded_at_micros <= r.as_of_micros)
@@ -562,7 +562,13 @@ impl ResultsService for Results {
             r.as_of_position
         };
         let (t, roster) = if position > 0 {
-            store_as_of(&self.platform.store, r.tournament_id.trim(), position).await?
+            store_as_of(
+                &self.tournaments,
+                &self.platform.store,
+                r.tournament_id.trim(),
+                position,
+            )
+            .await?
         } else {
             load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?
         };
@@ -667,9 +673,19 @@ impl ResultsService for Results {
         } else {
             audit::Subject::Tournament
         };
-        let events = projection::events_of(&self.platform.store, &t.tournament_id)
-            .await
-            .map_err(from_log)?;
+        let events = match subject {
+            // One game: its round's pairing events and its results, by position.
+            audit::Subject::Game(round, board) => {
+                self.tournaments
+                    .game_events(&self.platform.store, &t.tournament_id, round, board)
+                    .await?
+            }
+            _ => {
+                self.tournaments
+                    .events_of(&self.platform.store, &t.tournament_id)
+                    .await?
+            }
+        };
         Ok(Response::new(History {
             entries: events
                 .iter()
@@ -707,9 +723,10 @@ impl ResultsService for Results {
             )
         } else {
             load_latest(&self.platform, &self.tournaments, &id).await?;
-            let events = projection::events_of(&self.platform.store, &id)
-                .await
-                .map_err(from_log)?;
+            let events = self
+                .tournaments
+                .events_of(&self.platform.store, &id)
+                .await?;
             let streams: std::collections::BTreeSet<&str> =
                 events.iter().map(|e| e.stream.as_str()).collect();
             (
@@ -744,9 +761,10 @@ impl ResultsService for Results {
         )?;
         let r = request.into_inner();
         let (t, _) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
-        let events = projection::events_of(&self.platform.store, &t.tournament_id)
-            .await
-            .map_err(from_log)?;
+        let events = self
+            .tournaments
+            .events_of(&self.platform.store, &t.tournament_id)
+            .await?;
         let mut jsonl = String::new();
         for e in &events {
             jsonl.push_str(&audit::json_line(e));
