@@ -374,7 +374,7 @@ async fn sections(mut args: Vec<String>) -> anyhow::Result<()> {
             "pairing" => pairing_section(&out)?,
             "pairing-scale" => pairing_scale_section(&out)?,
             "results" => results_section(&out)?,
-            "service-path" => service_path::section(&out)?,
+            "service-path" => service_path::section(&out).await?,
             _ => {}
         }
     }
