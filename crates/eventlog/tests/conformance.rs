@@ -671,6 +671,21 @@ async fn ten_events(s: &EventStore) {
     }
 }
 
+async fn positions_are_read_in_log_order(f: Fixture) {
+    let s = &f.store;
+    ten_events(s).await;
+    let got: Vec<i64> = s
+        .read_positions(&[9, 2, 2, 4, 99])
+        .await
+        .unwrap()
+        .iter()
+        .map(|e| e.global_position)
+        .collect();
+    assert_eq!(got, vec![2, 4, 9]);
+    let many: Vec<i64> = (1..=10).rev().cycle().take(1_200).collect();
+    assert_eq!(s.read_positions(&many).await.unwrap().len(), 10);
+}
+
 /// The options of the check at start (`check_log`): every event, the seals after the
 /// anchor.
 fn at_start(anchor: &Anchor) -> VerifyOptions {
@@ -932,7 +947,8 @@ conformance!(sqlite: append_and_read, conflict_names_stream_and_versions, retrie
     incremental_check_walks_only_after_the_anchor, check_at_start_finds_an_edit_with_its_hash_recomputed,
     check_at_start_finds_last_events_truncated_against_the_anchor,
     check_at_start_finds_two_positions_swapped_across_streams,
-    check_at_start_finds_a_deleted_event_renumbered_away);
+    check_at_start_finds_a_deleted_event_renumbered_away,
+    positions_are_read_in_log_order);
 conformance!(postgres: append_and_read, conflict_names_stream_and_versions, retried_command_id_writes_nothing,
     invalid_requests_write_nothing, concurrent_appends_are_ordered_and_gap_free,
     racing_writers_with_expected_version_one_wins, verify_detects_edit_delete_reorder,
@@ -941,4 +957,5 @@ conformance!(postgres: append_and_read, conflict_names_stream_and_versions, retr
     incremental_check_walks_only_after_the_anchor, check_at_start_finds_an_edit_with_its_hash_recomputed,
     check_at_start_finds_last_events_truncated_against_the_anchor,
     check_at_start_finds_two_positions_swapped_across_streams,
-    check_at_start_finds_a_deleted_event_renumbered_away);
+    check_at_start_finds_a_deleted_event_renumbered_away,
+    positions_are_read_in_log_order);

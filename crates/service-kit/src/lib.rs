@@ -8,6 +8,7 @@
 //! - [`auth`]: every RPC calls [`auth::Auth::authorize`] first; the actor it returns
 //!   (`NAME (p_…; token t_…)`) is recorded on every event.
 //! - [`status`]: event-log errors → gRPC statuses whose message names the field.
+//! - [`cursor`]: where a task that acts on events has got to (resumed after a restart).
 //! - [`limits`]: the bounds of free-text and list fields, and their pure check.
 //! - [`host`]: the process around services: open the log, connect the bus, run the
 //!   outbox relay, serve gRPC (with health and reflection) on one port, shut down
@@ -15,6 +16,7 @@
 pub mod access;
 pub mod auth;
 pub mod command;
+pub mod cursor;
 pub mod host;
 pub mod limits;
 pub mod readiness;

@@ -1113,8 +1113,13 @@ impl Rating {
     /// restarts: each submission's command id is the triggering event's id.
     async fn submit_finished_tournaments(self) {
         use arbiter_proto::v1::{ResultCorrected, RoundClosed};
-        let mut sub = self.platform.store.subscribe(1);
+        let (mut cursor, from) =
+            arbiter_service_kit::cursor::Cursor::open(&self.platform.store, "rating-intake").await;
+        let mut sub = self.platform.store.subscribe(from);
+        let mut last = from - 1;
         loop {
+            // Everything before the event read next has been handled.
+            cursor.handled(last).await;
             let e = match sub.next().await {
                 Ok(e) => e,
                 Err(err) => {
@@ -1123,6 +1128,7 @@ impl Rating {
                     continue;
                 }
             };
+            last = e.global_position;
             if !e.stream.starts_with("results-") {
                 continue;
             }

@@ -72,8 +72,16 @@ impl Results {
     /// `source = "clock"`, once the round is published and the board has no result.
     /// Idempotent across restarts: the command id is the report's event id.
     async fn apply_clock_results(self) {
-        let mut sub = self.platform.store.subscribe(1);
+        let (mut cursor, from) = arbiter_service_kit::cursor::Cursor::open(
+            &self.platform.store,
+            "results-clock-reports",
+        )
+        .await;
+        let mut sub = self.platform.store.subscribe(from);
+        let mut last = from - 1;
         loop {
+            // Everything before the event read next has been handled.
+            cursor.handled(last).await;
             let e = match sub.next().await {
                 Ok(e) => e,
                 Err(err) => {
@@ -82,6 +90,7 @@ impl Results {
                     continue;
                 }
             };
+            last = e.global_position;
             if e.event_type != types::RESULT_REPORTED || !e.stream.starts_with("board-") {
                 continue;
             }
