@@ -264,6 +264,18 @@ pub fn export(
     roster: &Roster,
     options: &ExportOptions,
 ) -> Result<(String, u32), FieldError> {
+    let (doc, n) = export_doc(t, roster, options)?;
+    Ok((trf::write(&doc, options.version), n))
+}
+
+/// The tournament as a TRF document as of `options.round`, not written out: what
+/// [`export`] writes, for readers in this process (the standings read it without
+/// writing and parsing TRF text, ADR registry-003).
+pub fn export_doc(
+    t: &Tournament,
+    roster: &Roster,
+    options: &ExportOptions,
+) -> Result<(TrfDocument, u32), FieldError> {
     let n = if options.round == 0 {
         roster.paired_rounds
     } else {
@@ -445,7 +457,7 @@ pub fn export(
             }
         }
     }
-    Ok((trf::write(&doc, options.version), n))
+    Ok((doc, n))
 }
 
 #[cfg(test)]
@@ -483,6 +495,42 @@ mod tests {
                 Some((p.tpn()?, r))
             })
             .collect()
+    }
+
+    /// The document the standings read in process is the one the TRF text holds: written
+    /// and read back, every record is the same (ADR registry-003).
+    #[test]
+    fn the_exported_document_reads_back_from_its_text_unchanged() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../crates/trf/tests/data");
+        let mut checked = 0;
+        for sub in ["trf", "pairing"] {
+            for f in std::fs::read_dir(format!("{dir}/{sub}")).unwrap() {
+                let path = f.unwrap().path();
+                let bytes = std::fs::read(&path).unwrap();
+                if plan_import(&bytes, "", &mut || "x".into()).is_err() {
+                    continue;
+                }
+                let (t, roster) = import(&bytes);
+                for version in [TrfVersion::Trf26, TrfVersion::Trf16] {
+                    let options = ExportOptions {
+                        round: 0,
+                        version,
+                        engine_lines: false,
+                    };
+                    let (doc, _) = export_doc(&t, &roster, &options).unwrap();
+                    let (text, _) = export(&t, &roster, &options).unwrap();
+                    let read = trf::parse(text.as_bytes()).unwrap().doc;
+                    if version == TrfVersion::Trf26 {
+                        let a: Vec<&Record> = doc.records().collect();
+                        let b: Vec<&Record> = read.records().collect();
+                        assert_eq!(a, b, "{}", path.display());
+                    }
+                    assert_eq!(trf::write(&read, version), text, "{}", path.display());
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 10, "{checked} fixtures");
     }
 
     #[test]

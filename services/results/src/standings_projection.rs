@@ -115,8 +115,8 @@ pub struct Computed {
     pub crosstable: TrfCrosstable,
     /// After this round.
     pub after_round: u32,
-    /// The TRF the crosstable was read from (rank column as exported).
-    pub trf: String,
+    /// The TRF document the crosstable was read from (rank column as exported).
+    pub trf: trf::TrfDocument,
 }
 
 /// Computes the standings.
@@ -142,7 +142,9 @@ pub fn compute(
     let mut upto = roster.clone();
     upto.paired_rounds = after;
     upto.rounds.retain(|r, _| *r <= after);
-    let (text, _) = trf_export::export(
+    // The record as a TRF document, read as `arbiter standings --trf` reads a file's,
+    // without writing and parsing the text in between (ADR registry-003).
+    let (doc, _) = trf_export::export_doc(
         t,
         &upto,
         &ExportOptions {
@@ -151,14 +153,13 @@ pub fn compute(
             engine_lines: false,
         },
     )?;
-    let parsed = trf::parse(text.as_bytes()).map_err(|e| err("tournament_id", e.to_string()))?;
     let kind = if t.pairing_system.contains("round-robin") {
         tiebreak::EventKind::RoundRobin
     } else {
         tiebreak::EventKind::Swiss
     };
     let ct = trf_crosstable::from_trf(
-        &parsed.doc,
+        &doc,
         &AdapterOptions {
             kind,
             rounds: Some(after as usize),
@@ -178,7 +179,7 @@ pub fn compute(
         standings: s,
         crosstable: ct,
         after_round: after,
-        trf: text,
+        trf: doc,
     })
 }
 
@@ -391,15 +392,14 @@ impl Computed {
 
     /// The exported TRF with the rank column (86–89) set from these standings.
     fn trf_with_ranks(&self) -> Result<String, FieldError> {
-        let mut parsed =
-            trf::parse(self.trf.as_bytes()).map_err(|e| err("tournament_id", e.to_string()))?;
+        let mut doc = self.trf.clone();
         let ranks: std::collections::HashMap<u32, u32> = self
             .standings
             .rows
             .iter()
             .map(|r| (r.tpn, r.rank))
             .collect();
-        for line in &mut parsed.doc.lines {
+        for line in &mut doc.lines {
             if let trf::Record::Player(p) = &mut line.record {
                 let tpn = p.tpn().map(u32::from).unwrap_or(0);
                 if let Some(rank) = ranks.get(&tpn) {
@@ -407,7 +407,7 @@ impl Computed {
                 }
             }
         }
-        Ok(trf::write(&parsed.doc, trf::TrfVersion::Trf26))
+        Ok(trf::write(&doc, trf::TrfVersion::Trf26))
     }
 }
 
