@@ -23,10 +23,11 @@ async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let _telemetry = telemetry::init("arbiter-registry");
     let c = args.common;
+    let tls = c.tls.server(c.listen)?;
     let platform = c.platform("registry").await?;
     let mut registry = arbiter_registry::Registry::start(&platform);
     if let Some(dir) = args.player_directory_dir {
         registry = registry.with_player_directory(dir)?;
     }
-    host::serve(platform, vec![Box::new(registry)], c.listen).await
+    host::serve(platform, vec![Box::new(registry)], c.listen, tls).await
 }
