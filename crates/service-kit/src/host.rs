@@ -227,6 +227,8 @@ impl Platform {
             verify_at_start,
             nats,
         } = options;
+        // async-nats builds its TLS config from the process's rustls provider.
+        crate::tls::install_crypto_provider();
         if nats_url.is_none() && !nats.is_default() {
             anyhow::bail!("--nats-ca, --nats-cert, --nats-user and --nats-nkey need --nats-url");
         }
