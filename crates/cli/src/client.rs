@@ -60,6 +60,7 @@ async fn connect_channel(cli: &Cli) -> Result<Channel, Failure> {
         message: format!("--server {:?}: {e}", cli.server),
     })?;
     let tls_flags = cli.ca_cert.is_some() || cli.client_cert.is_some();
+    let https = endpoint.uri().scheme_str() == Some("https");
     let endpoint = match endpoint.uri().scheme_str() {
         Some("https") => {
             let identity = cli.client_cert.as_deref().zip(cli.client_key.as_deref());
@@ -110,7 +111,7 @@ async fn connect_channel(cli: &Cli) -> Result<Channel, Failure> {
                 ),
             },
         })?;
-    probe(cli, channel).await
+    probe(cli, channel, https).await
 }
 
 /// One health call before the command's own: the connection is known to work, or fails
@@ -118,7 +119,7 @@ async fn connect_channel(cli: &Cli) -> Result<Channel, Failure> {
 /// after the client has finished its handshake, and a TLS port answers plaintext HTTP/2
 /// with a TLS alert, so both only show on the first call — and as one of several
 /// transport errors, depending on timing.
-async fn probe(cli: &Cli, channel: Channel) -> Result<Channel, Failure> {
+async fn probe(cli: &Cli, channel: Channel, https: bool) -> Result<Channel, Failure> {
     let mut health = HealthClient::new(channel.clone());
     let call = health.check(HealthCheckRequest {
         service: String::new(),
@@ -139,7 +140,6 @@ async fn probe(cli: &Cli, channel: Channel) -> Result<Channel, Failure> {
         Some(cause) => format!("{}: {}", status.message(), error_chain(cause)),
         None => status.message().to_owned(),
     };
-    let https = cli.server.starts_with("https:");
     let message = match tls::explain_tls_failure(&status) {
         Some(tls) => format!("cannot connect to {} over TLS: {tls}", cli.server),
         None if https && cli.client_cert.is_none() => format!(

@@ -121,6 +121,9 @@ impl TlsArgs {
                      or --allow-plaintext-non-loopback if a TLS proxy or a private network protects the port"
                 );
             }
+            if !listen.ip().is_loopback() {
+                tracing::warn!(%listen, "plaintext gRPC on a non-loopback address (--allow-plaintext-non-loopback)");
+            }
             return Ok(ServerTls::plaintext());
         };
         install_crypto_provider();
