@@ -118,6 +118,9 @@ pub fn start_arbiterd(
         .args(["--listen", &format!("127.0.0.1:{port}")])
         .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
         .env_remove("ARBITER_NATS_URL")
+        .env_remove("ARBITER_TLS_CERT")
+        .env_remove("ARBITER_TLS_KEY")
+        .env_remove("ARBITER_CLIENT_CA")
         .env("RUST_LOG", "warn");
     configure(&mut cmd);
     let mut p = Proc::spawn(&mut cmd);
@@ -127,11 +130,20 @@ pub fn start_arbiterd(
 
 /// Runs the `arbiter` CLI against the arbiterd on `port`, with the admin token from `data`.
 pub fn run_cli(data: &std::path::Path, port: u16, args: &[&str]) -> std::process::Output {
+    run_cli_at(data, &format!("http://127.0.0.1:{port}"), args)
+}
+
+/// Runs the `arbiter` CLI against `server` (`http://…` or `https://…`), with the admin
+/// token from `data` and no TLS settings from the environment (give them in `args`).
+pub fn run_cli_at(data: &std::path::Path, server: &str, args: &[&str]) -> std::process::Output {
     std::process::Command::new(binary("arbiter"))
         .args(args)
-        .env("ARBITER_SERVER", format!("http://127.0.0.1:{port}"))
+        .env("ARBITER_SERVER", server)
         .env("ARBITER_DATA_DIR", data)
         .env_remove("ARBITER_TOKEN")
+        .env_remove("ARBITER_CA_CERT")
+        .env_remove("ARBITER_CLIENT_CERT")
+        .env_remove("ARBITER_CLIENT_KEY")
         .output()
         .expect("run arbiter")
 }

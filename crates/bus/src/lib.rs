@@ -12,6 +12,7 @@
 //!   subscription on the log from its saved checkpoint, and its ack saves the
 //!   checkpoint. Same API, same at-least-once + dedupe semantics, no server.
 use std::collections::{HashMap, VecDeque};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -121,6 +122,125 @@ pub struct NatsBus {
     keys: Arc<Keys>,
 }
 
+/// How a process reaches and proves itself to NATS (ADR platform-009): TLS with a CA
+/// of its own and a client certificate, and user/password or an NKey seed file. The default is what `nats://` alone gives: plaintext
+/// (unless the server asks for TLS), no credentials.
+#[derive(Clone, Default)]
+pub struct NatsConnect {
+    /// CA certificate (PEM) the server's certificate must chain to, instead of the
+    /// system's roots. Implies TLS.
+    pub ca: Option<PathBuf>,
+    /// Client certificate and its key (PEM), for a server that verifies clients. Implies TLS.
+    pub client_cert: Option<(PathBuf, PathBuf)>,
+    /// Refuse a connection that is not TLS (also implied by `tls://` URLs, [`Self::ca`]
+    /// and [`Self::client_cert`]).
+    pub require_tls: bool,
+    /// The credentials.
+    pub auth: NatsAuth,
+    /// Connection name shown by the server (`connz`), e.g. the service.
+    pub name: Option<String>,
+}
+
+/// NATS credentials.
+#[derive(Clone, Default)]
+pub enum NatsAuth {
+    /// None.
+    #[default]
+    None,
+    /// User and password (server `authorization { users = [...] }`).
+    UserPassword {
+        /// User.
+        user: String,
+        /// Password.
+        password: String,
+    },
+    /// A file holding an NKey seed (`SU…`).
+    NkeySeedFile(PathBuf),
+}
+
+impl std::fmt::Debug for NatsAuth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NatsAuth::None => f.write_str("None"),
+            NatsAuth::UserPassword { user, .. } => write!(f, "UserPassword({user}, ***)"),
+            NatsAuth::NkeySeedFile(p) => write!(f, "NkeySeedFile({})", p.display()),
+        }
+    }
+}
+
+impl std::fmt::Debug for NatsConnect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NatsConnect")
+            .field("ca", &self.ca)
+            .field("client_cert", &self.client_cert)
+            .field("require_tls", &self.require_tls)
+            .field("auth", &self.auth)
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+impl NatsConnect {
+    /// True when nothing is configured (plain `nats://`, no credentials).
+    pub fn is_default(&self) -> bool {
+        self.ca.is_none()
+            && self.client_cert.is_none()
+            && !self.require_tls
+            && matches!(self.auth, NatsAuth::None)
+    }
+
+    /// The async-nats options. Files are checked here so that an error names the file.
+    pub fn options(&self, url: &str) -> Result<async_nats::ConnectOptions, Error> {
+        fn readable(path: &Path, what: &str) -> Result<(), Error> {
+            std::fs::File::open(path)
+                .map(drop)
+                .map_err(|e| Error::Nats(format!("{what} {}: {e}", path.display())))
+        }
+        let mut o = async_nats::ConnectOptions::new();
+        if let Some(name) = &self.name {
+            o = o.name(name);
+        }
+        let tls_url = url
+            .split(',')
+            .any(|u| u.trim().to_ascii_lowercase().starts_with("tls://"));
+        if self.require_tls || tls_url || self.ca.is_some() || self.client_cert.is_some() {
+            o = o.require_tls(true);
+        }
+        if let Some(ca) = &self.ca {
+            readable(ca, "NATS CA certificate")?;
+            o = o.add_root_certificates(ca.clone());
+        }
+        if let Some((cert, key)) = &self.client_cert {
+            readable(cert, "NATS client certificate")?;
+            readable(key, "NATS client key")?;
+            o = o.add_client_certificate(cert.clone(), key.clone());
+        }
+        o = match &self.auth {
+            NatsAuth::None => o,
+            NatsAuth::UserPassword { user, password } => {
+                o.user_and_password(user.clone(), password.clone())
+            }
+            NatsAuth::NkeySeedFile(path) => {
+                let seed = std::fs::read_to_string(path).map_err(|e| {
+                    Error::Nats(format!("NATS NKey seed file {}: {e}", path.display()))
+                })?;
+                let seed = seed
+                    .lines()
+                    .map(str::trim)
+                    .find(|l| l.starts_with('S'))
+                    .ok_or_else(|| {
+                        Error::Nats(format!(
+                            "NATS NKey seed file {}: no seed (a line starting with `SU`) in it",
+                            path.display()
+                        ))
+                    })?;
+                o.nkey(seed.to_owned())
+            }
+        };
+        Ok(o)
+    }
+}
+
 impl NatsBus {
     /// Connects and creates the `ARBITER` stream if missing (file storage; replicas
     /// from `ARBITER_NATS_STREAM_REPLICAS`, default 1 — use 3 on a 3-node cluster).
@@ -130,6 +250,15 @@ impl NatsBus {
 
     /// As [`NatsBus::connect`]; consumers accept only events sealed by `keys`' trusted keys.
     pub async fn connect_with(url: &str, keys: Arc<Keys>) -> Result<Self, Error> {
+        Self::connect_configured(url, keys, &NatsConnect::default()).await
+    }
+
+    /// As [`NatsBus::connect_with`], with TLS and credentials from `how`.
+    pub async fn connect_configured(
+        url: &str,
+        keys: Arc<Keys>,
+        how: &NatsConnect,
+    ) -> Result<Self, Error> {
         let replicas = std::env::var("ARBITER_NATS_STREAM_REPLICAS")
             .ok()
             .and_then(|v| v.parse().ok())
@@ -140,7 +269,7 @@ impl NatsBus {
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .collect();
-        let client = async_nats::connect(servers).await.map_err(nats)?;
+        let client = how.options(url)?.connect(servers).await.map_err(nats)?;
         let js = jetstream::new(client.clone());
         js.get_or_create_stream(stream::Config {
             name: STREAM_NAME.to_owned(),
@@ -170,6 +299,17 @@ impl Bus {
     /// Connects to NATS JetStream; consumers verify seals against `keys`.
     pub async fn connect_nats_with(url: &str, keys: Arc<Keys>) -> Result<Bus, Error> {
         Ok(Bus::Nats(Box::new(NatsBus::connect_with(url, keys).await?)))
+    }
+
+    /// As [`Bus::connect_nats_with`], with TLS and credentials from `how`.
+    pub async fn connect_nats_configured(
+        url: &str,
+        keys: Arc<Keys>,
+        how: &NatsConnect,
+    ) -> Result<Bus, Error> {
+        Ok(Bus::Nats(Box::new(
+            NatsBus::connect_configured(url, keys, how).await?,
+        )))
     }
 
     /// Publishes one event with the seal of its append (idempotent by event id).

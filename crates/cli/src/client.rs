@@ -1,5 +1,6 @@
 //! Connection, token and the health command.
 use arbiter_service_kit::auth::Auth;
+use arbiter_service_kit::tls;
 use tonic::transport::{Channel, Endpoint};
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
@@ -58,17 +59,117 @@ async fn connect_channel(cli: &Cli) -> Result<Channel, Failure> {
         code: 2,
         message: format!("--server {:?}: {e}", cli.server),
     })?;
-    endpoint
+    let tls_flags = cli.ca_cert.is_some() || cli.client_cert.is_some();
+    let https = endpoint.uri().scheme_str() == Some("https");
+    let endpoint = match endpoint.uri().scheme_str() {
+        Some("https") => {
+            let identity = cli.client_cert.as_deref().zip(cli.client_key.as_deref());
+            let config =
+                tls::client_config(cli.ca_cert.as_deref(), identity).map_err(|e| Failure {
+                    code: 2,
+                    message: format!("{e:#}"),
+                })?;
+            endpoint.tls_config(config).map_err(|e| Failure {
+                code: 2,
+                message: format!("--server {}: TLS: {e}", cli.server),
+            })?
+        }
+        // Plaintext asked for by name; TLS flags with it are a mistake, not a reason to
+        // guess which one was meant.
+        Some("http") if tls_flags => {
+            return Err(Failure {
+                code: 2,
+                message: format!(
+                    "--ca-cert/--client-cert are for TLS, but --server {} is plaintext: use https://",
+                    cli.server
+                ),
+            });
+        }
+        Some("http") => endpoint,
+        _ => {
+            return Err(Failure {
+                code: 2,
+                message: format!(
+                    "--server {:?}: give http://HOST:PORT (plaintext) or https://HOST:PORT (TLS)",
+                    cli.server
+                ),
+            });
+        }
+    };
+    let channel = endpoint
         .connect_timeout(std::time::Duration::from_secs(5))
         .connect()
         .await
         .map_err(|e| Failure {
             code: 3,
-            message: format!(
-                "cannot reach {} ({e}); is arbiterd running (make run)?",
-                cli.server
-            ),
-        })
+            message: match tls::explain_tls_failure(&e) {
+                Some(why) => format!("cannot connect to {} over TLS: {why}", cli.server),
+                None => format!(
+                    "cannot reach {} ({}); is arbiterd running (make run)?",
+                    cli.server,
+                    error_chain(&e)
+                ),
+            },
+        })?;
+    probe(cli, channel, https).await
+}
+
+/// One health call before the command's own: the connection is known to work, or fails
+/// here with one line that says why. A TLS 1.3 server checks the client's certificate
+/// after the client has finished its handshake, and a TLS port answers plaintext HTTP/2
+/// with a TLS alert, so both only show on the first call — and as one of several
+/// transport errors, depending on timing.
+async fn probe(cli: &Cli, channel: Channel, https: bool) -> Result<Channel, Failure> {
+    let mut health = HealthClient::new(channel.clone());
+    let call = health.check(HealthCheckRequest {
+        service: String::new(),
+    });
+    let status = match tokio::time::timeout(std::time::Duration::from_secs(10), call).await {
+        Ok(Ok(_)) => return Ok(channel),
+        // An answer of the server's (a status it sent has no local cause).
+        Ok(Err(s)) if std::error::Error::source(&s).is_none() => return Ok(channel),
+        Ok(Err(s)) => s,
+        Err(_) => {
+            return Err(Failure {
+                code: 3,
+                message: format!("{} did not answer within 10 s", cli.server),
+            });
+        }
+    };
+    let why = match std::error::Error::source(&status) {
+        Some(cause) => format!("{}: {}", status.message(), error_chain(cause)),
+        None => status.message().to_owned(),
+    };
+    let message = match tls::explain_tls_failure(&status) {
+        Some(tls) => format!("cannot connect to {} over TLS: {tls}", cli.server),
+        None if https && cli.client_cert.is_none() => format!(
+            "{} closed the connection after the TLS handshake ({why}): it may require a client certificate: give --client-cert and --client-key",
+            cli.server
+        ),
+        None if https => format!(
+            "{} closed the connection after the TLS handshake ({why}): it may not accept --client-cert (not signed by the CA it trusts)",
+            cli.server
+        ),
+        None => format!(
+            "{} did not answer as plaintext gRPC ({why}): if it serves TLS, use https:// (and --ca-cert)",
+            cli.server
+        ),
+    };
+    Err(Failure { code: 3, message })
+}
+
+/// `error: cause: cause…`, each message once.
+fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut next = Some(e);
+    while let Some(e) = next {
+        let m = e.to_string();
+        if !parts.iter().any(|p| p.contains(&m)) {
+            parts.push(m);
+        }
+        next = e.source();
+    }
+    parts.join(": ")
 }
 
 /// The caller's token: `ARBITER_TOKEN` when it is set (set but empty is an error, never

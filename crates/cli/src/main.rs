@@ -28,7 +28,8 @@ use clap::{Parser, Subcommand};
     about = "Arbiter: FIDE tournaments from the command line"
 )]
 pub struct Cli {
-    /// gRPC address of arbiterd (or of the service to talk to).
+    /// gRPC address of arbiterd (or of the service to talk to): `http://` (plaintext) or
+    /// `https://` (TLS, see --ca-cert).
     #[arg(
         long,
         global = true,
@@ -36,6 +37,29 @@ pub struct Cli {
         default_value = "http://127.0.0.1:50051"
     )]
     pub server: String,
+    /// With an `https://` --server: trust this CA (PEM) as well as the system's roots.
+    /// A certificate that neither verifies is refused (exit 3); `https://` is never
+    /// downgraded to plaintext.
+    #[arg(long, global = true, env = "ARBITER_CA_CERT", value_name = "PEM")]
+    pub ca_cert: Option<PathBuf>,
+    /// Client certificate (PEM) for a server that requires one (mTLS); needs --client-key.
+    #[arg(
+        long,
+        global = true,
+        env = "ARBITER_CLIENT_CERT",
+        requires = "client_key",
+        value_name = "PEM"
+    )]
+    pub client_cert: Option<PathBuf>,
+    /// The private key of --client-cert (PEM).
+    #[arg(
+        long,
+        global = true,
+        env = "ARBITER_CLIENT_KEY",
+        requires = "client_cert",
+        value_name = "PEM"
+    )]
+    pub client_key: Option<PathBuf>,
     /// Data directory of the local arbiterd (where admin.token is read from).
     #[arg(
         long,

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use arbiter_bus::Bus;
 use arbiter_bus::relay::{RelayOptions, run_relay};
+use arbiter_bus::{Bus, NatsConnect};
 use arbiter_eventlog::anchor::Anchor;
 use arbiter_eventlog::{EventStore, Keys, Scope, Signatures, VerifyOptions};
 use tokio::sync::watch;
@@ -19,6 +19,7 @@ use crate::access::{Bootstrap, bootstrap, follow_owner};
 use crate::auth::Auth;
 use crate::command::Commands;
 use crate::telemetry::GrpcTraceLayer;
+pub use crate::tls::{NatsArgs, ServerTls, TlsArgs};
 
 /// Flags shared by the standalone service binaries (distributed mode).
 #[derive(Debug, Clone, clap::Args)]
@@ -59,6 +60,12 @@ pub struct StandaloneArgs {
     /// everything before the anchor).
     #[arg(long, env = "ARBITER_VERIFY_AT_START", value_enum, default_value_t = VerifyAtStart::Full)]
     pub verify_at_start: VerifyAtStart,
+    /// TLS on the gRPC port.
+    #[command(flatten)]
+    pub tls: TlsArgs,
+    /// TLS and credentials towards NATS.
+    #[command(flatten)]
+    pub nats: NatsArgs,
 }
 
 /// How much of the log the check at start walks (`--verify-at-start`).
@@ -104,6 +111,7 @@ impl StandaloneArgs {
             },
             verify_at_start: self.verify_at_start,
             access_owner: service == ACCESS_OWNER,
+            nats: self.nats.connect(service),
         })
         .await
     }
@@ -144,6 +152,8 @@ pub struct PlatformOptions {
     /// mode) and hosts the `AccessService`; otherwise it folds the owner's access
     /// events, which a mirror copies into its log (ADR platform-007).
     pub access_owner: bool,
+    /// TLS and credentials towards NATS (with `nats_url`).
+    pub nats: NatsConnect,
 }
 
 /// The subjects of the access stream's events (what a follower mirrors).
@@ -207,6 +217,7 @@ impl Platform {
             rotate_keys: Vec::new(),
             verify_at_start: VerifyAtStart::Full,
             access_owner: true,
+            nats: NatsConnect::default(),
         })
         .await
     }
@@ -229,7 +240,13 @@ impl Platform {
             rotate_keys,
             verify_at_start,
             access_owner,
+            nats,
         } = options;
+        // async-nats builds its TLS config from the process's rustls provider.
+        crate::tls::install_crypto_provider();
+        if nats_url.is_none() && !nats.is_default() {
+            anyhow::bail!("--nats-ca, --nats-cert, --nats-user and --nats-nkey need --nats-url");
+        }
         let keys = Keys::in_dir(&key_dir, &log_owner, trusted_keys.as_deref())
             .map_err(|e| anyhow::anyhow!("--key-dir {}: {e}", key_dir.display()))?;
         let store = EventStore::open_with(&database_url, keys.clone())
@@ -249,7 +266,7 @@ impl Platform {
             println!("rotated the signing key of {service}: {old} -> {new}");
         }
         let bus = match &nats_url {
-            Some(url) => Bus::connect_nats_with(url, keys.clone())
+            Some(url) => Bus::connect_nats_configured(url, keys.clone(), &nats)
                 .await
                 .map_err(|e| anyhow::anyhow!("{url}: {e}"))?,
             None => Bus::InProcess(store.clone()),
@@ -484,14 +501,15 @@ async fn shutdown_signal() {
 }
 
 /// Serves `modules` on `listen` until SIGTERM/Ctrl-C, with health (every module and
-/// the server as a whole), reflection and per-request tracing. Prints
-/// `listening on ADDR` once bound and `ready (…)` once the projections have caught up
+/// the server as a whole), reflection and per-request tracing, over `tls` (see
+/// [`TlsArgs::server`]). Prints `listening on ADDR (plaintext|TLS|…)` once bound and `ready (…)` once the projections have caught up
 /// with the log (until then every RPC but health answers `UNAVAILABLE`). On shutdown: stop accepting, finish in-flight
 /// requests, drain the outbox relay, close the log.
 pub async fn serve(
     platform: Platform,
     modules: Vec<Box<dyn ServiceModule>>,
     listen: SocketAddr,
+    tls: ServerTls,
 ) -> anyhow::Result<()> {
     let relay = platform.run_relay.then(|| {
         tokio::spawn(run_relay(
@@ -555,11 +573,17 @@ pub async fn serve(
         })
     };
 
+    let mut server = tonic::transport::Server::builder();
+    if let Some(config) = tls.config() {
+        server = server
+            .tls_config(config.clone())
+            .map_err(|e| anyhow::anyhow!("TLS: {e}"))?;
+    }
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(|e| anyhow::anyhow!("listen {listen}: {e}"))?;
     let addr = listener.local_addr()?;
-    println!("listening on {addr}");
+    println!("listening on {addr} ({})", tls.describe());
     let ready = Arc::new(AtomicBool::new(false));
     let start_head = platform.store.head_position().await?;
     {
@@ -583,7 +607,7 @@ pub async fn serve(
             println!("ready (projections at position {start_head})");
         });
     }
-    tracing::info!(%addr, services = ?names, backend = %platform.store.backend(), "serving");
+    tracing::info!(%addr, tls = tls.describe(), services = ?names, backend = %platform.store.backend(), "serving");
 
     let shutdown_tx = platform.shutdown_tx.clone();
     let signal = async move {
@@ -591,7 +615,7 @@ pub async fn serve(
         tracing::info!("shutdown requested");
         let _ = shutdown_tx.send(true);
     };
-    tonic::transport::Server::builder()
+    server
         .layer(GrpcTraceLayer)
         .layer(crate::readiness::ReadinessLayer::new(ready))
         .add_routes(routes.routes())

@@ -13,6 +13,8 @@
 //! - [`host`]: the process around services: open the log, connect the bus, run the
 //!   outbox relay, serve gRPC (with health and reflection) on one port, shut down
 //!   cleanly on SIGTERM/Ctrl-C with the relay drained.
+//! - [`tls`]: TLS and mTLS on the gRPC port, the refusal of plaintext off loopback,
+//!   the client side of TLS for the CLI.
 pub mod access;
 pub mod auth;
 pub mod command;
@@ -22,5 +24,6 @@ pub mod limits;
 pub mod readiness;
 pub mod status;
 pub mod telemetry;
+pub mod tls;
 
 pub use host::{Platform, PlatformOptions, ServiceModule};

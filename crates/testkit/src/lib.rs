@@ -8,6 +8,9 @@
 //! When neither the binaries nor such a URL exist, starting fails with a message
 //! that says how to install them (`make test-deps`) — tests never skip silently.
 //! (No Docker engine runs on this project's machines, so testcontainers is not used.)
+//!
+//! [`NatsServer::start_with`] adds TLS and users; [`TestPki`] makes a CA, a server
+//! certificate and client certificates as PEM files (rcgen) for the TLS tests.
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -314,6 +317,29 @@ pub fn find_nats_server() -> Result<PathBuf> {
     ))
 }
 
+/// What [`NatsServer::start_with`] configures beyond a plain `nats-server -js`.
+#[derive(Debug, Clone, Default)]
+pub struct NatsOptions {
+    /// Serve TLS only (clients connect to `tls://…`).
+    pub tls: Option<NatsTls>,
+    /// `user password` pairs the server accepts (`authorization { users = [...] }`);
+    /// with [`Self::nkeys`] empty too: no authentication.
+    pub users: Vec<(String, String)>,
+    /// Public user NKeys (`U…`) the server accepts.
+    pub nkeys: Vec<String>,
+}
+
+/// The server side of NATS TLS.
+#[derive(Debug, Clone)]
+pub struct NatsTls {
+    /// Server certificate (PEM).
+    pub cert: PathBuf,
+    /// Its key (PEM).
+    pub key: PathBuf,
+    /// Require client certificates signed by this CA (`verify: true`).
+    pub verify_clients: Option<PathBuf>,
+}
+
 impl NatsServer {
     /// Starts `nats-server -js` on a free loopback port (or uses `TEST_NATS_URL`).
     pub fn start() -> Result<NatsServer> {
@@ -324,22 +350,61 @@ impl NatsServer {
                 _dir: None,
             });
         }
+        Self::start_with(&NatsOptions::default())
+    }
+
+    /// Starts `nats-server` with JetStream and `options` (TLS, users) from a config file
+    /// on a free loopback port. Always a server of its own (`TEST_NATS_URL` is not used:
+    /// it could not be configured). The URL is `tls://…` with TLS.
+    pub fn start_with(options: &NatsOptions) -> Result<NatsServer> {
         let bin = find_nats_server()?;
         let dir = tempfile::Builder::new()
             .prefix("arbiter-nats-")
             .tempdir()
             .map_err(|e| format!("temp dir: {e}"))?;
         let port = free_port();
+        // Quoted with Rust's escaping, which NATS's config parser reads for these values.
+        let q = |p: &Path| format!("{:?}", p.display().to_string());
+        let mut conf = format!(
+            "host: 127.0.0.1\nport: {port}\njetstream {{ store_dir: {} }}\n",
+            q(&dir.path().join("js"))
+        );
+        if let Some(tls) = &options.tls {
+            conf.push_str(&format!(
+                "tls {{\n  cert_file: {}\n  key_file: {}\n  timeout: 5\n",
+                q(&tls.cert),
+                q(&tls.key)
+            ));
+            if let Some(ca) = &tls.verify_clients {
+                conf.push_str(&format!("  ca_file: {}\n  verify: true\n", q(ca)));
+            }
+            conf.push_str("}\n");
+        }
+        if !options.users.is_empty() || !options.nkeys.is_empty() {
+            conf.push_str("authorization {\n  users = [\n");
+            for (user, password) in &options.users {
+                conf.push_str(&format!(
+                    "    {{ user: {user:?}, password: {password:?} }}\n"
+                ));
+            }
+            for nkey in &options.nkeys {
+                conf.push_str(&format!("    {{ nkey: {nkey:?} }}\n"));
+            }
+            conf.push_str("  ]\n}\n");
+        }
+        let conf_path = dir.path().join("nats.conf");
+        std::fs::write(&conf_path, conf).map_err(|e| format!("{}: {e}", conf_path.display()))?;
         let mut child = Command::new(bin)
-            .args(["-a", "127.0.0.1", "-p", &port.to_string(), "-js", "-sd"])
-            .arg(dir.path())
+            .arg("-c")
+            .arg(&conf_path)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| format!("nats-server: {e}"))?;
         wait_for_port(port, Duration::from_secs(20), &mut child, "nats-server")?;
+        let scheme = if options.tls.is_some() { "tls" } else { "nats" };
         Ok(NatsServer {
-            url: format!("nats://127.0.0.1:{port}"),
+            url: format!("{scheme}://127.0.0.1:{port}"),
             child: Some(child),
             _dir: Some(dir),
         })
@@ -366,4 +431,104 @@ pub fn kill9(child: &mut Child) {
         libc::kill(child.id() as i32, libc::SIGKILL);
     }
     let _ = child.wait();
+}
+
+// ---------------------------------------------------------------- TLS
+
+/// A throwaway certificate authority made at test time (rcgen, ring): the CA, a server
+/// certificate for `localhost`, `127.0.0.1` and `::1`, and client certificates on demand,
+/// written as PEM files into one directory (keys 0600).
+pub struct TestPki {
+    dir: PathBuf,
+    issuer: rcgen::Issuer<'static, rcgen::KeyPair>,
+}
+
+impl TestPki {
+    /// Makes the CA (`ca.pem`) and the server certificate (`server.pem`, `server.key`)
+    /// in `dir` (created if missing).
+    pub fn new(dir: &Path) -> Result<TestPki> {
+        use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, KeyPair, KeyUsagePurpose};
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let err = |e: rcgen::Error| format!("rcgen: {e}");
+        let key = KeyPair::generate().map_err(err)?;
+        let mut params = CertificateParams::new(Vec::<String>::new()).map_err(err)?;
+        params.distinguished_name.push(
+            DnType::CommonName,
+            format!("Arbiter test CA {}", free_port()),
+        );
+        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        params.key_usages = vec![
+            KeyUsagePurpose::KeyCertSign,
+            KeyUsagePurpose::CrlSign,
+            KeyUsagePurpose::DigitalSignature,
+        ];
+        let ca = params.self_signed(&key).map_err(err)?;
+        let pki = TestPki {
+            dir: dir.to_path_buf(),
+            issuer: rcgen::Issuer::new(params, key),
+        };
+        write_file(&pki.ca(), ca.pem().as_bytes(), false)?;
+        pki.issue(
+            "server",
+            &["localhost", "127.0.0.1", "::1"],
+            rcgen::ExtendedKeyUsagePurpose::ServerAuth,
+        )?;
+        Ok(pki)
+    }
+
+    /// The CA certificate (PEM).
+    pub fn ca(&self) -> PathBuf {
+        self.dir.join("ca.pem")
+    }
+
+    /// The server certificate (PEM) and its key.
+    pub fn server(&self) -> (PathBuf, PathBuf) {
+        (self.dir.join("server.pem"), self.dir.join("server.key"))
+    }
+
+    /// A client certificate with common name `name` (`<name>.pem`, `<name>.key`).
+    pub fn client(&self, name: &str) -> Result<(PathBuf, PathBuf)> {
+        self.issue(name, &[], rcgen::ExtendedKeyUsagePurpose::ClientAuth)
+    }
+
+    fn issue(
+        &self,
+        name: &str,
+        sans: &[&str],
+        usage: rcgen::ExtendedKeyUsagePurpose,
+    ) -> Result<(PathBuf, PathBuf)> {
+        use rcgen::{CertificateParams, DnType, KeyPair, KeyUsagePurpose};
+        let err = |e: rcgen::Error| format!("rcgen: {e}");
+        let key = KeyPair::generate().map_err(err)?;
+        let mut params =
+            CertificateParams::new(sans.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>())
+                .map_err(err)?;
+        params.distinguished_name.push(DnType::CommonName, name);
+        params.key_usages = vec![KeyUsagePurpose::DigitalSignature];
+        params.extended_key_usages = vec![usage];
+        let cert = params.signed_by(&key, &self.issuer).map_err(err)?;
+        let paths = (
+            self.dir.join(format!("{name}.pem")),
+            self.dir.join(format!("{name}.key")),
+        );
+        write_file(&paths.0, cert.pem().as_bytes(), false)?;
+        write_file(&paths.1, key.serialize_pem().as_bytes(), true)?;
+        Ok(paths)
+    }
+}
+
+fn write_file(path: &Path, bytes: &[u8], secret: bool) -> Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true).create(true).truncate(true);
+    if secret {
+        o.mode(0o600);
+    }
+    std::io::Write::write_all(
+        &mut o
+            .open(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?,
+        bytes,
+    )
+    .map_err(|e| format!("{}: {e}", path.display()))
 }

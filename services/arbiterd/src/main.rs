@@ -1,12 +1,13 @@
 //! `arbiterd`: the embedded default. All five services in one process on one gRPC
 //! port, the event log in one SQLite file under `--data-dir`, events delivered in
 //! process (or also to NATS JetStream with `--nats-url`). The admin token is created
-//! on first start, printed once and stored in `<data-dir>/admin.token`.
+//! on first start, printed once and stored in `<data-dir>/admin.token`. Plaintext gRPC on
+//! loopback by default; `--tls-cert`/`--tls-key` (and `--client-ca`) for anything else.
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use anyhow::Context;
-use arbiter_service_kit::host::{self, ServiceModule, VerifyAtStart};
+use arbiter_service_kit::host::{self, NatsArgs, ServiceModule, TlsArgs, VerifyAtStart};
 use arbiter_service_kit::{Platform, PlatformOptions, telemetry};
 use clap::Parser;
 
@@ -47,6 +48,12 @@ struct Args {
     /// within it the item is applied at the server's time, beyond it refused (at most 60000).
     #[arg(long, env = "ARBITER_DEVICE_CLOCK_TOLERANCE_MS", default_value_t = arbiter_clock_telemetry::DEFAULT_DEVICE_CLOCK_TOLERANCE_MS, value_parser = arbiter_clock_telemetry::parse_device_clock_tolerance)]
     device_clock_tolerance_ms: u64,
+    /// TLS on the gRPC port.
+    #[command(flatten)]
+    tls: TlsArgs,
+    /// TLS and credentials towards NATS (with --nats-url).
+    #[command(flatten)]
+    nats: NatsArgs,
 }
 
 #[tokio::main]
@@ -70,10 +77,12 @@ async fn main() -> anyhow::Result<()> {
         rotate_keys: args.rotate_signing_key.clone(),
         verify_at_start: args.verify_at_start,
         access_owner: true,
+        nats: args.nats.connect("arbiterd"),
     };
     if args.check_log {
         return check_log(options).await;
     }
+    let tls = args.tls.server(args.listen)?;
     let platform = Platform::open_with(options).await?;
     // One log, so one tournament projection (registry, pairing, results, rating and clock
     // all fold the same record): folded once at start, shared.
@@ -107,7 +116,7 @@ async fn main() -> anyhow::Result<()> {
             args.device_clock_tolerance_ms,
         )),
     ];
-    host::serve(platform, modules, args.listen).await
+    host::serve(platform, modules, args.listen, tls).await
 }
 
 /// `--check-log`: the whole check (every signature), printed.

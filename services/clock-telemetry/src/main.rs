@@ -28,6 +28,7 @@ async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let _telemetry = telemetry::init("arbiter-clock-telemetry");
     let c = &args.common;
+    let tls = c.tls.server(c.listen)?;
     let platform = c.platform("clock-telemetry").await?;
     use arbiter_clock_telemetry::{ClockTelemetry, RegistryCheck, TimeSource};
     let check = if args.registry_check {
@@ -42,5 +43,5 @@ async fn main() -> anyhow::Result<()> {
         check,
         args.device_clock_tolerance_ms,
     );
-    host::serve(platform, vec![Box::new(service)], c.listen).await
+    host::serve(platform, vec![Box::new(service)], c.listen, tls).await
 }

@@ -19,7 +19,8 @@ async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let _telemetry = telemetry::init("arbiter-pairing");
     let c = args.common;
+    let tls = c.tls.server(c.listen)?;
     let platform = c.platform("pairing").await?;
     let service = arbiter_pairing::Pairing::start(&platform);
-    host::serve(platform, vec![Box::new(service)], c.listen).await
+    host::serve(platform, vec![Box::new(service)], c.listen, tls).await
 }

@@ -24,6 +24,7 @@ async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let _telemetry = telemetry::init("arbiter-registry");
     let c = args.common;
+    let tls = c.tls.server(c.listen)?;
     let platform = c.platform("registry").await?;
     let mut registry = arbiter_registry::Registry::start(&platform);
     if let Some(dir) = args.player_directory_dir {
@@ -37,6 +38,7 @@ async fn main() -> anyhow::Result<()> {
         platform,
         vec![Box::new(access), Box::new(registry)],
         c.listen,
+        tls,
     )
     .await
 }

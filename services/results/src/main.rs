@@ -19,7 +19,8 @@ async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let _telemetry = telemetry::init("arbiter-results");
     let c = args.common;
+    let tls = c.tls.server(c.listen)?;
     let platform = c.platform("results").await?;
     let service = arbiter_results::Results::start(&platform);
-    host::serve(platform, vec![Box::new(service)], c.listen).await
+    host::serve(platform, vec![Box::new(service)], c.listen, tls).await
 }
