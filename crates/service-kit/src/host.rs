@@ -18,6 +18,9 @@ use tonic_health::ServingStatus;
 use crate::access::{Bootstrap, bootstrap};
 use crate::auth::Auth;
 use crate::command::Commands;
+use crate::connections::{self, ConnLimits};
+use crate::gate::GateLayer;
+use crate::limits::LimitOptions;
 use crate::telemetry::GrpcTraceLayer;
 
 /// Flags shared by the standalone service binaries (distributed mode).
@@ -59,6 +62,9 @@ pub struct StandaloneArgs {
     /// everything before the anchor).
     #[arg(long, env = "ARBITER_VERIFY_AT_START", value_enum, default_value_t = VerifyAtStart::Full)]
     pub verify_at_start: VerifyAtStart,
+    /// Request, rate and connection limits (ADR platform-010).
+    #[command(flatten)]
+    pub limits: LimitOptions,
 }
 
 /// How much of the log the check at start walks (`--verify-at-start`).
@@ -103,6 +109,7 @@ impl StandaloneArgs {
                 Vec::new()
             },
             verify_at_start: self.verify_at_start,
+            limits: self.limits.clone(),
         })
         .await
     }
@@ -134,6 +141,8 @@ pub struct PlatformOptions {
     pub rotate_keys: Vec<String>,
     /// How much of the log the check at start walks.
     pub verify_at_start: VerifyAtStart,
+    /// Request, rate and connection limits (ADR platform-010).
+    pub limits: LimitOptions,
 }
 
 /// What the check of the log at start found (ADR platform-006).
@@ -166,6 +175,7 @@ pub struct Platform {
     pub log_check: Arc<LogCheck>,
     anchor_file: PathBuf,
     shared_log: bool,
+    limits: LimitOptions,
 }
 
 impl Platform {
@@ -193,6 +203,7 @@ impl Platform {
             shared_log: false,
             rotate_keys: Vec::new(),
             verify_at_start: VerifyAtStart::Full,
+            limits: LimitOptions::default(),
         })
         .await
     }
@@ -214,6 +225,7 @@ impl Platform {
             shared_log,
             rotate_keys,
             verify_at_start,
+            limits,
         } = options;
         let keys = Keys::in_dir(&key_dir, &log_owner, trusted_keys.as_deref())
             .map_err(|e| anyhow::anyhow!("--key-dir {}: {e}", key_dir.display()))?;
@@ -284,7 +296,13 @@ impl Platform {
             log_check,
             anchor_file,
             shared_log,
+            limits,
         })
+    }
+
+    /// The request, rate and connection limits this platform serves with.
+    pub fn limits(&self) -> &LimitOptions {
+        &self.limits
     }
 
     /// The anchor this platform keeps.
@@ -563,11 +581,22 @@ pub async fn serve(
         tracing::info!("shutdown requested");
         let _ = shutdown_tx.send(true);
     };
+    let limits = &platform.limits;
+    let incoming = connections::incoming(
+        listener,
+        ConnLimits {
+            max_connections: limits.max_connections,
+            idle_timeout: (limits.idle_timeout_secs > 0)
+                .then(|| Duration::from_secs(limits.idle_timeout_secs)),
+            shutdown: platform.shutdown.clone(),
+        },
+    );
     tonic::transport::Server::builder()
         .layer(GrpcTraceLayer)
         .layer(crate::readiness::ReadinessLayer::new(ready))
+        .layer(GateLayer::new(platform.auth.access().clone(), limits))
         .add_routes(routes.routes())
-        .serve_with_incoming_shutdown(tokio_stream_from(listener), signal)
+        .serve_with_incoming_shutdown(incoming, signal)
         .await?;
     let _ = platform.shutdown_tx.send(true);
     if let Some(relay) = relay {
@@ -589,18 +618,6 @@ pub async fn serve(
     platform.store.close().await;
     tracing::info!("stopped");
     Ok(())
-}
-
-fn tokio_stream_from(
-    listener: tokio::net::TcpListener,
-) -> impl futures::Stream<Item = std::io::Result<tokio::net::TcpStream>> {
-    futures::stream::unfold(listener, |l| async move {
-        let r = l.accept().await.map(|(s, _)| {
-            let _ = s.set_nodelay(true);
-            s
-        });
-        Some((r, l))
-    })
 }
 
 /// The integrity fields of `GetServiceInfo` (rejected bus events, the log's check at

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use arbiter_service_kit::host::{self, ServiceModule, VerifyAtStart};
+use arbiter_service_kit::limits::LimitOptions;
 use arbiter_service_kit::{Platform, PlatformOptions, telemetry};
 use clap::Parser;
 
@@ -47,6 +48,9 @@ struct Args {
     /// within it the item is applied at the server's time, beyond it refused (at most 60000).
     #[arg(long, env = "ARBITER_DEVICE_CLOCK_TOLERANCE_MS", default_value_t = arbiter_clock_telemetry::DEFAULT_DEVICE_CLOCK_TOLERANCE_MS, value_parser = arbiter_clock_telemetry::parse_device_clock_tolerance)]
     device_clock_tolerance_ms: u64,
+    /// Request, rate and connection limits (ADR platform-010).
+    #[command(flatten)]
+    limits: LimitOptions,
 }
 
 #[tokio::main]
@@ -69,6 +73,7 @@ async fn main() -> anyhow::Result<()> {
         shared_log: true,
         rotate_keys: args.rotate_signing_key.clone(),
         verify_at_start: args.verify_at_start,
+        limits: args.limits.clone(),
     };
     if args.check_log {
         return check_log(options).await;
