@@ -254,6 +254,8 @@ impl Platform {
         let (access, boot) = bootstrap(&store, &token_file, log_check.verified)
             .await
             .map_err(|e| anyhow::anyhow!("access: {e:#}"))?;
+        // The token file is a credential (created 0600; one made wider is tightened).
+        crate::files::keep_private(&token_file, 0o600);
         let mut auth = Auth::new(access.clone());
         if !log_check.verified {
             store.refuse_appends(format!(

@@ -12,7 +12,8 @@
 //!   request limits (message sizes, RPC classes, rate, concurrency and connection
 //!   limits) as tables and defaults (ADR platform-010).
 //! - [`gate`], [`rate_limit`], [`connections`]: where the request limits are enforced,
-//!   before a request's body is decoded.
+//!   before a request's body is decoded; [`files`]: the modes of the data, key and
+//!   token files.
 //! - [`host`]: the process around services: open the log, connect the bus, run the
 //!   outbox relay, serve gRPC (with health and reflection) on one port, shut down
 //!   cleanly on SIGTERM/Ctrl-C with the relay drained.
@@ -20,6 +21,7 @@ pub mod access;
 pub mod auth;
 pub mod command;
 pub mod connections;
+pub mod files;
 pub mod gate;
 pub mod host;
 pub mod limits;

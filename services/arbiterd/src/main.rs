@@ -1,7 +1,9 @@
 //! `arbiterd`: the embedded default. All five services in one process on one gRPC
 //! port, the event log in one SQLite file under `--data-dir`, events delivered in
 //! process (or also to NATS JetStream with `--nats-url`). The admin token is created
-//! on first start, printed once and stored in `<data-dir>/admin.token`.
+//! on first start, printed once and stored in `<data-dir>/admin.token`. The data dir is
+//! 0700; the log, the token file, the private keys and the anchor are 0600 (ADR
+//! platform-010).
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -57,7 +59,8 @@ struct Args {
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let _telemetry = telemetry::init("arbiterd");
-    std::fs::create_dir_all(&args.data_dir)
+    // The log, the tokens and the keys are inside: 0700 (ADR platform-010).
+    arbiter_service_kit::files::private_dir(&args.data_dir)
         .with_context(|| format!("--data-dir {}", args.data_dir.display()))?;
     let db = args.data_dir.join("arbiter.db");
     let url = format!("sqlite://{}", db.display());
