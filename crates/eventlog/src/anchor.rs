@@ -98,7 +98,19 @@ impl Anchor {
         let err = |e: std::io::Error| Error::invalid("anchor", format!("{}: {e}", path.display()));
         let tmp = path.with_extension("anchor-new");
         {
-            let mut f = std::fs::File::create(&tmp).map_err(err)?;
+            // 0600 like the log and the keys (ADR platform-010); the rename keeps it.
+            let mut opts = std::fs::OpenOptions::new();
+            opts.write(true).create(true).truncate(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+            let mut f = opts.open(&tmp).map_err(err)?;
+            #[cfg(unix)]
+            {
+                // A temporary file left by an older version keeps its mode on open.
+                use std::os::unix::fs::PermissionsExt;
+                f.set_permissions(std::fs::Permissions::from_mode(0o600))
+                    .map_err(err)?;
+            }
             f.write_all(self.to_line().as_bytes()).map_err(err)?;
             f.sync_all().map_err(err)?;
         }

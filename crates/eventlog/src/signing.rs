@@ -216,6 +216,42 @@ pub fn pub_line(service: &str, key: &VerifyingKey) -> String {
     format!("{service} {} {}", key_id(key), hex::encode(key.as_bytes()))
 }
 
+/// A key dir others may enter is made 0700, and a private key others may read 0600
+/// (ADR platform-010). Best effort: a read-only mount of keys is left as it is, with a
+/// warning.
+fn tighten_key_dir(dir: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let tighten = |p: &Path, mode: u32| {
+            if let Ok(m) = std::fs::metadata(p)
+                && m.permissions().mode() & 0o077 != 0
+            {
+                match std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)) {
+                    Ok(()) => {
+                        tracing::warn!(path = %p.display(), mode = format!("{mode:o}"), "others could read it: permissions tightened")
+                    }
+                    Err(e) => {
+                        tracing::warn!(path = %p.display(), error = %e, "others can read it and its permissions could not be tightened")
+                    }
+                }
+            }
+        };
+        tighten(dir, 0o700);
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            for e in entries.flatten() {
+                let p = e.path();
+                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                if name.ends_with(".key") || name.ends_with(".key.new") {
+                    tighten(&p, 0o600);
+                }
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+}
+
 fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
     use std::io::Write;
     let mut opts = std::fs::OpenOptions::new();
@@ -253,6 +289,7 @@ impl Keys {
                     .map_err(|e| key_error(dir, e))?;
             }
         }
+        tighten_key_dir(dir);
         let keys = Keys {
             dir: Some(dir.to_owned()),
             log_owner: log_owner.to_owned(),

@@ -92,6 +92,58 @@ struct Inner {
 /// digest of its request.
 type CommandRecord = (String, AppendAck, Option<Vec<u8>>);
 
+/// The file of a `sqlite://PATH[?…]` URL (`None`: in memory).
+fn sqlite_path(url: &str) -> Option<std::path::PathBuf> {
+    let rest = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))?;
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    if path.is_empty() || path == ":memory:" || query.contains("mode=memory") {
+        return None;
+    }
+    Some(std::path::PathBuf::from(path))
+}
+
+/// The log holds personal data: its file is created 0600 before SQLite opens it (SQLite
+/// gives its `-wal` and `-shm` files the database file's mode), and a log file, `-wal`
+/// or `-shm` that others may read is made 0600 (ADR platform-010).
+fn private_sqlite_files(path: &std::path::Path) -> Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        let err = |p: &std::path::Path, e: std::io::Error| {
+            Error::invalid("database_url", format!("{}: {e}", p.display()))
+        };
+        if !path.exists() {
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(path)
+            {
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                // Let SQLite say what is wrong (e.g. a missing directory).
+                Err(_) => return Ok(()),
+            }
+        }
+        for suffix in ["", "-wal", "-shm"] {
+            let mut p = path.as_os_str().to_owned();
+            p.push(suffix);
+            let p = std::path::PathBuf::from(p);
+            if let Ok(m) = std::fs::metadata(&p)
+                && m.permissions().mode() & 0o077 != 0
+            {
+                std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600))
+                    .map_err(|e| err(&p, e))?;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
 impl EventStore {
     /// Opens (creating if needed) the log at `url` and runs the migrations.
     ///
@@ -121,6 +173,9 @@ impl EventStore {
         let mut pg_replay = None;
         let (pool, writer) = match backend {
             Backend::Sqlite => {
+                if let Some(path) = sqlite_path(url) {
+                    private_sqlite_files(&path)?;
+                }
                 let url = if url.contains('?') {
                     url.to_owned()
                 } else {

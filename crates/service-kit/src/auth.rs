@@ -9,6 +9,7 @@ use tonic::{Request, Status};
 
 use crate::access::{Access, roles};
 pub use crate::access::{Caller, Scope};
+use crate::limits;
 
 /// The access check of a platform.
 #[derive(Clone, Debug, Default)]
@@ -45,16 +46,21 @@ impl Auth {
         })
     }
 
-    /// The caller of `request` for `rpc` on `scope`: `FAILED_PRECONDITION` for a write
-    /// when the log failed its check, `UNAUTHENTICATED` without a valid token (unless
-    /// the rule lets anybody read), `PERMISSION_DENIED` naming the principal, the
-    /// roles needed and the tournament. Every RPC of every service calls this first.
+    /// The caller of `request` for `rpc` on `scope`: `INVALID_ARGUMENT` for a tournament
+    /// id beyond [`limits::MAX_ID_CHARS`] (ADR platform-010), `FAILED_PRECONDITION` for
+    /// a write when the log failed its check, `UNAUTHENTICATED` without a valid token
+    /// (unless the rule lets anybody read), `PERMISSION_DENIED` naming the principal,
+    /// the roles needed and the tournament. Every RPC of every service calls this first
+    /// (rate limits and message sizes are enforced before, by [`crate::gate`]).
     pub fn authorize<T>(
         &self,
         request: &Request<T>,
         rpc: &str,
         scope: Scope<'_>,
     ) -> Result<Caller, Status> {
+        if let Scope::Tournament(id) = scope {
+            limits::check_id("tournament_id", id).map_err(Status::invalid_argument)?;
+        }
         if let Some(why) = &self.refuse_writes
             && roles::rule_of(rpc).is_none_or(|r| r.write)
         {
@@ -81,6 +87,7 @@ impl Auth {
         rpc: &str,
         tournament: &str,
     ) -> Result<(), Status> {
+        limits::check_id("tournament_id", tournament).map_err(Status::invalid_argument)?;
         if let Some(why) = &self.refuse_writes {
             return Err(Status::failed_precondition(format!("{rpc}: {why}")));
         }

@@ -18,6 +18,9 @@ use tonic_health::ServingStatus;
 use crate::access::{Bootstrap, bootstrap, follow_owner};
 use crate::auth::Auth;
 use crate::command::Commands;
+use crate::connections::{self, ConnLimits};
+use crate::gate::GateLayer;
+use crate::limits::LimitOptions;
 use crate::telemetry::GrpcTraceLayer;
 pub use crate::tls::{NatsArgs, ServerTls, TlsArgs};
 
@@ -66,6 +69,9 @@ pub struct StandaloneArgs {
     /// TLS and credentials towards NATS.
     #[command(flatten)]
     pub nats: NatsArgs,
+    /// Request, rate and connection limits (ADR platform-010).
+    #[command(flatten)]
+    pub limits: LimitOptions,
 }
 
 /// How much of the log the check at start walks (`--verify-at-start`).
@@ -112,6 +118,7 @@ impl StandaloneArgs {
             verify_at_start: self.verify_at_start,
             access_owner: service == ACCESS_OWNER,
             nats: self.nats.connect(service),
+            limits: self.limits.clone(),
         })
         .await
     }
@@ -154,6 +161,8 @@ pub struct PlatformOptions {
     pub access_owner: bool,
     /// TLS and credentials towards NATS (with `nats_url`).
     pub nats: NatsConnect,
+    /// Request, rate and connection limits (ADR platform-010).
+    pub limits: LimitOptions,
 }
 
 /// The subjects of the access stream's events (what a follower mirrors).
@@ -189,6 +198,7 @@ pub struct Platform {
     pub log_check: Arc<LogCheck>,
     anchor_file: PathBuf,
     shared_log: bool,
+    limits: LimitOptions,
 }
 
 impl Platform {
@@ -218,6 +228,7 @@ impl Platform {
             verify_at_start: VerifyAtStart::Full,
             access_owner: true,
             nats: NatsConnect::default(),
+            limits: LimitOptions::default(),
         })
         .await
     }
@@ -241,6 +252,7 @@ impl Platform {
             verify_at_start,
             access_owner,
             nats,
+            limits,
         } = options;
         // async-nats builds its TLS config from the process's rustls provider.
         crate::tls::install_crypto_provider();
@@ -277,6 +289,8 @@ impl Platform {
             follow_owner(&store, &token_file).await
         }
         .map_err(|e| anyhow::anyhow!("access: {e:#}"))?;
+        // The token file is a credential (created 0600; one made wider is tightened).
+        crate::files::keep_private(&token_file, 0o600);
         let mut auth = Auth::new(access.clone());
         if !log_check.verified {
             store.refuse_appends(format!(
@@ -325,11 +339,17 @@ impl Platform {
             log_check,
             anchor_file,
             shared_log,
+            limits,
         };
         if !access_owner {
             platform.mirror(&format!("{log_owner}-access"), &[ACCESS_SUBJECTS]);
         }
         Ok(platform)
+    }
+
+    /// The request, rate and connection limits this platform serves with.
+    pub fn limits(&self) -> &LimitOptions {
+        &self.limits
     }
 
     /// The anchor this platform keeps.
@@ -615,11 +635,22 @@ pub async fn serve(
         tracing::info!("shutdown requested");
         let _ = shutdown_tx.send(true);
     };
+    let limits = &platform.limits;
+    let incoming = connections::incoming(
+        listener,
+        ConnLimits {
+            max_connections: limits.max_connections,
+            idle_timeout: (limits.idle_timeout_secs > 0)
+                .then(|| Duration::from_secs(limits.idle_timeout_secs)),
+            shutdown: platform.shutdown.clone(),
+        },
+    );
     server
         .layer(GrpcTraceLayer)
         .layer(crate::readiness::ReadinessLayer::new(ready))
+        .layer(GateLayer::new(platform.auth.access().clone(), limits))
         .add_routes(routes.routes())
-        .serve_with_incoming_shutdown(tokio_stream_from(listener), signal)
+        .serve_with_incoming_shutdown(incoming, signal)
         .await?;
     let _ = platform.shutdown_tx.send(true);
     if let Some(relay) = relay {
@@ -641,18 +672,6 @@ pub async fn serve(
     platform.store.close().await;
     tracing::info!("stopped");
     Ok(())
-}
-
-fn tokio_stream_from(
-    listener: tokio::net::TcpListener,
-) -> impl futures::Stream<Item = std::io::Result<tokio::net::TcpStream>> {
-    futures::stream::unfold(listener, |l| async move {
-        let r = l.accept().await.map(|(s, _)| {
-            let _ = s.set_nodelay(true);
-            s
-        });
-        Some((r, l))
-    })
 }
 
 /// The integrity fields of `GetServiceInfo` (rejected bus events, the log's check at

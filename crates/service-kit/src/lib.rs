@@ -9,7 +9,12 @@
 //!   (`NAME (p_…; token t_…)`) is recorded on every event.
 //! - [`status`]: event-log errors → gRPC statuses whose message names the field.
 //! - [`cursor`]: where a task that acts on events has got to (resumed after a restart).
-//! - [`limits`]: the bounds of free-text and list fields, and their pure check.
+//! - [`limits`]: the bounds of free-text and list fields, and their pure check; the
+//!   request limits (message sizes, RPC classes, rate, concurrency and connection
+//!   limits) as tables and defaults (ADR platform-010).
+//! - [`gate`], [`rate_limit`], [`connections`]: where the request limits are enforced,
+//!   before a request's body is decoded; [`files`]: the modes of the data, key and
+//!   token files.
 //! - [`host`]: the process around services: open the log, connect the bus, run the
 //!   outbox relay, serve gRPC (with health and reflection) on one port, shut down
 //!   cleanly on SIGTERM/Ctrl-C with the relay drained.
@@ -18,9 +23,13 @@
 pub mod access;
 pub mod auth;
 pub mod command;
+pub mod connections;
 pub mod cursor;
+pub mod files;
+pub mod gate;
 pub mod host;
 pub mod limits;
+pub mod rate_limit;
 pub mod readiness;
 pub mod status;
 pub mod telemetry;

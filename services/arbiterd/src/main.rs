@@ -3,11 +3,14 @@
 //! process (or also to NATS JetStream with `--nats-url`). The admin token is created
 //! on first start, printed once and stored in `<data-dir>/admin.token`. Plaintext gRPC on
 //! loopback by default; `--tls-cert`/`--tls-key` (and `--client-ca`) for anything else.
+//! The data dir is 0700; the log, the token file, the private keys and the anchor are
+//! 0600 (ADR platform-010).
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use anyhow::Context;
 use arbiter_service_kit::host::{self, NatsArgs, ServiceModule, TlsArgs, VerifyAtStart};
+use arbiter_service_kit::limits::LimitOptions;
 use arbiter_service_kit::{Platform, PlatformOptions, telemetry};
 use clap::Parser;
 
@@ -54,13 +57,17 @@ struct Args {
     /// TLS and credentials towards NATS (with --nats-url).
     #[command(flatten)]
     nats: NatsArgs,
+    /// Request, rate and connection limits (ADR platform-010).
+    #[command(flatten)]
+    limits: LimitOptions,
 }
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let _telemetry = telemetry::init("arbiterd");
-    std::fs::create_dir_all(&args.data_dir)
+    // The log, the tokens and the keys are inside: 0700 (ADR platform-010).
+    arbiter_service_kit::files::private_dir(&args.data_dir)
         .with_context(|| format!("--data-dir {}", args.data_dir.display()))?;
     let db = args.data_dir.join("arbiter.db");
     let url = format!("sqlite://{}", db.display());
@@ -78,6 +85,7 @@ async fn main() -> anyhow::Result<()> {
         verify_at_start: args.verify_at_start,
         access_owner: true,
         nats: args.nats.connect("arbiterd"),
+        limits: args.limits.clone(),
     };
     if args.check_log {
         return check_log(options).await;

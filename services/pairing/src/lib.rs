@@ -66,7 +66,9 @@ impl ServiceModule for Pairing {
         Some(std::sync::Arc::new(move || t.position()))
     }
     fn add_to(self: Box<Self>, routes: &mut tonic::service::RoutesBuilder) {
-        routes.add_service(PairingServiceServer::new(*self));
+        routes.add_service(PairingServiceServer::new(*self).max_decoding_message_size(
+            arbiter_service_kit::limits::service_max_message_bytes("pairing"),
+        ));
     }
 }
 

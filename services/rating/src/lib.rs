@@ -352,10 +352,11 @@ impl ServiceModule for Rating {
         Some(std::sync::Arc::new(move || t.position()))
     }
     fn add_to(self: Box<Self>, routes: &mut tonic::service::RoutesBuilder) {
-        // TRF uploads may reach 16 MiB (trf::MAX_INPUT_BYTES).
-        routes.add_service(
-            RatingServiceServer::new(*self).max_decoding_message_size(20 * 1024 * 1024),
-        );
+        // TRF uploads may reach 16 MiB (trf::MAX_INPUT_BYTES); each RPC's own limit is
+        // checked by the gate (ADR platform-010), this is the largest.
+        routes.add_service(RatingServiceServer::new(*self).max_decoding_message_size(
+            arbiter_service_kit::limits::service_max_message_bytes("rating"),
+        ));
     }
 }
 

@@ -84,11 +84,11 @@ impl ServiceModule for Registry {
         Some(std::sync::Arc::new(move || t.position()))
     }
     fn add_to(self: Box<Self>, routes: &mut tonic::service::RoutesBuilder) {
-        // A whole TRF file travels in ImportTrf (up to trf::MAX_INPUT_BYTES).
-        routes.add_service(
-            RegistryServiceServer::new(*self)
-                .max_decoding_message_size(trf::MAX_INPUT_BYTES + 64 * 1024),
-        );
+        // A whole TRF file travels in ImportTrf (up to trf::MAX_INPUT_BYTES); each RPC's
+        // own limit is checked by the gate (ADR platform-010), this is the largest.
+        routes.add_service(RegistryServiceServer::new(*self).max_decoding_message_size(
+            arbiter_service_kit::limits::service_max_message_bytes("registry"),
+        ));
     }
 }
 
@@ -1013,4 +1013,18 @@ fn total_rounds(t: &Tournament, roster: &Roster) -> u32 {
         .map(|i| i.total_rounds)
         .filter(|r| *r > 0)
         .unwrap_or(t.rounds)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_whole_trf_file_fits_the_message_limit_of_its_rpcs() {
+        use arbiter_service_kit::limits::max_message_bytes;
+        for rpc in ["ImportTrf", "SubmitExternalTournament"] {
+            assert!(
+                max_message_bytes(rpc) >= trf::MAX_INPUT_BYTES + 1024,
+                "{rpc}"
+            );
+        }
+    }
 }

@@ -142,8 +142,21 @@ impl ServiceModule for Results {
         Some(std::sync::Arc::new(move || t.position()))
     }
     fn add_to(self: Box<Self>, routes: &mut tonic::service::RoutesBuilder) {
-        routes.add_service(ResultsServiceServer::new(*self).max_encoding_message_size(256 << 20));
+        routes.add_service(
+            ResultsServiceServer::new(*self)
+                .max_encoding_message_size(256 << 20)
+                .max_decoding_message_size(arbiter_service_kit::limits::service_max_message_bytes(
+                    "results",
+                )),
+        );
     }
+}
+
+/// The tie-break list and the edition of a standings request, within their limits
+/// (cheap: the message limit bounds the text).
+fn check_list_fields(list: &str, edition: &str) -> Result<(), Status> {
+    arbiter_service_kit::limits::check_tiebreak_list(list).map_err(|m| invalid("tiebreaks", m))?;
+    arbiter_service_kit::limits::check_text(edition, 50).map_err(|m| invalid("edition", m))
 }
 
 fn field(e: FieldError) -> Status {
@@ -226,12 +239,7 @@ impl Results {
         edition: &str,
         roster: &Roster,
     ) -> Result<(Vec<tiebreak::TieBreak>, tiebreak::Edition), Status> {
-        arbiter_service_kit::limits::check_text(
-            list,
-            arbiter_service_kit::limits::MAX_TIEBREAKS_CHARS,
-        )
-        .map_err(|m| invalid("tiebreaks", m))?;
-        arbiter_service_kit::limits::check_text(edition, 50).map_err(|m| invalid("edition", m))?;
+        check_list_fields(list, edition)?;
         let e = standings_projection::edition(edition).map_err(field)?;
         let l = standings_projection::tiebreak_list(list, e, roster).map_err(field)?;
         Ok((l, e))
@@ -544,6 +552,8 @@ impl ResultsService for Results {
         &self,
         request: Request<GetStandingsRequest>,
     ) -> Result<Response<Standings>, Status> {
+        // Bounded before anything is authorised or loaded (ADR platform-010).
+        check_list_fields(&request.get_ref().tiebreaks, &request.get_ref().edition)?;
         self.platform.auth.authorize(
             &request,
             "GetStandings",
@@ -617,6 +627,8 @@ impl ResultsService for Results {
         &self,
         request: Request<GetCorrectionImpactRequest>,
     ) -> Result<Response<CorrectionImpact>, Status> {
+        // Bounded before anything is authorised or loaded (ADR platform-010).
+        check_list_fields(&request.get_ref().tiebreaks, &request.get_ref().edition)?;
         self.platform.auth.authorize(
             &request,
             "GetCorrectionImpact",

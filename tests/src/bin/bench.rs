@@ -8,7 +8,9 @@
 //! players, rounds 2, 6 and 10), `results` (a 9,999-player × 11-round record folded from
 //! its events and its standings through the results service's path), `service-path`
 //! (`arbiter round pair` and `arbiter standings` against a release arbiterd beside the
-//! engine and the crate alone, 1,000 to 20,000 players). No section name = all of them.
+//! engine and the crate alone, 1,000 to 20,000 players), `limits` (a real `arbiterd`: the
+//! 3 MB tie-break request refused, and write latency with 1,000 idle connections open).
+//! No section name = all of them.
 //!
 //! When more than one section runs, each runs in a child process of its own (the same
 //! binary, one section), so that a section's peak memory (VmHWM) is its own.
@@ -304,6 +306,7 @@ const SECTIONS: &[&str] = &[
     "pairing-scale",
     "results",
     "service-path",
+    "limits",
 ];
 
 fn main() -> anyhow::Result<()> {
@@ -375,6 +378,7 @@ async fn sections(mut args: Vec<String>) -> anyhow::Result<()> {
             "pairing-scale" => pairing_scale_section(&out)?,
             "results" => results_section(&out)?,
             "service-path" => service_path::section(&out).await?,
+            "limits" => limits_section(&out).await?,
             _ => {}
         }
     }
@@ -1504,6 +1508,197 @@ fn results_section(out: &Path) -> anyhow::Result<()> {
         "Results: a large open through the results service's path",
         "runs",
         "The generated Swiss of the tiebreak section with 9,999 players (the most TRF pairing numbers allow) × 11 rounds, written as the events the services append (entries, pairings, publications, results, closed rounds), folded into the tournament record as the projection does, then ranked as `GetStandings` does.",
+        &rows,
+    )
+}
+
+/// Request limits (ADR platform-010) on a real `arbiterd` (the binary beside this one),
+/// SQLite in a temporary dir: (a) a `GetStandings` with a 3,000,000-byte tie-break list,
+/// the finding of issue 40, from sending it to its `RESOURCE_EXHAUSTED`, then a write
+/// right after; (b) authenticated writes (`AddPlayer`, one at a time) with no other
+/// connection, then with 1,000 idle HTTP/2 connections open (each made and left alone).
+/// Writes are not rate-limited in this run (`--rate-writes-per-second 0`): the rows
+/// measure the cost of connections, not the throttle.
+async fn limits_section(out: &Path) -> anyhow::Result<()> {
+    use arbiter_proto::v1::registry_service_client::RegistryServiceClient;
+    use arbiter_proto::v1::results_service_client::ResultsServiceClient;
+    use arbiter_proto::v1::{
+        AddPlayerRequest, CommandMeta, CreateTournamentRequest, GetStandingsRequest, PlayerData,
+    };
+    const IDLE: usize = 1_000;
+    const WRITES: usize = 200;
+    const REFUSALS: usize = 20;
+
+    let arbiterd = arbiter_testkit::workspace_binary("arbiterd");
+    anyhow::ensure!(
+        arbiterd.is_file(),
+        "{} is not built: `make bench` builds it (cargo build --release -p arbiterd)",
+        arbiterd.display()
+    );
+    let dir = tempfile_dir()?.join("limits");
+    let _ = std::fs::remove_dir_all(&dir);
+    let port = arbiter_testkit::free_port();
+    let data = dir.join("data");
+    let server = {
+        let data = data.clone();
+        tokio::task::spawn_blocking(move || {
+            arbiter_tests::start_arbiterd(&data, port, |c| {
+                c.args(["--rate-writes-per-second", "0"]);
+            })
+        })
+        .await?
+    };
+    let token = arbiter_service_kit::auth::Auth::read_token(&data.join("admin.token"), "admin")
+        .ok_or_else(|| anyhow::anyhow!("no admin token in {}", data.display()))?;
+    fn authed<T>(token: &str, body: T) -> anyhow::Result<tonic::Request<T>> {
+        let mut r = tonic::Request::new(body);
+        r.metadata_mut()
+            .insert("authorization", format!("Bearer {token}").parse()?);
+        Ok(r)
+    }
+    let url = format!("http://127.0.0.1:{port}");
+    let ch = tonic::transport::Endpoint::from_shared(url.clone())?
+        .connect()
+        .await?;
+    let mut registry = RegistryServiceClient::new(ch.clone());
+    let mut results = ResultsServiceClient::new(ch.clone());
+    let meta = |id: String| {
+        Some(CommandMeta {
+            command_id: id,
+            ..Default::default()
+        })
+    };
+    let t = registry
+        .create_tournament(authed(
+            &token,
+            CreateTournamentRequest {
+                meta: meta("bench-limits".into()),
+                name: "Limits Open".into(),
+                rounds: 9,
+                ..Default::default()
+            },
+        )?)
+        .await
+        .map_err(|s| anyhow::anyhow!("CreateTournament: {}", s.message()))?
+        .into_inner()
+        .tournament
+        .ok_or_else(|| anyhow::anyhow!("CreateTournament: no tournament"))?
+        .tournament_id;
+    let mut n = 0usize;
+    let mut write = async || -> anyhow::Result<f64> {
+        n += 1;
+        let r = authed(
+            &token,
+            AddPlayerRequest {
+                meta: meta(format!("bench-limits-{n}")),
+                tournament_id: t.clone(),
+                data: Some(PlayerData {
+                    name: format!("Player, No{n}"),
+                    rating_standard: 2000,
+                    ..Default::default()
+                }),
+                missed_rounds: String::new(),
+            },
+        )?;
+        let started = Instant::now();
+        registry
+            .add_player(r)
+            .await
+            .map_err(|s| anyhow::anyhow!("AddPlayer: {}", s.message()))?;
+        Ok(started.elapsed().as_secs_f64() * 1000.0)
+    };
+    let pct = |v: &mut Vec<f64>, p: f64| {
+        v.sort_by(f64::total_cmp);
+        v[((v.len() as f64 * p).ceil() as usize).saturating_sub(1)]
+    };
+
+    // (a) The 3 MB tie-break list.
+    let big = "BH,".repeat(1_000_000);
+    let (mut refusals, mut after) = (Vec::new(), Vec::new());
+    let mut message = String::new();
+    for _ in 0..REFUSALS {
+        let started = Instant::now();
+        let r = results
+            .get_standings(tonic::Request::new(GetStandingsRequest {
+                tournament_id: t.clone(),
+                tiebreaks: big.clone(),
+                ..Default::default()
+            }))
+            .await;
+        refusals.push(started.elapsed().as_secs_f64() * 1000.0);
+        match r {
+            Err(s) if s.code() == tonic::Code::ResourceExhausted => message = s.message().into(),
+            Err(s) => anyhow::bail!("the 3 MB request: {:?} {}", s.code(), s.message()),
+            Ok(_) => anyhow::bail!("the 3 MB request was answered"),
+        }
+        after.push(write().await?);
+    }
+    let (r50, rmax) = (pct(&mut refusals, 0.5), pct(&mut refusals, 1.0));
+    let a50 = pct(&mut after, 0.5);
+    eprintln!(
+        "limits: 3 MB refused in p50 {r50:.1} ms, max {rmax:.1} ms ({message}); the write after it p50 {a50:.1} ms"
+    );
+
+    // (b) Write latency, then again with IDLE idle connections open.
+    let mut none = Vec::new();
+    for _ in 0..WRITES {
+        none.push(write().await?);
+    }
+    let mut idle = Vec::with_capacity(IDLE);
+    let opened = Instant::now();
+    for i in 0..IDLE {
+        let c = tonic::transport::Endpoint::from_shared(url.clone())?
+            .connect()
+            .await
+            .map_err(|e| {
+                anyhow::anyhow!("idle connection {i}: {e} (is `ulimit -n` above 2,100?)")
+            })?;
+        idle.push(c);
+    }
+    let open_secs = opened.elapsed().as_secs_f64();
+    let mut with = Vec::new();
+    for _ in 0..WRITES {
+        with.push(write().await?);
+    }
+    let (n50, n99) = (pct(&mut none, 0.5), pct(&mut none, 0.99));
+    let (w50, w99) = (pct(&mut with, 0.5), pct(&mut with, 0.99));
+    eprintln!(
+        "limits: writes p50/p99 {n50:.1}/{n99:.1} ms alone, {w50:.1}/{w99:.1} ms with {IDLE} idle connections (opened in {open_secs:.1} s)"
+    );
+    drop(idle);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let setup = "arbiterd (release), SQLite tempfile, loopback".to_owned();
+    let rows = vec![
+        Row {
+            metric: format!(
+                "`GetStandings` with a 3,000,000-byte tie-break list refused (`RESOURCE_EXHAUSTED`, the 64 KiB message limit named), send → refusal, {REFUSALS} runs"
+            ),
+            backend: setup.clone(),
+            value: format!(
+                "p50 {r50:.1} ms, max {rmax:.1} ms; a write right after: p50 {a50:.1} ms"
+            ),
+            target: "< 10 ms".into(),
+        },
+        Row {
+            metric: format!(
+                "authenticated write (`AddPlayer`) latency, {WRITES} one at a time: no other connection vs {IDLE} idle HTTP/2 connections open"
+            ),
+            backend: setup,
+            value: format!(
+                "none: p50 {n50:.1} ms, p99 {n99:.1} ms; {IDLE} idle: p50 {w50:.1} ms, p99 {w99:.1} ms (+{:.1} ms p99)",
+                w99 - n99
+            ),
+            target: "≤ +50 ms".into(),
+        },
+    ];
+    write_section(
+        out,
+        "limits",
+        "Request limits (ADR platform-010)",
+        "setup",
+        "A real `arbiterd` with its default limits, except that writes are not rate-limited (the rows measure connections, not the throttle). The 3 MB request is the finding of issue 40 (one unauthenticated `GetStandings` with a 3 MB tie-break list cost 6 GB and 30 s); it is refused by the gate from its 5-byte gRPC prefix, before the message is read. The idle connections are made (TCP and HTTP/2 handshake) and left alone; the idle timeout (300 s) does not close them during the run.",
         &rows,
     )
 }

@@ -125,7 +125,10 @@ impl crate::ServiceModule for AccessModule {
         "arbiter.v1.AccessService"
     }
     fn add_to(self: Box<Self>, routes: &mut tonic::service::RoutesBuilder) {
-        routes.add_service(AccessServiceServer::new(*self));
+        routes.add_service(
+            AccessServiceServer::new(*self)
+                .max_decoding_message_size(crate::limits::service_max_message_bytes("access")),
+        );
     }
 }
 
