@@ -15,6 +15,7 @@ use tokio::sync::watch;
 use tonic::service::RoutesBuilder;
 use tonic_health::ServingStatus;
 
+use crate::access::jwt::{JwtArgs, JwtConfig, JwtVerifier};
 use crate::access::{Bootstrap, bootstrap};
 use crate::auth::Auth;
 use crate::command::Commands;
@@ -59,6 +60,9 @@ pub struct StandaloneArgs {
     /// everything before the anchor).
     #[arg(long, env = "ARBITER_VERIFY_AT_START", value_enum, default_value_t = VerifyAtStart::Full)]
     pub verify_at_start: VerifyAtStart,
+    /// Federation single sign-on (bearer JWTs, ADR platform-008).
+    #[command(flatten)]
+    pub jwt: JwtArgs,
 }
 
 /// How much of the log the check at start walks (`--verify-at-start`).
@@ -103,6 +107,7 @@ impl StandaloneArgs {
                 Vec::new()
             },
             verify_at_start: self.verify_at_start,
+            jwt: self.jwt.config()?,
         })
         .await
     }
@@ -134,6 +139,8 @@ pub struct PlatformOptions {
     pub rotate_keys: Vec<String>,
     /// How much of the log the check at start walks.
     pub verify_at_start: VerifyAtStart,
+    /// Accept federation bearer JWTs (ADR platform-008); `None`: opaque tokens only.
+    pub jwt: Option<JwtConfig>,
 }
 
 /// What the check of the log at start found (ADR platform-006).
@@ -193,6 +200,7 @@ impl Platform {
             shared_log: false,
             rotate_keys: Vec::new(),
             verify_at_start: VerifyAtStart::Full,
+            jwt: None,
         })
         .await
     }
@@ -200,7 +208,8 @@ impl Platform {
     /// Opens the log with the keys of `options.key_dir`, checks it against its seals
     /// and its anchor (a failed check refuses every write and says why, ADR
     /// platform-006), connects the bus (NATS when a URL is given, else in process)
-    /// and loads (or creates) the token file.
+    /// and loads (or creates) the token file. With `options.jwt` the JWKS file is read
+    /// first (a bad file stops the start before anything is opened).
     pub async fn open_with(options: PlatformOptions) -> anyhow::Result<Platform> {
         let PlatformOptions {
             database_url,
@@ -214,7 +223,9 @@ impl Platform {
             shared_log,
             rotate_keys,
             verify_at_start,
+            jwt,
         } = options;
+        let jwt = jwt.as_ref().map(JwtVerifier::from_config).transpose()?;
         let keys = Keys::in_dir(&key_dir, &log_owner, trusted_keys.as_deref())
             .map_err(|e| anyhow::anyhow!("--key-dir {}: {e}", key_dir.display()))?;
         let store = EventStore::open_with(&database_url, keys.clone())
@@ -242,6 +253,10 @@ impl Platform {
         let (access, boot) = bootstrap(&store, &token_file, log_check.verified)
             .await
             .map_err(|e| anyhow::anyhow!("access: {e:#}"))?;
+        if let Some(v) = jwt {
+            tracing::info!(issuer = v.issuer(), keys = ?v.key_ids(), "access: federation JWTs accepted");
+            access.accept_jwts(v)?;
+        }
         let mut auth = Auth::new(access.clone());
         if !log_check.verified {
             store.refuse_appends(format!(

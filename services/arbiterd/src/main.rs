@@ -47,6 +47,9 @@ struct Args {
     /// within it the item is applied at the server's time, beyond it refused (at most 60000).
     #[arg(long, env = "ARBITER_DEVICE_CLOCK_TOLERANCE_MS", default_value_t = arbiter_clock_telemetry::DEFAULT_DEVICE_CLOCK_TOLERANCE_MS, value_parser = arbiter_clock_telemetry::parse_device_clock_tolerance)]
     device_clock_tolerance_ms: u64,
+    /// Federation single sign-on (bearer JWTs, ADR platform-008).
+    #[command(flatten)]
+    jwt: arbiter_service_kit::access::jwt::JwtArgs,
 }
 
 #[tokio::main]
@@ -69,6 +72,7 @@ async fn main() -> anyhow::Result<()> {
         shared_log: true,
         rotate_keys: args.rotate_signing_key.clone(),
         verify_at_start: args.verify_at_start,
+        jwt: args.jwt.config()?,
     };
     if args.check_log {
         return check_log(options).await;
