@@ -7,6 +7,8 @@
 //! `cargo build --workspace --bins` before `cargo test`.
 use std::path::PathBuf;
 
+pub mod jwt;
+
 /// A workspace binary, or a panic that says how to build it.
 pub fn binary(name: &str) -> PathBuf {
     let path = arbiter_testkit::workspace_binary(name);

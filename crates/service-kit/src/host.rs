@@ -15,6 +15,7 @@ use tokio::sync::watch;
 use tonic::service::RoutesBuilder;
 use tonic_health::ServingStatus;
 
+use crate::access::jwt::{JwtArgs, JwtConfig, JwtVerifier};
 use crate::access::{Bootstrap, bootstrap, follow_owner};
 use crate::auth::Auth;
 use crate::command::Commands;
@@ -72,6 +73,9 @@ pub struct StandaloneArgs {
     /// Request, rate and connection limits (ADR platform-010).
     #[command(flatten)]
     pub limits: LimitOptions,
+    /// Federation single sign-on (bearer JWTs, ADR platform-008).
+    #[command(flatten)]
+    pub jwt: JwtArgs,
 }
 
 /// How much of the log the check at start walks (`--verify-at-start`).
@@ -119,6 +123,7 @@ impl StandaloneArgs {
             access_owner: service == ACCESS_OWNER,
             nats: self.nats.connect(service),
             limits: self.limits.clone(),
+            jwt: self.jwt.config()?,
         })
         .await
     }
@@ -163,6 +168,8 @@ pub struct PlatformOptions {
     pub nats: NatsConnect,
     /// Request, rate and connection limits (ADR platform-010).
     pub limits: LimitOptions,
+    /// Accept federation bearer JWTs (ADR platform-008); `None`: opaque tokens only.
+    pub jwt: Option<JwtConfig>,
 }
 
 /// The subjects of the access stream's events (what a follower mirrors).
@@ -229,6 +236,7 @@ impl Platform {
             access_owner: true,
             nats: NatsConnect::default(),
             limits: LimitOptions::default(),
+            jwt: None,
         })
         .await
     }
@@ -236,7 +244,8 @@ impl Platform {
     /// Opens the log with the keys of `options.key_dir`, checks it against its seals
     /// and its anchor (a failed check refuses every write and says why, ADR
     /// platform-006), connects the bus (NATS when a URL is given, else in process)
-    /// and loads (or creates) the token file.
+    /// and loads (or creates) the token file. With `options.jwt` the JWKS file is read
+    /// first (a bad file stops the start before anything is opened).
     pub async fn open_with(options: PlatformOptions) -> anyhow::Result<Platform> {
         let PlatformOptions {
             database_url,
@@ -253,7 +262,9 @@ impl Platform {
             access_owner,
             nats,
             limits,
+            jwt,
         } = options;
+        let jwt = jwt.as_ref().map(JwtVerifier::from_config).transpose()?;
         // async-nats builds its TLS config from the process's rustls provider.
         crate::tls::install_crypto_provider();
         if nats_url.is_none() && !nats.is_default() {
@@ -291,6 +302,10 @@ impl Platform {
         .map_err(|e| anyhow::anyhow!("access: {e:#}"))?;
         // The token file is a credential (created 0600; one made wider is tightened).
         crate::files::keep_private(&token_file, 0o600);
+        if let Some(v) = jwt {
+            tracing::info!(issuer = v.issuer(), keys = ?v.key_ids(), "access: federation JWTs accepted");
+            access.accept_jwts(v)?;
+        }
         let mut auth = Auth::new(access.clone());
         if !log_check.verified {
             store.refuse_appends(format!(

@@ -60,6 +60,9 @@ struct Args {
     /// Request, rate and connection limits (ADR platform-010).
     #[command(flatten)]
     limits: LimitOptions,
+    /// Federation single sign-on (bearer JWTs, ADR platform-008).
+    #[command(flatten)]
+    jwt: arbiter_service_kit::access::jwt::JwtArgs,
 }
 
 #[tokio::main]
@@ -86,6 +89,7 @@ async fn main() -> anyhow::Result<()> {
         access_owner: true,
         nats: args.nats.connect("arbiterd"),
         limits: args.limits.clone(),
+        jwt: args.jwt.config()?,
     };
     if args.check_log {
         return check_log(options).await;

@@ -9,8 +9,9 @@
 //! its events and its standings through the results service's path), `service-path`
 //! (`arbiter round pair` and `arbiter standings` against a release arbiterd beside the
 //! engine and the crate alone, 1,000 to 20,000 players), `limits` (a real `arbiterd`: the
-//! 3 MB tie-break request refused, and write latency with 1,000 idle connections open).
-//! No section name = all of them.
+//! 3 MB tie-break request refused, and write latency with 1,000 idle connections open),
+//! `auth` (the access check of one request: an opaque token, a federation JWT seen before
+//! and one seen for the first time). No section name = all of them.
 //!
 //! When more than one section runs, each runs in a child process of its own (the same
 //! binary, one section), so that a section's peak memory (VmHWM) is its own.
@@ -307,6 +308,7 @@ const SECTIONS: &[&str] = &[
     "results",
     "service-path",
     "limits",
+    "auth",
 ];
 
 fn main() -> anyhow::Result<()> {
@@ -379,6 +381,7 @@ async fn sections(mut args: Vec<String>) -> anyhow::Result<()> {
             "results" => results_section(&out)?,
             "service-path" => service_path::section(&out).await?,
             "limits" => limits_section(&out).await?,
+            "auth" => auth_section(&out).await?,
             _ => {}
         }
     }
@@ -1699,6 +1702,135 @@ async fn limits_section(out: &Path) -> anyhow::Result<()> {
         "Request limits (ADR platform-010)",
         "setup",
         "A real `arbiterd` with its default limits, except that writes are not rate-limited (the rows measure connections, not the throttle). The 3 MB request is the finding of issue 40 (one unauthenticated `GetStandings` with a 3 MB tie-break list cost 6 GB and 30 s); it is refused by the gate from its 5-byte gRPC prefix, before the message is read. The idle connections are made (TCP and HTTP/2 handshake) and left alone; the idle timeout (300 s) does not close them during the run.",
+        &rows,
+    )
+}
+
+// ---- auth -------------------------------------------------------------------------------
+
+/// The access check of one request (`Auth::authorize`: header, token, rule, scope), as
+/// every handler runs it first: an opaque token of the access stream, a federation JWT
+/// seen before (the cache: every request after a token's first), and the first sight of
+/// a JWT (signature and claims checked: once per token and process).
+/// `ARBITER_BENCH_AUTH_REQUESTS` sets the requests per run (default 20,000).
+async fn auth_section(out: &Path) -> anyhow::Result<()> {
+    use arbiter_service_kit::Platform;
+    use arbiter_service_kit::access::Scope;
+    use arbiter_service_kit::access::jwt::{JwtConfig, JwtVerifier};
+    use arbiter_service_kit::auth::Auth;
+    use arbiter_tests::jwt::{TestKey, claims, write_jwks};
+    const RUNS: usize = 5;
+    let requests: usize = std::env::var("ARBITER_BENCH_AUTH_REQUESTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000)
+        .max(1);
+    let first_sight = (requests / 10).max(1);
+    let dir = tempfile_dir()?;
+    let url = format!("sqlite://{}", dir.join("auth.db").display());
+    let tokens = dir.join("tokens");
+    let platform = Platform::open(&url, None, &tokens, false).await?;
+    let opaque = Auth::read_token(&tokens, "admin")
+        .ok_or_else(|| anyhow::anyhow!("no admin token in {}", tokens.display()))?;
+    let (ec, ed) = (TestKey::es256("bench-ec"), TestKey::ed25519("bench-ed"));
+    let jwks = dir.join("jwks.json");
+    write_jwks(&jwks, &[&ec, &ed]);
+    let (iss, aud) = ("https://sso.bench.example", "arbiter");
+    platform
+        .auth
+        .access()
+        .accept_jwts(JwtVerifier::from_config(&JwtConfig {
+            issuer: iss.into(),
+            audience: aud.into(),
+            jwks,
+            leeway_seconds: 60,
+        })?)?;
+    let verifier = platform.auth.access().jwt().expect("configured");
+    let roles = serde_json::json!({"name": "Bench Arbiter", "arbiter_roles": ["chief-arbiter:T1"]});
+    let request = |token: &str| {
+        let mut r = tonic::Request::new(());
+        r.metadata_mut()
+            .insert("authorization", format!("Bearer {token}").parse().unwrap());
+        r
+    };
+    let per_request_us = |times: &mut Vec<f64>, n: usize| {
+        let (best, median) = best_median(times);
+        (best * 1000.0 / n as f64, median * 1000.0 / n as f64)
+    };
+    let mut rows = Vec::new();
+    let measure = |label: &str, token: &str| -> anyhow::Result<(f64, f64)> {
+        let r = request(token);
+        platform
+            .auth
+            .authorize(&r, "UpdateTournament", Scope::Tournament("T1"))
+            .map_err(|s| anyhow::anyhow!("{label}: {}", s.message()))?;
+        let mut times = Vec::with_capacity(RUNS);
+        for _ in 0..RUNS {
+            let t = Instant::now();
+            for _ in 0..requests {
+                std::hint::black_box(
+                    platform
+                        .auth
+                        .authorize(&r, "UpdateTournament", Scope::Tournament("T1"))
+                        .is_ok(),
+                );
+            }
+            times.push(t.elapsed().as_secs_f64() * 1000.0);
+        }
+        Ok(per_request_us(&mut times, requests))
+    };
+    let (ob, om) = measure("opaque token", &opaque)?;
+    let jwt_ec = ec.sign(&claims(iss, aud, "u-ec", roles.clone()));
+    let (cb, cm) = measure("ES256 JWT", &jwt_ec)?;
+    let jwt_ed = ed.sign(&claims(iss, aud, "u-ed", roles.clone()));
+    let (db, dm) = measure("EdDSA JWT", &jwt_ed)?;
+    eprintln!(
+        "auth: opaque {ob:.2}/{om:.2} µs, JWT cached ES256 {cb:.2}/{cm:.2} µs, EdDSA {db:.2}/{dm:.2} µs"
+    );
+    for (metric, best, median) in [
+        ("opaque `arb_` token of the access stream", ob, om),
+        ("federation JWT (ES256) seen before", cb, cm),
+        ("federation JWT (EdDSA) seen before", db, dm),
+    ] {
+        rows.push(Row {
+            metric: format!("auth overhead per request: {metric}"),
+            backend: format!("best / median of {RUNS} × {requests} requests"),
+            value: format!("{best:.2} µs / {median:.2} µs"),
+            target: "≤ 50 µs".into(),
+        });
+    }
+    // First sight: a new token each time (signature and claims checked, no cache).
+    for (label, key) in [("ES256", &ec), ("EdDSA", &ed)] {
+        let fresh: Vec<String> = (0..first_sight)
+            .map(|i| key.sign(&claims(iss, aud, &format!("u{i}"), roles.clone())))
+            .collect();
+        let mut times = Vec::with_capacity(RUNS);
+        for _ in 0..RUNS {
+            let t = Instant::now();
+            for token in &fresh {
+                verifier
+                    .verify_once(token)
+                    .map_err(|s| anyhow::anyhow!("{label}: {}", s.message()))?;
+            }
+            times.push(t.elapsed().as_secs_f64() * 1000.0);
+        }
+        let (best, median) = per_request_us(&mut times, first_sight);
+        eprintln!("auth: JWT first sight {label} {best:.1}/{median:.1} µs");
+        rows.push(Row {
+            metric: format!("federation JWT ({label}) first seen: signature and claims checked"),
+            backend: format!("best / median of {RUNS} × {first_sight} tokens"),
+            value: format!("{best:.1} µs / {median:.1} µs"),
+            target: "— (once per token and process)".into(),
+        });
+    }
+    platform.store.close().await;
+    let _ = std::fs::remove_dir_all(&dir);
+    write_section(
+        out,
+        "auth",
+        "Access check per request (crates/service-kit access)",
+        "runs",
+        "`Auth::authorize` of one request for `UpdateTournament` on a tournament (bearer header, token, role rule, scope), as every handler runs it first. A JWT's signature and claims are checked the first time a process sees the token; afterwards it is served from a cache until its `exp` (ADR platform-008).",
         &rows,
     )
 }

@@ -5,18 +5,22 @@
 //!   public tournaments).
 //! - [`tokens`]: the token form, its id and digest.
 //! - [`service`]: the `AccessService` (commands that append to the `access` stream).
+//! - [`jwt`]: federation single sign-on, bearer JWTs of one configured issuer (ADR
+//!   platform-008).
 //!
 //! [`Access`] keeps the fold live (every access event of the log is applied as soon
 //! as it is committed) and answers [`Access::authorize`]: every handler's first line,
 //! through [`crate::auth::Auth::authorize`]. A revoked or expired token is refused by
-//! the first request after its event is folded.
+//! the first request after its event is folded. A bearer JWT is verified by the
+//! [`jwt::JwtVerifier`] given to [`Access::accept_jwts`] (refused when there is none).
+pub mod jwt;
 pub mod roles;
 pub mod service;
 pub mod state;
 pub mod tokens;
 
 use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, OnceLock, RwLock};
 
 use arbiter_eventlog::{AppendRequest, CommandContext, EventStore, NewEvent};
 use arbiter_proto::v1::{PrincipalAdded, RoleGranted, TokenIssued};
@@ -53,11 +57,11 @@ pub struct Caller {
     /// What events record: `NAME (PRINCIPAL_ID; token TOKEN_ID)`; `anonymous` when
     /// no token was sent (only public reads).
     pub actor: String,
-    /// `p_…` (empty: anonymous).
+    /// `p_…`, or `jwt:<iss>#<sub>` for a federation JWT (empty: anonymous).
     pub principal_id: String,
     /// Display name.
     pub name: String,
-    /// `t_…` (empty: anonymous).
+    /// `t_…`, or `jwt <jti>` for a federation JWT (empty: anonymous).
     pub token_id: String,
     /// The principal's grants when it called.
     pub grants: Vec<(Role, Option<String>)>,
@@ -100,9 +104,14 @@ pub fn actor(name: &str, principal_id: &str, token_id: &str) -> String {
     format!("{name} ({principal_id}; token {token_id})")
 }
 
-/// The display name in an actor string (`Anna (p_…; token t_…)` → `Anna`).
+/// The display name in an actor string (`Anna (p_…; token t_…)` → `Anna`, also
+/// `Anna (jwt:…; token jwt …)` → `Anna`).
 pub fn actor_name(actor: &str) -> &str {
-    actor.rsplit_once(" (p_").map_or(actor, |(name, _)| name)
+    [" (p_", " (jwt:"]
+        .into_iter()
+        .filter_map(|m| actor.rfind(m))
+        .max()
+        .map_or(actor, |i| &actor[..i])
 }
 
 fn now_micros() -> i64 {
@@ -124,6 +133,8 @@ struct Inner {
     fallback: HashMap<[u8; 32], String>,
     /// Serialises access commands of this process (decide, then append).
     pub(crate) writing: tokio::sync::Mutex<()>,
+    /// Federation JWTs, when configured (set once at start).
+    jwt: OnceLock<jwt::JwtVerifier>,
 }
 
 /// The live fold of the access stream, shared by every service of the process.
@@ -153,6 +164,7 @@ impl Access {
                 folded: watch::channel(position).0,
                 fallback,
                 writing: tokio::sync::Mutex::new(()),
+                jwt: OnceLock::new(),
             }),
         }
     }
@@ -227,6 +239,20 @@ impl Access {
             .contains(tournament.trim())
     }
 
+    /// Accepts bearer JWTs verified by `verifier` from now on (once per process; a
+    /// second call is an error).
+    pub fn accept_jwts(&self, verifier: jwt::JwtVerifier) -> anyhow::Result<()> {
+        self.inner
+            .jwt
+            .set(verifier)
+            .map_err(|_| anyhow::anyhow!("JWT sign-on is already configured"))
+    }
+
+    /// The JWT verifier, when JWTs are accepted.
+    pub fn jwt(&self) -> Option<&jwt::JwtVerifier> {
+        self.inner.jwt.get()
+    }
+
     pub(crate) fn writing(&self) -> &tokio::sync::Mutex<()> {
         &self.inner.writing
     }
@@ -273,8 +299,24 @@ impl Access {
         Ok(caller)
     }
 
-    /// The caller a token stands for.
+    /// The caller a token stands for: a JWT (three base64url parts, the first a JOSE
+    /// header) goes to the JWT verifier, any other token is looked up in the fold.
     pub fn caller(&self, token: &str) -> Result<Caller, Status> {
+        if jwt::looks_like_jwt(token) {
+            match self.inner.jwt.get() {
+                Some(v) => {
+                    if let Some(r) = v.verify_if_jwt(token) {
+                        return r;
+                    }
+                }
+                None if jwt::header(token).is_some() => {
+                    return Err(Status::unauthenticated(
+                        "authorization: JWT not accepted: no issuer configured (--jwt-issuer, --jwt-audience and --jwt-jwks)",
+                    ));
+                }
+                None => {}
+            }
+        }
         let digest = tokens::digest(token);
         let s = self.inner.state.read().unwrap_or_else(|p| p.into_inner());
         let Some(t) = s.by_digest.get(&digest).and_then(|id| s.tokens.get(id)) else {

@@ -254,7 +254,11 @@ impl AccessService for AccessModule {
         }
         text("name", &name, 200)?;
         text("email", &r.email, 200)?;
-        if name.starts_with("p_") || name.contains(" (p_") {
+        if name.starts_with("p_")
+            || name.contains(" (p_")
+            || name.starts_with("jwt:")
+            || name.contains(" (jwt:")
+        {
             return Err(invalid("name", "must not look like a principal id"));
         }
         let kind = match r.kind.trim() {
