@@ -569,7 +569,10 @@ impl Lister<'_> {
     /// it; for the question, the pairs its constraints allow.
     fn list<const M: usize>(&self, rows: std::ops::Range<usize>, out: &mut Rows<M>) {
         let (fr, n) = (self.fr, self.rules.n);
+        // A stopped round or dropped work ends at the next row (ADR pairing-003).
+        let watch = crate::two_threads::DropWatch::here();
         for i in rows {
+            watch.check();
             if self
                 .until
                 .is_some_and(|u| u.load(std::sync::atomic::Ordering::Relaxed))
@@ -639,6 +642,7 @@ fn list_rows_on_two_threads<const M: usize>(lister: &Lister<'_>, out: &mut Rows<
     let chunks = listing_chunks(lister.verts.len());
     let filling = std::sync::atomic::AtomicBool::new(out.filling);
     let cap = out.cap;
+    let watch = crate::two_threads::DropWatch::here();
     std::thread::scope(|s| {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Rows<M>>(1);
         let theirs: Vec<_> = (0..chunks.len())
@@ -646,14 +650,18 @@ fn list_rows_on_two_threads<const M: usize>(lister: &Lister<'_>, out: &mut Rows<
             .map(|c| chunks[c].clone())
             .collect();
         let filling = &filling;
+        let helper_watch = watch.clone();
         let helper = std::thread::Builder::new().spawn_scoped(s, move || {
-            for rows in theirs {
-                let mut part = Rows::new(filling.load(std::sync::atomic::Ordering::Relaxed), cap);
-                lister.list(rows, &mut part);
-                if tx.send(part).is_err() {
-                    break;
+            helper_watch.on_this_thread(|| {
+                for rows in theirs {
+                    let mut part =
+                        Rows::new(filling.load(std::sync::atomic::Ordering::Relaxed), cap);
+                    lister.list(rows, &mut part);
+                    if tx.send(part).is_err() {
+                        break;
+                    }
                 }
-            }
+            })
         });
         let helping = helper.is_ok();
         for (c, rows) in chunks.iter().enumerate() {
@@ -662,8 +670,12 @@ fn list_rows_on_two_threads<const M: usize>(lister: &Lister<'_>, out: &mut Rows<
             } else {
                 match rx.recv() {
                     Ok(part) => out.append(part),
-                    // The helper panicked: the scope passes its panic on.
-                    Err(_) => break,
+                    // The helper panicked: the scope passes its panic on; or it ended
+                    // because the work was dropped or stopped: so does this thread.
+                    Err(_) => {
+                        watch.check();
+                        break;
+                    }
                 }
             }
             if !out.filling {
@@ -1511,18 +1523,41 @@ fn float_at(p: &Player, back: usize) -> Float {
     }
 }
 
-/// [`crate::pair_with`] that can be stopped (exported as `swiss::pair_stoppable`): `stop`
-/// is asked before each bracket, and when it answers `true` the engine returns
-/// [`NoValidPairing::Limit`] ("stopped by the caller") at once, having changed nothing. A
-/// service that gives up waiting (its timeout) stops the computation with it instead of
-/// leaving it to run on.
+/// [`crate::pair_with`] that can be stopped (exported as `swiss::pair_stoppable`): once
+/// `stop` is given, the engine returns [`NoValidPairing::Limit`] ("stopped by the caller")
+/// within a delta step of a matcher, a row of a listing or a block of a cache, on every
+/// thread of the round (ADR pairing-003), having changed nothing. A service that gives up
+/// waiting (its timeout, its client gone) stops the computation with it instead of
+/// leaving it to run on. A pairing not stopped is the one [`crate::pair_with`] makes.
 pub fn pair_round(
     state: &TournamentState,
     edition: Edition,
     options: &Options,
     path: EnginePath,
     progress: &mut dyn FnMut(&Progress),
-    stop: &dyn Fn() -> bool,
+    stop: &crate::StopSignal,
+) -> Result<RoundPairing, NoValidPairing> {
+    pair_round_in(state, edition, options, path, progress, Some(stop))
+}
+
+/// [`pair_round`] that nobody stops: its threads watch no signal.
+pub(crate) fn pair_round_unstopped(
+    state: &TournamentState,
+    edition: Edition,
+    options: &Options,
+    path: EnginePath,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<RoundPairing, NoValidPairing> {
+    pair_round_in(state, edition, options, path, progress, None)
+}
+
+fn pair_round_in(
+    state: &TournamentState,
+    edition: Edition,
+    options: &Options,
+    path: EnginePath,
+    progress: &mut dyn FnMut(&Progress),
+    stop: Option<&crate::StopSignal>,
 ) -> Result<RoundPairing, NoValidPairing> {
     let mut seen = std::collections::HashSet::new();
     for p in &state.players {
@@ -1740,8 +1775,9 @@ impl Engine {
         known: &Sol,
     ) -> Option<Sol> {
         let f: Vec<(usize, usize)> = forced.into_iter().collect();
-        // The explanation names the criterion a rejected choice loses on: exact matchings.
-        self.solve_forced(fr, cons, &f, (self.fast && !self.explain).then_some(known))
+        // An explanation's criteria come from exact matchings of their own
+        // ([`Engine::rejected_for`]), not from these questions (ADR pairing-003).
+        self.solve_forced(fr, cons, &f, self.fast.then_some(known))
     }
 
     /// Maximum-weight matching on the remaining players with several forced pairs.
@@ -3423,11 +3459,31 @@ impl Engine {
     fn run(
         &mut self,
         progress: &mut dyn FnMut(&Progress),
-        stop: &dyn Fn() -> bool,
+        stop: Option<&crate::StopSignal>,
     ) -> Result<(), NoValidPairing> {
         std::thread::scope(|scope| {
             let mut ahead = next_bracket_ahead::Lookahead::new(scope);
-            let paired = self.run_in(&mut ahead, progress, stop);
+            let paired = match stop {
+                None => self.run_in(&mut ahead, progress, &|| false),
+                Some(stop) => {
+                    // Every long loop of this thread, and of the threads it starts, ends
+                    // once `stop` is given (ADR pairing-003): the work unwinds to here.
+                    let mut paired = None;
+                    let ran = crate::two_threads::until_dropped(stop.flag(), || {
+                        paired = Some(self.run_in(&mut ahead, progress, &|| stop.is_stopped()));
+                    });
+                    match paired {
+                        Some(paired) if ran => paired,
+                        _ => {
+                            let left = (0..self.n).filter(|&i| self.remaining[i]).count();
+                            Err(NoValidPairing::Limit(format!(
+                                "stopped by the caller ({left} of {} players left to pair)",
+                                self.n
+                            )))
+                        }
+                    }
+                }
+            };
             ahead.end();
             paired
         })
@@ -3558,7 +3614,11 @@ impl Engine {
     /// the homogeneous remainder): the first of `candidates` (generation order, C.04.3
     /// Art. 4.2–4.3), among those still unpaired and `eligible`, with which the best
     /// quality `cur` is still reachable. Returns the solution of the rest; with
-    /// `explain`, records the first rejected candidate and the deciding criterion.
+    /// `explain`, records the first rejected candidate and the deciding criterion. The
+    /// plain path asks the candidates one at a time; the fast path asks them in groups
+    /// ([`Engine::first_partner_grouped`]) and, for the explanation, asks one exact matching
+    /// of the first candidate when it is rejected ([`Engine::rejected_for`], ADR
+    /// pairing-003): the decision the one-at-a-time search records.
     #[allow(clippy::too_many_arguments)]
     fn first_partner_keeping_optimum(
         &mut self,
@@ -3573,8 +3633,31 @@ impl Engine {
     ) -> Result<Sol, NoValidPairing> {
         let n = self.n;
         let target = cur.mate[who].unwrap_or(usize::MAX);
-        if self.fast && !self.explain {
-            return self.first_partner_grouped(fr, cons, cur, who, role, candidates, eligible);
+        if self.fast {
+            // The explanation's decision: the first candidate generated, when it is not the
+            // partner, and what it loses on (ADR pairing-003). Worked out before the pair is
+            // fixed: on the players the one-at-a-time search asked it on.
+            let first = candidates
+                .iter()
+                .copied()
+                .take_while(|&c| c != target)
+                .find(|&c| self.remaining[c] && eligible(c));
+            let best = cur.total;
+            let (pick, next) =
+                self.first_partner_grouped(fr, cons, cur, who, role, candidates, eligible)?;
+            if self.explain
+                && let Some(r) = first.filter(|&r| r != pick)
+            {
+                let criterion = self.rejected_for(fr, cons, Some((who, r)), &best, "C1-C3");
+                expl.decisions.push(Decision {
+                    subject: role.subject(self.ps[who].tpn),
+                    rejected: self.ps[r].tpn.to_string(),
+                    chosen: self.ps[pick].tpn.to_string(),
+                    criterion,
+                });
+            }
+            self.fix_pair(who, pick);
+            return Ok(next);
         }
         let mut pick = target;
         let mut forced_sol = None;
@@ -3639,7 +3722,31 @@ impl Engine {
         Ok(next)
     }
 
-    /// The fast path of [`Engine::first_partner_keeping_optimum`] (without explanation):
+    /// What a rejected choice loses on, for the explanation (ADR pairing-003): the first
+    /// criterion in which the best pairing with `forced` under `cons` differs from the
+    /// optimum `best`, or `none` when no pairing complies. Its own exact matching (a
+    /// question's pruned one may only prove that the optimum is out of reach): the
+    /// criterion the one-at-a-time search names ([`EnginePath::Reference`]).
+    fn rejected_for(
+        &self,
+        fr: &Frame,
+        cons: &Cons,
+        forced: Option<(usize, usize)>,
+        best: &Wide,
+        none: &str,
+    ) -> String {
+        match self.solve(fr, cons, forced) {
+            Some(s) => fr
+                .layout
+                .first_difference(best, &s.total)
+                .unwrap_or("?")
+                .to_string(),
+            None => none.to_string(),
+        }
+    }
+
+    /// The fast path of [`Engine::first_partner_keeping_optimum`]: the partner and the
+    /// solution of the rest, the pair not fixed yet.
     /// instead of one matching per candidate, one matching in which `who` may take any of
     /// the candidates generated before the current partner. If none keeps the best
     /// quality, the current partner is the first that does; otherwise the partner that
@@ -3654,7 +3761,7 @@ impl Engine {
         role: PartnerOf,
         candidates: &[usize],
         eligible: impl Fn(usize) -> bool,
-    ) -> Result<Sol, NoValidPairing> {
+    ) -> Result<(usize, Sol), NoValidPairing> {
         let n = self.n;
         let target = cur.mate[who].unwrap_or(usize::MAX);
         if target >= n {
@@ -3742,12 +3849,10 @@ impl Engine {
                 }
             }
         }
-        let (pick, next) = match best {
+        Ok(match best {
             Some(found) => found,
             None => (target, self.without(cur, fr, who, target)),
-        };
-        self.fix_pair(who, pick);
-        Ok(next)
+        })
     }
 
     /// A bracket (not collapsed) with the work ahead (ADR swiss-041): its start, worked out
@@ -3998,17 +4103,13 @@ impl Engine {
                         chosen.push(m);
                         guess_again!(&fr, &cur);
                     }
-                    other => {
+                    _ => {
+                        // What pairing it here loses on, asked while it is still required.
+                        let crit = self
+                            .explain
+                            .then(|| self.rejected_for(&fr, &cons, None, &cur.total, "C1-C4"));
                         cons.req[m] = Some(false);
-                        if self.explain {
-                            let crit = other
-                                .map(|s| {
-                                    fr.layout
-                                        .first_difference(&cur.total, &s.total)
-                                        .unwrap_or("?")
-                                        .to_string()
-                                })
-                                .unwrap_or_else(|| "C1-C4".into());
+                        if let Some(crit) = crit {
                             expl.decisions.push(Decision {
                                 subject: format!("MDP {} in S1", self.ps[m].tpn),
                                 rejected: "paired in this bracket".into(),
@@ -4295,15 +4396,8 @@ mod tests {
         };
         let mut out = Vec::new();
         for round in 0..rounds {
-            let p = pair_round(
-                &st,
-                edition,
-                &Options::default(),
-                path,
-                &mut |_| {},
-                &|| false,
-            )
-            .expect("a pairing");
+            let p = pair_round_unstopped(&st, edition, &Options::default(), path, &mut |_| {})
+                .expect("a pairing");
             let at = |st: &TournamentState, t: Tpn| st.players.iter().position(|p| p.tpn == t);
             let before: Vec<Score> = st.players.iter().map(|p| p.score).collect();
             let mut played = vec![false; st.players.len()];

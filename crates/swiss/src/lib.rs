@@ -13,6 +13,7 @@
 //!   sets, transpositions, exchanges); `dutch/quality_criteria.rs`: criteria C4–C21 (and
 //!   2017 C.4–C.19) as weight fields; `dutch/board_order.rs`: C.04.2 Art. 3.6 board order.
 //! - `two_threads`: the passes over millions of pairs on a second core (same result).
+//! - [`stop`]: a caller's signal that stops a pairing on every thread (ADR pairing-003).
 //! - [`acceleration`]: virtual points of accelerated pairings (C.04.7 Baku 2026, Baku 2016,
 //!   Haley, degressive) for [`Player::acceleration`].
 
@@ -26,7 +27,10 @@ pub use model::*;
 pub mod colour;
 pub mod criteria;
 pub mod dutch;
+pub mod stop;
 mod two_threads;
+
+pub use stop::StopSignal;
 
 /// Pairs the next round of `state` by the FIDE (Dutch) system, `edition` (C.04.3).
 ///
@@ -39,14 +43,7 @@ pub fn pair(
     edition: Edition,
     options: &Options,
 ) -> Result<RoundPairing, NoValidPairing> {
-    dutch::pair_round(
-        state,
-        edition,
-        options,
-        EnginePath::Fast,
-        &mut |_| {},
-        &|| false,
-    )
+    dutch::pair_round_unstopped(state, edition, options, EnginePath::Fast, &mut |_| {})
 }
 
 /// [`pair`] on a chosen [`EnginePath`], reporting each bracket to `progress` before it is
@@ -60,7 +57,7 @@ pub fn pair_with(
     path: EnginePath,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<RoundPairing, NoValidPairing> {
-    dutch::pair_round(state, edition, options, path, progress, &|| false)
+    dutch::pair_round_unstopped(state, edition, options, path, progress)
 }
 
 pub use dutch::pair_round as pair_stoppable;

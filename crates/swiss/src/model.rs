@@ -110,7 +110,9 @@ pub struct TournamentState {
 /// Engine options.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options {
-    /// Record an explanation for every bracket (cheap; on by default in the CLI `--explain`).
+    /// Record an explanation for every bracket. On the fast path it costs one exact
+    /// matching per rejected decision beside the search (ADR pairing-003); the CLI's
+    /// `--explain`, the pairing service always.
     pub explain: bool,
 }
 

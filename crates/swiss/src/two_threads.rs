@@ -67,11 +67,14 @@ pub(crate) fn found_in_halves<T: Send>(
         return found;
     }
     let half = len / 2;
+    let watch = DropWatch::here();
     std::thread::scope(|s| {
         let theirs = std::thread::Builder::new().spawn_scoped(s, || {
-            let mut found = Vec::new();
-            scan(half..len, &mut found);
-            found
+            watch.on_this_thread(|| {
+                let mut found = Vec::new();
+                scan(half..len, &mut found);
+                found
+            })
         });
         scan(0..half, &mut found);
         match theirs.map(|t| t.join()) {
@@ -95,8 +98,10 @@ pub(crate) fn in_halves<T: Send>(
         return halves(0..len);
     }
     let half = len / 2;
+    let watch = DropWatch::here();
     std::thread::scope(|s| {
-        let theirs = std::thread::Builder::new().spawn_scoped(s, || halves(half..len));
+        let theirs = std::thread::Builder::new()
+            .spawn_scoped(s, || watch.on_this_thread(|| halves(half..len)));
         match theirs {
             Ok(t) => {
                 let first = halves(0..half);
@@ -115,8 +120,10 @@ pub(crate) fn in_halves<T: Send>(
 pub(crate) struct WorkDropped;
 
 thread_local! {
-    /// The flag this thread's work is dropped by, when it runs [`until_dropped`].
-    static DROPPED_BY: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
+    /// The flags this thread's work is dropped by: the [`until_dropped`] it runs in (an
+    /// engine ahead's, the caller's stop of the round, ADR pairing-003) and those of the
+    /// thread that started it ([`DropWatch::on_this_thread`]).
+    static DROPPED_BY: RefCell<Vec<Arc<AtomicBool>>> = const { RefCell::new(Vec::new()) };
 }
 
 #[cfg(test)]
@@ -133,9 +140,13 @@ pub(crate) static ENDED_EARLY: std::sync::atomic::AtomicUsize =
 /// `panic = "abort"`, a dropped piece of work would abort the process (this workspace
 /// unwinds).
 pub(crate) fn until_dropped(dropped: Arc<AtomicBool>, work: impl FnOnce()) -> bool {
-    DROPPED_BY.with(|d| *d.borrow_mut() = Some(dropped));
+    let depth = DROPPED_BY.with(|d| {
+        let mut d = d.borrow_mut();
+        d.push(dropped);
+        d.len() - 1
+    });
     let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
-    DROPPED_BY.with(|d| *d.borrow_mut() = None);
+    DROPPED_BY.with(|d| d.borrow_mut().truncate(depth));
     match ran {
         Ok(()) => true,
         Err(payload) if payload.is::<WorkDropped>() => {
@@ -147,9 +158,10 @@ pub(crate) fn until_dropped(dropped: Arc<AtomicBool>, work: impl FnOnce()) -> bo
     }
 }
 
-/// What a long loop watches to end early: the flag of [`until_dropped`] on this thread
+/// What a long loop watches to end early: the flags of [`until_dropped`] on this thread
 /// (none on a thread whose work is never dropped).
-pub(crate) struct DropWatch(Option<Arc<AtomicBool>>);
+#[derive(Clone)]
+pub(crate) struct DropWatch(Vec<Arc<AtomicBool>>);
 
 impl DropWatch {
     /// The watch of this thread's work.
@@ -157,14 +169,35 @@ impl DropWatch {
         DropWatch(DROPPED_BY.with(|d| d.borrow().clone()))
     }
 
+    /// Whether this thread's work was dropped.
+    #[inline]
+    pub(crate) fn dropped(&self) -> bool {
+        self.0.iter().any(|d| d.load(Ordering::Relaxed))
+    }
+
     /// Unwinds with [`WorkDropped`] when this thread's work was dropped.
     #[inline]
     pub(crate) fn check(&self) {
-        if let Some(dropped) = &self.0
-            && dropped.load(Ordering::Relaxed)
-        {
+        if self.dropped() {
             std::panic::resume_unwind(Box::new(WorkDropped));
         }
+    }
+
+    /// Runs `work` on this (helper) thread watching what the thread that started it
+    /// watches: a helper of a pass ends with its engine's work (ADR pairing-003). Its
+    /// [`WorkDropped`] passes to the thread that joins it, which unwinds in turn.
+    pub(crate) fn on_this_thread<R>(self, work: impl FnOnce() -> R) -> R {
+        let before = DROPPED_BY.with(|d| std::mem::replace(&mut *d.borrow_mut(), self.0));
+        struct Restore(Option<Vec<Arc<AtomicBool>>>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                if let Some(before) = self.0.take() {
+                    DROPPED_BY.with(|d| *d.borrow_mut() = before);
+                }
+            }
+        }
+        let _restore = Restore(Some(before));
+        work()
     }
 }
 

@@ -297,41 +297,102 @@ fn dutch_2017_edition_pairs_round_one_like_2026() {
     assert_eq!(p.boards, vec![b(1, 4), b(5, 2), b(3, 6)]);
 }
 
-/// A caller that stops the engine (a service whose timeout expired) gets a "stopped"
-/// error before the next bracket, and a caller that never stops gets the same pairing as
-/// `pair`.
+/// A caller that stops the engine (a service whose timeout expired, whose client went
+/// away) gets a "stopped" error, and a caller that never stops gets the same pairing as
+/// `pair` (ADR pairing-003).
 #[test]
-fn a_stopped_pairing_returns_at_the_next_bracket() {
-    use std::cell::Cell;
-    use swiss::{EnginePath, NoValidPairing, pair_stoppable};
+fn a_stopped_pairing_returns_and_an_unstopped_one_pairs_as_pair() {
+    use swiss::{EnginePath, NoValidPairing, StopSignal, pair_stoppable};
     let mut st = state(8, 5);
     let r1 = pair(&st, Edition::Dutch2026, &Options { explain: false }).unwrap();
     play(&mut st, &r1.boards, r1.bye, &[]);
     let options = Options { explain: false };
-    let pair_until = |stop: &dyn Fn() -> bool| {
+    let pair_until = |stop: &StopSignal, at_bracket: usize| {
         pair_stoppable(
             &st,
             Edition::Dutch2026,
             &options,
             EnginePath::Fast,
-            &mut |_| {},
+            &mut |p| {
+                if p.bracket == at_bracket {
+                    stop.stop();
+                }
+            },
             stop,
         )
     };
-    // Round 2 has two brackets (winners, losers): stop after the first has started.
-    let asked = Cell::new(0);
-    let stopped = pair_until(&|| {
-        asked.set(asked.get() + 1);
-        asked.get() > 1
-    });
-    match stopped {
+    // Round 2 has two brackets (winners, losers): stopped as the first starts, the engine
+    // ends in it or before the second.
+    let stop = StopSignal::new();
+    match pair_until(&stop, 1) {
+        Err(NoValidPairing::Limit(m)) => assert!(m.contains("stopped by the caller"), "{m}"),
+        other => panic!("expected a stop, got {other:?}"),
+    }
+    // Stopped before it starts: at once, before bracket 1.
+    match pair_until(&stop, 0) {
         Err(NoValidPairing::Limit(m)) => {
-            assert!(m.contains("stopped by the caller before bracket 2"), "{m}")
+            assert!(m.contains("stopped by the caller before bracket 1"), "{m}")
         }
         other => panic!("expected a stop, got {other:?}"),
     }
-    let whole = pair_until(&|| false).unwrap();
+    let whole = pair_until(&StopSignal::new(), 0).unwrap();
     assert_eq!(whole, pair(&st, Edition::Dutch2026, &options).unwrap());
+}
+
+/// A stop given while one large bracket is being solved (round 1 of 3,000 players: one
+/// bracket, its cold matching and the decisions after it) ends the engine within a second,
+/// on every thread: the matcher's delta steps, the listings' rows and the passes' helpers
+/// watch it (ADR pairing-003).
+#[test]
+fn a_stop_ends_a_large_bracket_within_a_second() {
+    use std::time::{Duration, Instant};
+    use swiss::{EnginePath, NoValidPairing, StopSignal, pair_stoppable};
+    let st = state(3000, 9);
+    let stop = StopSignal::new();
+    // Given 300 ms into the bracket (a debug build checks its C1 lists for seconds before).
+    let (tell, bracket_started) = std::sync::mpsc::channel();
+    let (stopped_at, result) = std::thread::scope(|s| {
+        let stop = &stop;
+        let giver = s.spawn(move || {
+            let started: Instant = bracket_started.recv().unwrap();
+            std::thread::sleep(Duration::from_millis(300));
+            stop.stop();
+            (started, Instant::now())
+        });
+        let result = pair_stoppable(
+            &st,
+            Edition::Dutch2026,
+            &Options { explain: true },
+            EnginePath::Fast,
+            &mut |_| {
+                let _ = tell.send(Instant::now());
+            },
+            stop,
+        );
+        (giver.join().unwrap(), result)
+    });
+    let ended = Instant::now();
+    let (started, stopped_at) = stopped_at;
+    eprintln!(
+        "{:?} after the stop: {}",
+        ended.saturating_duration_since(stopped_at),
+        match &result {
+            Ok(_) => "paired".to_string(),
+            Err(e) => e.to_string(),
+        }
+    );
+    match result {
+        Err(NoValidPairing::Limit(m)) => assert!(m.contains("stopped by the caller"), "{m}"),
+        // Paired before the engine read the stop (a fast machine): still within a second.
+        Ok(_) => {}
+        other => panic!("expected a stop, got {other:?}"),
+    }
+    let after = ended.saturating_duration_since(stopped_at);
+    assert!(
+        after < Duration::from_secs(1),
+        "the engine went on {after:?} after the stop (started {:?} before it)",
+        stopped_at - started
+    );
 }
 
 /// Fields are limited by the four-digit pairing numbers of the TRF, not by time: 9,999

@@ -38,6 +38,75 @@ pub fn stream_of(tournament_id: &str) -> String {
 pub struct Pairing {
     platform: Platform,
     tournaments: Tournaments,
+    /// The engine pairings running, one per tournament at a time (ADR pairing-003).
+    running: Running,
+}
+
+/// An engine pairing under way: who asked, for which round, since when.
+#[derive(Debug, Clone)]
+struct RunningPairing {
+    actor: String,
+    round: u32,
+    since: std::time::SystemTime,
+}
+
+/// Tournament id → the engine pairing running for it (ADR pairing-003): a second request
+/// is told who runs the first instead of stacking a second engine beside it.
+#[derive(Clone, Default)]
+struct Running(std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, RunningPairing>>>);
+
+/// A tournament's place in [`Running`], held by the engine's thread until the engine
+/// has ended (after a deadline or a client gone too, so that a new request waits for the
+/// stopped engine to be gone, which takes milliseconds).
+struct RunningClaim {
+    running: Running,
+    tournament_id: String,
+}
+
+impl Running {
+    fn claim(&self, tournament_id: &str, round: u32, actor: &str) -> Result<RunningClaim, Status> {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(r) = map.get(tournament_id) {
+            let since = chrono::DateTime::<chrono::Utc>::from(r.since);
+            let secs = r.since.elapsed().map(|d| d.as_secs_f64()).unwrap_or(0.0);
+            return Err(Status::aborted(format!(
+                "round: round {} of {tournament_id} is being paired by {} since {} ({secs:.1} s): one pairing per tournament at a time; ask again when it has ended",
+                r.round,
+                r.actor,
+                since.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            )));
+        }
+        map.insert(
+            tournament_id.to_owned(),
+            RunningPairing {
+                actor: actor.to_owned(),
+                round,
+                since: std::time::SystemTime::now(),
+            },
+        );
+        Ok(RunningClaim {
+            running: self.clone(),
+            tournament_id: tournament_id.to_owned(),
+        })
+    }
+}
+
+impl Drop for RunningClaim {
+    fn drop(&mut self) {
+        let mut map = self.running.0.lock().unwrap_or_else(|e| e.into_inner());
+        map.remove(&self.tournament_id);
+    }
+}
+
+/// Gives the engine's stop when dropped: when the request's future ends for any reason
+/// (answered, timed out, or dropped by tonic because the client went away), an engine
+/// still running stops (ADR pairing-003).
+struct StopOnDrop(swiss::StopSignal);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
 }
 
 impl Pairing {
@@ -53,6 +122,7 @@ impl Pairing {
         Pairing {
             tournaments,
             platform: platform.clone(),
+            running: Running::default(),
         }
     }
 }
@@ -84,7 +154,7 @@ fn field(e: FieldError) -> Status {
 /// How long an engine pairing may take before the request is answered with
 /// DEADLINE_EXCEEDED (env `ARBITER_PAIRING_TIMEOUT_SECS`, default 120 s): an arbiter never
 /// waits minutes without knowing why. Nothing is written for a pairing that timed out, and
-/// the engine stops before its next bracket (`swiss::pair_stoppable`).
+/// the engine stops within milliseconds (`swiss::pair_stoppable`, ADR pairing-003).
 pub fn pairing_timeout() -> std::time::Duration {
     // Milliseconds, for tests (0: every pairing times out).
     if let Some(ms) = std::env::var("ARBITER_PAIRING_TIMEOUT_MS")
@@ -101,8 +171,11 @@ pub fn pairing_timeout() -> std::time::Duration {
     std::time::Duration::from_secs(secs)
 }
 
-/// Runs the engine off the async runtime, within [`pairing_timeout`].
+/// Runs the engine off the async runtime, within [`pairing_timeout`], once per
+/// tournament at a time (`running`; ADR pairing-003).
 async fn engine_pairing(
+    running: Running,
+    actor: String,
     t: arbiter_proto::v1::Tournament,
     roster: Roster,
     round: u32,
@@ -112,20 +185,24 @@ async fn engine_pairing(
     let players = roster.entries.len();
     let too_long = |limit: std::time::Duration| {
         Status::deadline_exceeded(format!(
-            "round: pairing round {round} of {players} players did not finish within {:.3} s (ARBITER_PAIRING_TIMEOUT_SECS); nothing was written and the engine stops before its next bracket",
+            "round: pairing round {round} of {players} players did not finish within {:.3} s (ARBITER_PAIRING_TIMEOUT_SECS); nothing was written and the engine was stopped",
             limit.as_secs_f64()
         ))
     };
     if limit.is_zero() {
         return Err(too_long(limit));
     }
-    // Set when the request gives up: the engine then stops before its next bracket
-    // instead of running on in the background.
-    let stopped = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let stop = stopped.clone();
+    let claim = running.claim(&t.tournament_id, round, &actor)?;
+    // Given when this future ends, whatever ends it: the engine then stops instead of
+    // running on in the background (a deadline passed, a client gone).
+    let stop = StopOnDrop(swiss::StopSignal::new());
+    let signal = stop.0.clone();
     let job = tokio::task::spawn_blocking(move || {
-        let stop = || stop.load(std::sync::atomic::Ordering::Relaxed);
-        round_pairing::pair_round(&t, &roster, round, repair, &stop).map(RosterEvent::RoundPaired)
+        let paired = round_pairing::pair_round(&t, &roster, round, repair, &signal)
+            .map(RosterEvent::RoundPaired);
+        // The tournament is free once the engine has ended, not before.
+        drop(claim);
+        paired
     });
     match tokio::time::timeout(limit, job).await {
         Ok(Ok(r)) => r.map_err(field),
@@ -133,7 +210,7 @@ async fn engine_pairing(
             "round: the pairing engine failed: {e}"
         ))),
         Err(_) => {
-            stopped.store(true, std::sync::atomic::Ordering::Relaxed);
+            drop(stop);
             Err(too_long(limit))
         }
     }
@@ -293,8 +370,9 @@ impl PairingService for Pairing {
             .begin(&self.platform.store, "PairRound", &r, r.meta.clone())
             .await?;
         let round = r.round;
+        let (running, who) = (self.running.clone(), actor.clone());
         self.command(actor, &meta, &r.tournament_id, round, move |t, roster| {
-            engine_pairing(t, roster, round, false)
+            engine_pairing(running, who, t, roster, round, false)
         })
         .await
     }
@@ -315,8 +393,9 @@ impl PairingService for Pairing {
             .begin(&self.platform.store, "RepairRound", &r, r.meta.clone())
             .await?;
         let round = r.round;
+        let (running, who) = (self.running.clone(), actor.clone());
         self.command(actor, &meta, &r.tournament_id, round, move |t, roster| {
-            engine_pairing(t, roster, round, true)
+            engine_pairing(running, who, t, roster, round, true)
         })
         .await
     }

@@ -256,14 +256,14 @@ fn id_of(roster: &Roster, tpn: u32) -> Result<String, FieldError> {
 }
 
 /// Pairs `round` with the tournament's system: the `RoundPaired` to append. A Dutch
-/// pairing asks `stop` before each bracket and gives up when it answers `true` (the
-/// service's timeout); the other systems pair in one step.
+/// pairing ends soon after `stop` is given (the service's timeout, a client gone: ADR
+/// pairing-003); the other systems pair in one step.
 pub fn pair_round(
     t: &Tournament,
     roster: &Roster,
     round: u32,
     repair: bool,
-    stop: &dyn Fn() -> bool,
+    stop: &swiss::StopSignal,
 ) -> Result<RoundPaired, FieldError> {
     if !repair {
         check_announced_rounds(t, round)?;
@@ -305,7 +305,7 @@ fn dutch(
     round: u32,
     edition: Edition,
     input: &str,
-    stop: &dyn Fn() -> bool,
+    stop: &swiss::StopSignal,
 ) -> Result<Paired, FieldError> {
     let parsed = trf::parse(input.as_bytes())
         .map_err(|e| err("tournament_id", format!("engine input: {e}")))?;
@@ -796,7 +796,7 @@ mod tests {
         paired(&mut r, 1);
         published(&mut r, 1);
         result(&mut r, 1);
-        let e = pair_round(&t, &r, 2, false, &|| false).unwrap_err();
+        let e = pair_round(&t, &r, 2, false, &swiss::StopSignal::new()).unwrap_err();
         assert_eq!(e.field, "round");
         assert!(e.message.contains("beyond the announced rounds"), "{e:?}");
         let e = decide_set_pairings(&t, &r, 2, &[], "", "by hand").unwrap_err();

@@ -49,14 +49,13 @@ const BLOCK: usize = 100;
 
 impl Engine {
     /// Whether a cold matching of `verts` under `cons` keeps its list for the cache of its
-    /// bracket's first questions: on the fast path without explanations (whose questions
-    /// do not read the cache), while a bracket's start is worked out, from
+    /// bracket's first questions: on the fast path (with or without explanations: ADR
+    /// pairing-003), while a bracket's start is worked out, from
     /// [`FIRST_QUESTIONS_AHEAD_FROM`] players, without constraints. Any list kept before is
     /// given back first: two such lists at once would double the memory.
     pub(super) fn keeps_cold_list(&self, cons: &Cons, verts: &[usize]) -> bool {
         *self.cold_list.borrow_mut() = None;
         self.fast
-            && !self.explain
             && self.starting.get()
             && !from_cold_off()
             && verts.len() >= FIRST_QUESTIONS_AHEAD_FROM
@@ -168,7 +167,10 @@ fn cache_from_list<const L: usize, const M: usize>(
     // allocates nothing (what a thread allocates goes to its own arena of the allocator).
     let room = if two { BLOCK } else { 0 };
     let mut theirs = (Vec::with_capacity(room), Vec::with_capacity(room * M));
+    let watch = crate::two_threads::DropWatch::here();
     while !edges.is_empty() {
+        // A stopped round ends here too (ADR pairing-003).
+        watch.check();
         let mut from = edges.len().saturating_sub(BLOCK);
         if two && from > 0 {
             let low = from.saturating_sub(BLOCK);
@@ -177,8 +179,10 @@ fn cache_from_list<const L: usize, const M: usize>(
             theirs.1.clear();
             let helped = std::thread::scope(|s| {
                 let theirs = &mut theirs;
-                let helper = std::thread::Builder::new()
-                    .spawn_scoped(s, move || read.block::<L>(lower, theirs));
+                let watch = watch.clone();
+                let helper = std::thread::Builder::new().spawn_scoped(s, move || {
+                    watch.on_this_thread(|| read.block::<L>(lower, theirs))
+                });
                 read.block::<L>(upper, &mut out);
                 match helper.map(|h| h.join()) {
                     Ok(Ok(())) => true,

@@ -270,7 +270,7 @@ impl Engine {
     /// The guess of the next bracket after the bracket `of` when it pairs as `sol` does in
     /// frame `fr`: the players `sol` leaves to pair and the MDPs it floats down, in the
     /// order the bracket lists them ([`Engine::bracket_decided`]). None after the last
-    /// bracket, with explanations, on the plain path, below
+    /// bracket, on the plain path, below
     /// [`crate::two_threads::AHEAD_FROM`] players left, or on one core.
     fn guess_of(&self, of: &BracketOf<'_>, fr: &Frame, sol: &Sol) -> Option<Guess> {
         let BracketOf {
@@ -279,7 +279,7 @@ impl Engine {
             in_b,
             isolated,
         } = *of;
-        if !self.fast || self.explain || fr.last {
+        if !self.fast || fr.last {
             return None;
         }
         let remaining: Vec<bool> = (0..=self.n)
@@ -406,6 +406,8 @@ impl Engine {
         let stopped_at_once = LISTINGS_STOPPED_AT_ONCE.with(|s| s.get());
         #[cfg(test)]
         let from_cold_off = super::cache_from_cold_matching::FROM_COLD_OFF.with(|o| o.get());
+        // The caller's stop of the round ends the work ahead too (ADR pairing-003).
+        let watch = crate::two_threads::DropWatch::here();
         let worker = std::thread::Builder::new().spawn_scoped(la.scope, move || {
             #[cfg(test)]
             crate::two_threads::FORCED.with(|c| c.set(forced));
@@ -413,7 +415,11 @@ impl Engine {
             LISTINGS_STOPPED_AT_ONCE.with(|s| s.set(stopped_at_once));
             #[cfg(test)]
             super::cache_from_cold_matching::FROM_COLD_OFF.with(|o| o.set(from_cold_off));
-            crate::two_threads::until_dropped(flag, || eng.work_ahead(guess, misled, tell, asking));
+            watch.on_this_thread(|| {
+                crate::two_threads::until_dropped(flag, || {
+                    eng.work_ahead(guess, misled, tell, asking)
+                })
+            });
         });
         if let Ok(worker) = worker {
             la.work = Some(Ahead {
