@@ -1040,6 +1040,11 @@ impl EventStore {
     pub(crate) fn pool(&self) -> &AnyPool {
         &self.inner.pool
     }
+
+    /// PostgreSQL: the replay pool (binary COPY).
+    pub(crate) fn pg_replay(&self) -> Option<&sqlx::PgPool> {
+        self.inner.pg_replay.as_ref()
+    }
 }
 
 /// A catch-up-then-live reader of the log. See [`EventStore::subscribe`].
