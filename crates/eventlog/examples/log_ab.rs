@@ -74,12 +74,31 @@ async fn write(store: &EventStore, commits: usize, batches: usize) {
     let single_cpu = (cpu() - c) * 1e6 / commits.max(1) as f64;
     let c = cpu();
     let t = Instant::now();
+    let mut lat = Vec::with_capacity(batches);
     for i in 0..batches {
         let stream = format!("round-{run}-{}", i % 200);
+        let a = Instant::now();
         store
             .append(request(stream, 100, i, format!("b{run}-{i}")))
             .await
             .unwrap();
+        lat.push(a.elapsed().as_micros());
+    }
+    if std::env::var("LOG_AB_LATENCY").is_ok() && !lat.is_empty() {
+        let (first, rest) = lat.split_at(lat.len().min(200));
+        for (name, part) in [("first 200", first), ("rest", rest)] {
+            let mut v = part.to_vec();
+            v.sort_unstable();
+            if !v.is_empty() {
+                eprintln!(
+                    "{name}: p50 {} us p90 {} us max {} us sum {} ms",
+                    v[v.len() / 2],
+                    v[v.len() * 9 / 10],
+                    v[v.len() - 1],
+                    v.iter().sum::<u128>() / 1000
+                );
+            }
+        }
     }
     let batched = (batches * 100) as f64 / t.elapsed().as_secs_f64();
     let batch_cpu = (cpu() - c) * 1e6 / batches.max(1) as f64;
@@ -113,6 +132,7 @@ async fn fill(store: &EventStore, key_dir: &Path, n: i64) {
 
 async fn read(store: &EventStore, key_dir: &Path) {
     let anchor = Anchor::read(&key_dir.join("anchor")).unwrap();
+    let c = cpu();
     let t = Instant::now();
     let mut pos = 1;
     let mut count = 0;
@@ -123,6 +143,8 @@ async fn read(store: &EventStore, key_dir: &Path) {
         count += page.len();
     }
     let replay = t.elapsed().as_secs_f64();
+    let replay_cpu = cpu() - c;
+    let c = cpu();
     let full = VerifyOptions {
         anchor,
         signatures: Signatures::AfterAnchor,
@@ -131,6 +153,7 @@ async fn read(store: &EventStore, key_dir: &Path) {
     let t = Instant::now();
     let report = store.verify_with(&full).await.unwrap();
     let check = t.elapsed().as_secs_f64();
+    let check_cpu = cpu() - c;
     assert!(report.is_ok(), "{:?}", report.problems.first());
     let since = VerifyOptions {
         scope: Scope::SinceAnchor,
@@ -141,7 +164,7 @@ async fn read(store: &EventStore, key_dir: &Path) {
     let incremental = t.elapsed().as_secs_f64() * 1000.0;
     assert!(report.is_ok(), "{:?}", report.problems.first());
     println!(
-        "replay {count} {replay:.2} s  full check {check:.2} s  incremental ({} events) {incremental:.1} ms",
+        "replay {count} {replay:.2} s cpu {replay_cpu:.2} s  full check {check:.2} s cpu {check_cpu:.2} s  incremental ({} events) {incremental:.1} ms",
         report.events
     );
 }

@@ -7,7 +7,7 @@ use sqlx::{AnyPool, AssertSqlSafe, Executor, Row};
 use tokio::sync::watch;
 
 use crate::hash_chain::{GENESIS, event_hash};
-use crate::heads::{Heads, StreamHead};
+use crate::heads::StreamHead;
 use crate::signing::{Keys, log_link, log_message, seal_message};
 use crate::writer::{Commit, Writer};
 use crate::{AppendAck, AppendRequest, Error, RecordedEvent, Result, Seal, migrations};
@@ -34,6 +34,27 @@ pub(crate) fn placeholders(backend: Backend, sql: &str) -> String {
             out
         }
     }
+}
+
+/// A connection idle for longer is tested before the pool hands it out.
+const TEST_AFTER_IDLE: Duration = Duration::from_secs(1);
+
+/// Pool options that test a connection (a round trip, or a hop to SQLite's worker)
+/// only when it was idle for over [`TEST_AFTER_IDLE`], not at every acquire: a busy
+/// connection is known to work (ADR platform-011).
+macro_rules! test_when_idle {
+    ($options:expr) => {
+        $options
+            .test_before_acquire(false)
+            .before_acquire(|conn, meta| {
+                Box::pin(async move {
+                    if meta.idle_for > TEST_AFTER_IDLE {
+                        sqlx::Connection::ping(conn).await?;
+                    }
+                    Ok(true)
+                })
+            })
+    };
 }
 
 /// Which database holds the log.
@@ -133,7 +154,7 @@ impl EventStore {
         let (pool, writer) = match backend {
             Backend::Sqlite => {
                 let opts = || {
-                    AnyPoolOptions::new().after_connect(|conn, _| {
+                    test_when_idle!(AnyPoolOptions::new()).after_connect(|conn, _| {
                         Box::pin(async move {
                             conn.execute("PRAGMA journal_mode = WAL").await?;
                             conn.execute("PRAGMA synchronous = FULL").await?;
@@ -149,12 +170,12 @@ impl EventStore {
                 (pool, writer)
             }
             Backend::Postgres => {
-                let pool = AnyPoolOptions::new()
+                let pool = test_when_idle!(AnyPoolOptions::new())
                     .max_connections(8)
                     .connect(url)
                     .await?;
                 pg_replay = Some(
-                    sqlx::postgres::PgPoolOptions::new()
+                    test_when_idle!(sqlx::postgres::PgPoolOptions::new())
                         .max_connections(2)
                         .connect(url)
                         .await?,
@@ -399,9 +420,9 @@ impl EventStore {
                 return Err(e);
             }
         }
-        let result = self.append_locked(&mut writer.heads, reqs).await;
+        let result = self.append_locked(&mut writer, reqs).await;
         if result.is_err() {
-            writer.heads.forget();
+            writer.reset();
         }
         result
     }
@@ -472,12 +493,12 @@ impl EventStore {
     /// same transaction.
     async fn append_locked(
         &self,
-        heads: &mut Heads,
+        writer: &mut Writer,
         reqs: &[AppendRequest],
     ) -> Result<Vec<Result<AppendAck>>> {
         let backend = self.inner.backend;
         let valid: Vec<Result<()>> = reqs.iter().map(validate).collect();
-        let mut tx = self.begin_append().await?;
+        let (mut tx, heads) = writer.begin_locked(&self.inner.writer).await?;
         // One request (a durable single commit): its stream and command id are read in
         // one statement — on SQLite with the log head too (BEGIN IMMEDIATE already holds
         // the write lock); on PostgreSQL after the head's row lock, so that the read's
@@ -657,9 +678,9 @@ impl EventStore {
 
         let mut writer = self.inner.append_lock.lock().await;
         writer.taken();
-        let copied = self.copy_locked(&mut writer.heads, events, seal).await;
+        let copied = self.copy_locked(&mut writer, events, seal).await;
         if copied.is_err() {
-            writer.heads.forget();
+            writer.reset();
         }
         copied
     }
@@ -668,7 +689,7 @@ impl EventStore {
     /// head locked, the local stream head read, the new copies written.
     async fn copy_locked(
         &self,
-        heads: &mut Heads,
+        writer: &mut Writer,
         events: &[RecordedEvent],
         seal: &Seal,
     ) -> Result<AppendAck> {
@@ -681,7 +702,7 @@ impl EventStore {
             message,
         };
         let backend = self.inner.backend;
-        let mut tx = self.begin_append().await?;
+        let (mut tx, heads) = writer.begin_locked(&self.inner.writer).await?;
         let (head, log_hash) = lock_head(backend, &mut tx).await?;
         heads.observed(head, &log_hash);
         let (version, head_hash) = load_streams(backend, &mut tx, &[first.stream.as_str()])
@@ -831,15 +852,6 @@ impl EventStore {
             signature,
             written_at_micros: now_micros(),
         }))
-    }
-
-    /// A write transaction (SQLite: `BEGIN IMMEDIATE` on the single writer connection).
-    async fn begin_append(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>> {
-        let inner = &self.inner;
-        Ok(match inner.backend {
-            Backend::Sqlite => inner.writer.begin_with("BEGIN IMMEDIATE").await?,
-            Backend::Postgres => inner.writer.begin().await?,
-        })
     }
 
     /// Tells subscribers that the log reached `last`.
@@ -1088,7 +1100,7 @@ impl Subscription {
 /// so they see the previous append.
 async fn lock_head(
     backend: Backend,
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
 ) -> Result<(i64, Vec<u8>)> {
     let lock = match backend {
         Backend::Sqlite => "SELECT position, log_hash FROM log_head WHERE id = 1",
@@ -1485,7 +1497,7 @@ const MAX_TAIL_PARAMETERS: usize = 30_000;
 /// added (ADR platform-006).
 async fn write_tail(
     backend: Backend,
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     touched: &[(String, StreamHead)],
     commands: &[(&str, &str, AppendAck, &[u8])],
     seals: &[SealRow],
@@ -1581,7 +1593,7 @@ async fn write_tail(
 /// [`write_tail`] as separate statements, for a batch too large for one.
 async fn write_tail_in_parts(
     backend: Backend,
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     touched: &[(String, StreamHead)],
     commands: &[(&str, &str, AppendAck, &[u8])],
     seals: &[SealRow],
@@ -1625,7 +1637,7 @@ async fn write_tail_in_parts(
 /// The log seal and the log head it moves to, as separate statements.
 async fn write_log_seal(
     backend: Backend,
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     log_seal: &LogSealRow,
 ) -> Result<()> {
     sqlx::query(AssertSqlSafe(placeholders(
@@ -1661,7 +1673,7 @@ pub(crate) struct SealRow {
 
 async fn insert_seals(
     backend: Backend,
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     seals: &[SealRow],
 ) -> Result<()> {
     for chunk in seals.chunks(INSERT_CHUNK) {
@@ -1756,7 +1768,7 @@ type OneRead = (
 /// (position, log hash) when `with_head`.
 async fn load_one(
     backend: Backend,
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     req: &AppendRequest,
     with_head: bool,
 ) -> Result<OneRead> {
@@ -1807,7 +1819,7 @@ async fn load_one(
 /// Version and head hash of the named streams that exist.
 async fn load_streams(
     backend: Backend,
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     names: &[&str],
 ) -> Result<HashMap<String, (i64, Vec<u8>)>> {
     let mut out = HashMap::with_capacity(names.len());
@@ -1830,7 +1842,7 @@ async fn load_streams(
 /// Stream and (replayed) ack of the named command ids that were applied.
 async fn load_commands(
     backend: Backend,
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     ids: &[&str],
 ) -> Result<HashMap<String, CommandRecord>> {
     let mut out = HashMap::with_capacity(ids.len());
@@ -1895,7 +1907,7 @@ fn validate(req: &AppendRequest) -> Result<()> {
 
 async fn insert_events(
     backend: Backend,
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     chunk: &[RecordedEvent],
     outbox: bool,
 ) -> Result<()> {

@@ -63,6 +63,29 @@ impl Writer {
         }
     }
 
+    /// Nothing known, no connection kept (an append failed).
+    pub(crate) fn reset(&mut self) {
+        self.heads.forget();
+        self.conn = None;
+    }
+
+    /// A transaction for the locked path, with the heads: SQLite `BEGIN IMMEDIATE` on this
+    /// connection (one connection writes, so its page cache stays valid), PostgreSQL a
+    /// transaction from `pool` (the locked path's statements go through `Any`).
+    pub(crate) async fn begin_locked(
+        &mut self,
+        pool: &sqlx::AnyPool,
+    ) -> Result<(sqlx::Transaction<'_, sqlx::Any>, &mut Heads)> {
+        if self.backend == Backend::Postgres {
+            return Ok((pool.begin().await?, &mut self.heads));
+        }
+        self.connection().await?;
+        let Some(Conn::Sqlite(c)) = &mut self.conn else {
+            return Err(sqlx::Error::PoolClosed.into());
+        };
+        Ok((c.begin_with("BEGIN IMMEDIATE").await?, &mut self.heads))
+    }
+
     /// Closes the connection (a later commit makes a new one).
     pub(crate) async fn close(&mut self) {
         self.closed = true;
