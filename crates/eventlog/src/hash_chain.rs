@@ -8,6 +8,7 @@
 use sha2::{Digest, Sha256};
 
 use crate::RecordedEvent;
+use crate::envelope::EventRef;
 
 /// `prev_hash` of a stream's first event.
 pub const GENESIS: [u8; 32] = [0; 32];
@@ -22,14 +23,19 @@ fn field(h: &mut Sha256, bytes: &[u8]) {
 
 /// The hash an event must carry, given its fields and `prev_hash`.
 pub fn event_hash(e: &RecordedEvent) -> [u8; 32] {
+    hash_of(&e.as_ref())
+}
+
+/// [`event_hash`] of a borrowed event.
+pub(crate) fn hash_of(e: &EventRef<'_>) -> [u8; 32] {
     let mut h = Sha256::new();
-    h.update(&e.prev_hash);
+    h.update(e.prev_hash);
     field(&mut h, e.event_id.as_bytes());
     field(&mut h, e.stream.as_bytes());
     field(&mut h, &e.stream_version.to_be_bytes());
     field(&mut h, e.event_type.as_bytes());
     field(&mut h, &u64::from(e.schema_version).to_be_bytes());
-    field(&mut h, &e.payload);
+    field(&mut h, e.payload);
     field(&mut h, &e.recorded_at_micros.to_be_bytes());
     field(&mut h, e.actor.as_bytes());
     field(&mut h, e.command_id.as_bytes());

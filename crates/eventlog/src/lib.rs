@@ -28,13 +28,16 @@ pub mod anchor;
 mod envelope;
 mod error;
 pub mod hash_chain;
+mod heads;
 mod migrations;
+mod pg_commit;
 mod pg_copy_replay;
 pub mod signing;
 mod sqlite_replay;
 mod store;
 pub mod upcast;
 mod verify;
+mod writer;
 
 pub use envelope::{AppendAck, AppendRequest, CommandContext, NewEvent, RecordedEvent, Seal};
 pub use error::Error;

@@ -511,6 +511,32 @@ impl Keys {
     }
 }
 
+impl Keys {
+    /// True when every `(service, key id, message, signature)` would pass [`Keys::check`],
+    /// checked as one Ed25519 batch (about twice as fast as one by one: the check at
+    /// start verifies one seal per append since the anchor, ADR platform-011). False
+    /// says only that one of them fails: [`Keys::check`] then names which and why.
+    pub(crate) fn check_all(&self, items: &[(&str, &str, &[u8], &[u8])]) -> bool {
+        let mut keys = Vec::with_capacity(items.len());
+        let mut signatures = Vec::with_capacity(items.len());
+        for (service, key_id, _, signature) in items {
+            let Some(trusted) = self.trusted(key_id) else {
+                return false;
+            };
+            let Ok(sig) = Signature::from_slice(signature) else {
+                return false;
+            };
+            if trusted.service != *service {
+                return false;
+            }
+            keys.push(trusted.key);
+            signatures.push(sig);
+        }
+        let messages: Vec<&[u8]> = items.iter().map(|i| i.2).collect();
+        ed25519_dalek::verify_batch(&messages, &signatures, &keys).is_ok()
+    }
+}
+
 fn load_or_make(dir: &Path, service: &str) -> Result<SigningKey> {
     let path = dir.join(format!("{service}.key"));
     let key = if path.exists() {

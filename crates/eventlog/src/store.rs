@@ -7,7 +7,9 @@ use sqlx::{AnyPool, AssertSqlSafe, Executor, Row};
 use tokio::sync::watch;
 
 use crate::hash_chain::{GENESIS, event_hash};
+use crate::heads::StreamHead;
 use crate::signing::{Keys, log_link, log_message, seal_message};
+use crate::writer::{Commit, Writer};
 use crate::{AppendAck, AppendRequest, Error, RecordedEvent, Result, Seal, migrations};
 
 /// Rewrites `$1, $2, …` placeholders (each used once, in order) into SQLite's anonymous
@@ -32,6 +34,27 @@ pub(crate) fn placeholders(backend: Backend, sql: &str) -> String {
             out
         }
     }
+}
+
+/// A connection idle for longer is tested before the pool hands it out.
+const TEST_AFTER_IDLE: Duration = Duration::from_secs(1);
+
+/// Pool options that test a connection (a round trip, or a hop to SQLite's worker)
+/// only when it was idle for over [`TEST_AFTER_IDLE`], not at every acquire: a busy
+/// connection is known to work (ADR platform-011).
+macro_rules! test_when_idle {
+    ($options:expr) => {
+        $options
+            .test_before_acquire(false)
+            .before_acquire(|conn, meta| {
+                Box::pin(async move {
+                    if meta.idle_for > TEST_AFTER_IDLE {
+                        sqlx::Connection::ping(conn).await?;
+                    }
+                    Ok(true)
+                })
+            })
+    };
 }
 
 /// Which database holds the log.
@@ -82,6 +105,10 @@ struct Inner {
     replay: Option<crate::sqlite_replay::SqliteReplay>,
     /// PostgreSQL: the replay read path on the native driver (no `Any` row copies).
     pg_replay: Option<sqlx::PgPool>,
+    /// The append lock: held for the whole of an append, which serialises this
+    /// process's appends; it holds the heads this process knows and the fast path's
+    /// connection (ADR platform-011).
+    append_lock: tokio::sync::Mutex<Writer>,
     /// Signing keys (seals) and trusted public keys.
     keys: Arc<Keys>,
     /// Set when the log must not grow (it failed its check): every append is refused.
@@ -171,18 +198,18 @@ impl EventStore {
         };
         let mut replay = None;
         let mut pg_replay = None;
+        let url = match backend {
+            Backend::Sqlite if !url.contains('?') => format!("{url}?mode=rwc"),
+            _ => url.to_owned(),
+        };
+        let url = url.as_str();
         let (pool, writer) = match backend {
             Backend::Sqlite => {
                 if let Some(path) = sqlite_path(url) {
                     private_sqlite_files(&path)?;
                 }
-                let url = if url.contains('?') {
-                    url.to_owned()
-                } else {
-                    format!("{url}?mode=rwc")
-                };
                 let opts = || {
-                    AnyPoolOptions::new().after_connect(|conn, _| {
+                    test_when_idle!(AnyPoolOptions::new()).after_connect(|conn, _| {
                         Box::pin(async move {
                             conn.execute("PRAGMA journal_mode = WAL").await?;
                             conn.execute("PRAGMA synchronous = FULL").await?;
@@ -191,19 +218,19 @@ impl EventStore {
                         })
                     })
                 };
-                let writer = opts().max_connections(1).connect(&url).await?;
-                let pool = opts().max_connections(4).connect(&url).await?;
+                let writer = opts().max_connections(1).connect(url).await?;
+                let pool = opts().max_connections(4).connect(url).await?;
                 let native: sqlx::sqlite::SqliteConnectOptions = url.parse()?;
                 replay = Some(native);
                 (pool, writer)
             }
             Backend::Postgres => {
-                let pool = AnyPoolOptions::new()
+                let pool = test_when_idle!(AnyPoolOptions::new())
                     .max_connections(8)
                     .connect(url)
                     .await?;
                 pg_replay = Some(
-                    sqlx::postgres::PgPoolOptions::new()
+                    test_when_idle!(sqlx::postgres::PgPoolOptions::new())
                         .max_connections(2)
                         .connect(url)
                         .await?,
@@ -229,6 +256,7 @@ impl EventStore {
                 head,
                 replay,
                 pg_replay,
+                append_lock: tokio::sync::Mutex::new(Writer::new(backend, url)),
                 keys,
                 refusal: std::sync::RwLock::new(None),
             }),
@@ -389,6 +417,7 @@ impl EventStore {
 
     /// Closes the pools (waits for in-flight queries).
     pub async fn close(&self) {
+        self.inner.append_lock.lock().await.close().await;
         if let Some(r) = &self.inner.replay {
             r.close().await;
         }
@@ -434,10 +463,97 @@ impl EventStore {
             return Ok(Vec::new());
         }
         self.refused()?;
-        let backend = self.inner.backend;
-        let keys = self.inner.keys.clone();
+        // One append at a time in this process (the database serialises them on the log
+        // head anyway), so the heads it knows stay its own (ADR platform-011).
+        let mut writer = self.inner.append_lock.lock().await;
+        writer.taken();
+        match self.append_from_known_heads(&mut writer, reqs).await {
+            Ok(Some(outcomes)) => return Ok(outcomes),
+            Ok(None) => {}
+            Err(e) => {
+                writer.heads.forget();
+                return Err(e);
+            }
+        }
+        let result = self.append_locked(&mut writer, reqs).await;
+        if result.is_err() {
+            writer.reset();
+        }
+        result
+    }
+
+    /// The fast path (ADR platform-011): every stream the batch names has a known head,
+    /// so nothing is read; the batch is decided in memory and written in one call (one
+    /// statement in autocommit on PostgreSQL, `BEGIN IMMEDIATE … COMMIT` in one script on
+    /// SQLite). `None` when it does not apply: a stream not known, a request refused for
+    /// its expected version (decided again from the database), or the write refused by a
+    /// key (someone else appended since, or a command id was used before) — then nothing
+    /// was written and the locked path decides.
+    async fn append_from_known_heads(
+        &self,
+        writer: &mut Writer,
+        reqs: &[AppendRequest],
+    ) -> Result<Option<Vec<Result<AppendAck>>>> {
         let valid: Vec<Result<()>> = reqs.iter().map(validate).collect();
-        let mut tx = self.begin_append().await?;
+        let names = reqs
+            .iter()
+            .zip(&valid)
+            .filter(|(_, ok)| ok.is_ok())
+            .map(|(r, _)| r.stream.as_str());
+        let Some((start, start_log_hash, mut streams)) = writer.heads.lookup(names) else {
+            return Ok(None);
+        };
+        let mut commands = HashMap::new();
+        let plan = decide(
+            &self.inner.keys,
+            reqs,
+            valid,
+            start,
+            &mut streams,
+            &mut commands,
+        );
+        if plan.conflict {
+            return Ok(None);
+        }
+        if plan.head == start {
+            return Ok(Some(plan.outcomes));
+        }
+        let touched = touched(&plan.recorded, &streams);
+        let log_seal = self.log_seal(plan.head, chain(start_log_hash, &plan.recorded))?;
+        let commit = Commit {
+            events: &plan.recorded,
+            streams: &touched,
+            commands: &plan.commands,
+            seals: &plan.seals,
+            log_seal: &log_seal,
+        };
+        match writer.commit(&commit).await {
+            Ok(()) => {
+                writer
+                    .heads
+                    .committed(plan.head, log_seal.log_hash, touched);
+                self.advance_head(plan.head);
+                Ok(Some(plan.outcomes))
+            }
+            Err(e) if is_unique_violation(&e) => {
+                writer.heads.forget();
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The locked path: the log head is locked and every stream and command id the batch
+    /// names is read from the database, then the batch is decided and written in the
+    /// same transaction.
+    async fn append_locked(
+        &self,
+        writer: &mut Writer,
+        reqs: &[AppendRequest],
+    ) -> Result<Vec<Result<AppendAck>>> {
+        let backend = self.inner.backend;
+        let valid: Vec<Result<()>> = reqs.iter().map(validate).collect();
+        let (mut tx, heads) = writer.begin_locked(&self.inner.writer).await?;
         // One request (a durable single commit): its stream and command id are read in
         // one statement — on SQLite with the log head too (BEGIN IMMEDIATE already holds
         // the write lock); on PostgreSQL after the head's row lock, so that the read's
@@ -466,6 +582,7 @@ impl EventStore {
                 (start, log_hash, HashMap::new(), HashMap::new())
             }
         };
+        heads.observed(start, &start_log_hash);
         // Set-based: the streams and command ids the batch names are read in a few
         // statements, the requests are decided in memory in order (each seeing what
         // the earlier ones wrote), and everything accepted is written in a few
@@ -485,121 +602,56 @@ impl EventStore {
             streams = load_streams(backend, &mut tx, &named(|r| &r.stream)).await?;
             commands = load_commands(backend, &mut tx, &named(|r| &r.context.command_id)).await?;
         }
-        let now = now_micros();
-        let mut head = start;
-        let mut outcomes = Vec::with_capacity(reqs.len());
-        let mut recorded: Vec<RecordedEvent> = Vec::new();
-        let mut spans = Vec::new();
-        let mut new_commands = Vec::new();
-        let mut seals = Vec::new();
-        for (req, ok) in reqs.iter().zip(valid) {
-            if let Err(e) = ok {
-                outcomes.push(Err(e));
-                continue;
-            }
-            if let Some((stream, ack, digest)) = commands.get(&req.context.command_id) {
-                outcomes.push(replay_of(req, stream, ack, digest.as_deref()));
-                continue;
-            }
-            let (version, head_hash) = streams
-                .get(&req.stream)
-                .cloned()
-                .unwrap_or_else(|| (0, GENESIS.to_vec()));
-            if let Some(expected) = req.expected_version
-                && expected != version
-            {
-                outcomes.push(Err(Error::Conflict {
-                    stream: req.stream.clone(),
-                    expected,
-                    actual: version,
-                }));
-                continue;
-            }
-            let events = record(req, head, version, head_hash, now);
-            let signer = match keys.signer(&req.context.service) {
-                Ok(s) => s,
-                Err(e) => {
-                    outcomes.push(Err(e));
-                    continue;
-                }
-            };
-            let n = events.len() as i64;
-            let ack = AppendAck {
-                first_position: head + 1,
-                last_position: head + n,
-                stream_version: version + n,
-                replayed: false,
-            };
-            let last_hash = events.last().map(|e| e.hash.clone()).unwrap_or_default();
-            seals.push(SealRow {
-                first_position: ack.first_position,
-                last_position: ack.last_position,
-                stream: req.stream.clone(),
-                service: signer.service().to_owned(),
-                key_id: signer.key_id().to_owned(),
-                signature: signer.sign(&seal_message(&last_hash)),
-            });
-            streams.insert(req.stream.clone(), (ack.stream_version, last_hash));
-            commands.insert(
-                req.context.command_id.clone(),
-                (
-                    req.stream.clone(),
-                    AppendAck {
-                        replayed: true,
-                        ..ack
-                    },
-                    Some(req.context.request_digest.clone()),
-                ),
-            );
-            new_commands.push((
-                req.context.command_id.as_str(),
-                req.stream.as_str(),
-                ack,
-                req.context.request_digest.as_slice(),
-            ));
-            spans.push(recorded.len()..recorded.len() + events.len());
-            recorded.extend(events);
-            head = ack.last_position;
-            outcomes.push(Ok(ack));
-        }
-        if head == start {
+        let plan = decide(
+            &self.inner.keys,
+            reqs,
+            valid,
+            start,
+            &mut streams,
+            &mut commands,
+        );
+        if plan.head == start {
             tx.rollback().await?;
-            return Ok(outcomes);
+            // The heads read are the database's under the lock.
+            heads.committed(start, start_log_hash, streams);
+            return Ok(plan.outcomes);
         }
+        let touched = touched(&plan.recorded, &streams);
+        let log_seal = self.log_seal(plan.head, chain(start_log_hash, &plan.recorded))?;
         match backend {
-            // Rows of any streams in one statement (every column bound per row).
+            // Events, outbox rows and the tail in one script.
             Backend::Sqlite => {
-                for chunk in recorded.chunks(INSERT_CHUNK) {
-                    insert_events(backend, &mut tx, chunk, true).await?;
-                }
+                let commit = Commit {
+                    events: &plan.recorded,
+                    streams: &touched,
+                    commands: &plan.commands,
+                    seals: &plan.seals,
+                    log_seal: &log_seal,
+                };
+                commit_script(&commit).query().execute(&mut *tx).await?;
             }
             // The PostgreSQL statement binds one append's shared values once.
             Backend::Postgres => {
-                for span in spans {
-                    for chunk in recorded[span].chunks(INSERT_CHUNK) {
+                for span in &plan.spans {
+                    for chunk in plan.recorded[span.clone()].chunks(INSERT_CHUNK) {
                         insert_events(backend, &mut tx, chunk, true).await?;
                     }
                 }
+                write_tail(
+                    backend,
+                    &mut tx,
+                    &touched,
+                    &plan.commands,
+                    &plan.seals,
+                    &log_seal,
+                )
+                .await?;
             }
         }
-        // Stream heads (each touched stream once, at its final version).
-        let touched: Vec<(&String, &(i64, Vec<u8>))> = {
-            let mut seen = std::collections::HashSet::new();
-            recorded
-                .iter()
-                .filter(|e| seen.insert(e.stream.as_str()))
-                .filter_map(|e| streams.get_key_value(&e.stream))
-                .collect()
-        };
-        let mut log_hash = start_log_hash;
-        for e in &recorded {
-            log_hash = log_link(&log_hash, e.global_position, &e.hash).to_vec();
-        }
-        let log_seal = self.log_seal(head, log_hash)?;
-        write_tail(backend, &mut tx, &touched, &new_commands, &seals, &log_seal).await?;
         tx.commit().await?;
-        self.advance_head(head);
-        Ok(outcomes)
+        heads.committed(plan.head, log_seal.log_hash, touched);
+        self.advance_head(plan.head);
+        Ok(plan.outcomes)
     }
 
     /// The log owner's seal of the log chain at `head` (the commit's last position).
@@ -679,9 +731,35 @@ impl EventStore {
             )
             .map_err(|f| unsealed(last.stream_version, f.to_string()))?;
 
+        let mut writer = self.inner.append_lock.lock().await;
+        writer.taken();
+        let copied = self.copy_locked(&mut writer, events, seal).await;
+        if copied.is_err() {
+            writer.reset();
+        }
+        copied
+    }
+
+    /// [`EventStore::append_copy`] once the copies and their seal are checked: the log
+    /// head locked, the local stream head read, the new copies written.
+    async fn copy_locked(
+        &self,
+        writer: &mut Writer,
+        events: &[RecordedEvent],
+        seal: &Seal,
+    ) -> Result<AppendAck> {
+        let (Some(first), Some(last)) = (events.first(), events.last()) else {
+            return Err(Error::invalid("events", "at least one event is required"));
+        };
+        let unsealed = |version: i64, message: String| Error::Unsealed {
+            stream: first.stream.clone(),
+            version,
+            message,
+        };
         let backend = self.inner.backend;
-        let mut tx = self.begin_append().await?;
+        let (mut tx, heads) = writer.begin_locked(&self.inner.writer).await?;
         let (head, log_hash) = lock_head(backend, &mut tx).await?;
+        heads.observed(head, &log_hash);
         let (version, head_hash) = load_streams(backend, &mut tx, &[first.stream.as_str()])
             .await?
             .remove(&first.stream)
@@ -757,6 +835,14 @@ impl EventStore {
         let log_seal = self.log_seal(head + n, chained)?;
         write_log_seal(backend, &mut tx, &log_seal).await?;
         tx.commit().await?;
+        heads.committed(
+            head + n,
+            log_seal.log_hash,
+            [(
+                first.stream.clone(),
+                (last.stream_version, last.hash.clone()),
+            )],
+        );
         self.advance_head(head + n);
         Ok(AppendAck {
             first_position: head + 1,
@@ -821,15 +907,6 @@ impl EventStore {
             signature,
             written_at_micros: now_micros(),
         }))
-    }
-
-    /// A write transaction (SQLite: `BEGIN IMMEDIATE` on the single writer connection).
-    async fn begin_append(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>> {
-        let inner = &self.inner;
-        Ok(match inner.backend {
-            Backend::Sqlite => inner.writer.begin_with("BEGIN IMMEDIATE").await?,
-            Backend::Postgres => inner.writer.begin().await?,
-        })
     }
 
     /// Tells subscribers that the log reached `last`.
@@ -1060,6 +1137,11 @@ impl EventStore {
     pub(crate) fn pool(&self) -> &AnyPool {
         &self.inner.pool
     }
+
+    /// PostgreSQL: the replay pool (binary COPY).
+    pub(crate) fn pg_replay(&self) -> Option<&sqlx::PgPool> {
+        self.inner.pg_replay.as_ref()
+    }
 }
 
 /// A catch-up-then-live reader of the log. See [`EventStore::subscribe`].
@@ -1103,7 +1185,7 @@ impl Subscription {
 /// so they see the previous append.
 async fn lock_head(
     backend: Backend,
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
 ) -> Result<(i64, Vec<u8>)> {
     let lock = match backend {
         Backend::Sqlite => "SELECT position, log_hash FROM log_head WHERE id = 1",
@@ -1149,16 +1231,328 @@ fn replay_of(
     }
 }
 
+/// What a batch decided in memory, before anything is written.
+struct Plan<'a> {
+    /// Each request's outcome, in order.
+    outcomes: Vec<Result<AppendAck>>,
+    /// The events accepted, in log order.
+    recorded: Vec<RecordedEvent>,
+    /// Each accepted append's events in `recorded`.
+    spans: Vec<std::ops::Range<usize>>,
+    /// Command records of the accepted appends: (command id, stream, ack, digest).
+    commands: Vec<(&'a str, &'a str, AppendAck, &'a [u8])>,
+    /// One seal per accepted append.
+    seals: Vec<SealRow>,
+    /// The log head after the batch.
+    head: i64,
+    /// Some request was refused for its expected version.
+    conflict: bool,
+}
+
+/// Decides `reqs` in order after log position `start`: each sees what the earlier ones
+/// accepted (`streams` and `commands` are updated as it goes). Rules only: nothing here
+/// knows where the heads came from.
+fn decide<'a>(
+    keys: &Keys,
+    reqs: &'a [AppendRequest],
+    valid: Vec<Result<()>>,
+    start: i64,
+    streams: &mut HashMap<String, StreamHead>,
+    commands: &mut HashMap<String, CommandRecord>,
+) -> Plan<'a> {
+    let now = now_micros();
+    let mut plan = Plan {
+        outcomes: Vec::with_capacity(reqs.len()),
+        recorded: Vec::new(),
+        spans: Vec::new(),
+        commands: Vec::new(),
+        seals: Vec::new(),
+        head: start,
+        conflict: false,
+    };
+    for (req, ok) in reqs.iter().zip(valid) {
+        if let Err(e) = ok {
+            plan.outcomes.push(Err(e));
+            continue;
+        }
+        if let Some((stream, ack, digest)) = commands.get(&req.context.command_id) {
+            plan.outcomes
+                .push(replay_of(req, stream, ack, digest.as_deref()));
+            continue;
+        }
+        let (version, head_hash) = streams
+            .get(&req.stream)
+            .cloned()
+            .unwrap_or_else(|| (0, GENESIS.to_vec()));
+        if let Some(expected) = req.expected_version
+            && expected != version
+        {
+            plan.conflict = true;
+            plan.outcomes.push(Err(Error::Conflict {
+                stream: req.stream.clone(),
+                expected,
+                actual: version,
+            }));
+            continue;
+        }
+        let signer = match keys.signer(&req.context.service) {
+            Ok(s) => s,
+            Err(e) => {
+                plan.outcomes.push(Err(e));
+                continue;
+            }
+        };
+        let events = record(req, plan.head, version, head_hash, now);
+        let n = events.len() as i64;
+        let ack = AppendAck {
+            first_position: plan.head + 1,
+            last_position: plan.head + n,
+            stream_version: version + n,
+            replayed: false,
+        };
+        let last_hash = events.last().map(|e| e.hash.clone()).unwrap_or_default();
+        plan.seals.push(SealRow {
+            first_position: ack.first_position,
+            last_position: ack.last_position,
+            stream: req.stream.clone(),
+            service: signer.service().to_owned(),
+            key_id: signer.key_id().to_owned(),
+            signature: signer.sign(&seal_message(&last_hash)),
+        });
+        streams.insert(req.stream.clone(), (ack.stream_version, last_hash));
+        commands.insert(
+            req.context.command_id.clone(),
+            (
+                req.stream.clone(),
+                AppendAck {
+                    replayed: true,
+                    ..ack
+                },
+                Some(req.context.request_digest.clone()),
+            ),
+        );
+        plan.commands.push((
+            req.context.command_id.as_str(),
+            req.stream.as_str(),
+            ack,
+            req.context.request_digest.as_slice(),
+        ));
+        plan.spans
+            .push(plan.recorded.len()..plan.recorded.len() + events.len());
+        plan.recorded.extend(events);
+        plan.head = ack.last_position;
+        plan.outcomes.push(Ok(ack));
+    }
+    plan
+}
+
+/// The head of every stream `recorded` touches, once each, at its final version.
+fn touched(
+    recorded: &[RecordedEvent],
+    streams: &HashMap<String, StreamHead>,
+) -> Vec<(String, StreamHead)> {
+    let mut seen = std::collections::HashSet::new();
+    recorded
+        .iter()
+        .filter(|e| seen.insert(e.stream.as_str()))
+        .filter_map(|e| streams.get_key_value(&e.stream))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+/// The log chain after `recorded`, from `log_hash`.
+fn chain(mut log_hash: Vec<u8>, recorded: &[RecordedEvent]) -> Vec<u8> {
+    for e in recorded {
+        log_hash = log_link(&log_hash, e.global_position, &e.hash).to_vec();
+    }
+    log_hash
+}
+
+/// A refusal by a unique key (an event position or command id already taken).
+pub(crate) fn is_unique_violation(e: &Error) -> bool {
+    matches!(e, Error::Database(sqlx::Error::Database(d))
+        if d.kind() == sqlx::error::ErrorKind::UniqueViolation)
+}
+
+/// Statements separated by `;` with their values in order, run in one call: each
+/// statement would otherwise cost a hop to sqlx's SQLite worker thread (SQLite only:
+/// `?` placeholders).
+#[derive(Default)]
+pub(crate) struct Script {
+    sql: String,
+    vals: Vec<Val>,
+}
+
+impl Script {
+    /// Appends `sql` (with `?` placeholders) and its values.
+    pub(crate) fn push(&mut self, sql: &str, vals: impl IntoIterator<Item = Val>) {
+        if !self.sql.is_empty() {
+            self.sql.push_str("; ");
+        }
+        self.sql.push_str(sql);
+        self.vals.extend(vals);
+    }
+
+    /// `INSERT INTO table (columns) VALUES (?, …), …` for `rows` rows, values in order.
+    fn insert(
+        &mut self,
+        head: &str,
+        rows: usize,
+        columns: usize,
+        vals: impl IntoIterator<Item = Val>,
+    ) {
+        let row = format!("({})", vec!["?"; columns].join(", "));
+        let sql = format!("{head} VALUES {}", vec![row.as_str(); rows].join(", "));
+        self.push(&sql, vals);
+    }
+
+    /// Appends another script.
+    pub(crate) fn append(&mut self, other: Script) {
+        self.push(&other.sql, other.vals);
+    }
+
+    pub(crate) fn query(self) -> sqlx::query::Query<'static, sqlx::Any, sqlx::any::AnyArguments> {
+        let mut q = sqlx::query(AssertSqlSafe(self.sql));
+        for v in self.vals {
+            q = match v {
+                Val::I(i) => q.bind(i),
+                Val::S(s) => q.bind(s),
+                Val::B(b) => q.bind(b),
+            };
+        }
+        q
+    }
+}
+
+/// Everything a commit writes on SQLite — events, outbox rows, stream heads, command
+/// records, seals, the log seal and the log head — as one script.
+pub(crate) fn commit_script(c: &Commit<'_>) -> Script {
+    let (recorded, touched, commands, seals, log_seal) =
+        (c.events, c.streams, c.commands, c.seals, c.log_seal);
+    let mut s = Script::default();
+    for chunk in recorded.chunks(INSERT_CHUNK) {
+        s.insert(
+            &format!("INSERT INTO events ({COLUMNS})"),
+            chunk.len(),
+            COLUMN_COUNT,
+            chunk.iter().flat_map(|r| {
+                [
+                    Val::I(r.global_position),
+                    Val::S(r.event_id.clone()),
+                    Val::S(r.stream.clone()),
+                    Val::I(r.stream_version),
+                    Val::S(r.event_type.clone()),
+                    Val::I(i64::from(r.schema_version)),
+                    Val::B(r.payload.clone()),
+                    Val::I(r.recorded_at_micros),
+                    Val::S(r.actor.clone()),
+                    Val::S(r.command_id.clone()),
+                    Val::S(r.correlation_id.clone()),
+                    Val::S(r.causation_id.clone()),
+                    Val::S(r.reason.clone()),
+                    Val::S(r.rule_edition.clone()),
+                    Val::S(r.service.clone()),
+                    Val::B(r.prev_hash.clone()),
+                    Val::B(r.hash.clone()),
+                    Val::S(r.trace_parent.clone()),
+                ]
+            }),
+        );
+        s.insert(
+            "INSERT INTO outbox (global_position)",
+            chunk.len(),
+            1,
+            chunk.iter().map(|r| Val::I(r.global_position)),
+        );
+    }
+    for chunk in touched.chunks(INSERT_CHUNK) {
+        let head = "INSERT INTO streams (stream, version, head_hash)";
+        let mut part = Script::default();
+        part.insert(
+            head,
+            chunk.len(),
+            3,
+            chunk.iter().flat_map(|(stream, (version, hash))| {
+                [
+                    Val::S(stream.clone()),
+                    Val::I(*version),
+                    Val::B(hash.clone()),
+                ]
+            }),
+        );
+        s.push(
+            &format!(
+                "{} ON CONFLICT (stream) DO UPDATE SET version = excluded.version, \
+                 head_hash = excluded.head_hash",
+                part.sql
+            ),
+            part.vals,
+        );
+    }
+    for chunk in commands.chunks(INSERT_CHUNK) {
+        s.insert(
+            "INSERT INTO commands (command_id, stream, first_position, last_position, \
+             stream_version, request_digest)",
+            chunk.len(),
+            6,
+            chunk.iter().flat_map(|(command_id, stream, ack, digest)| {
+                [
+                    Val::S((*command_id).to_owned()),
+                    Val::S((*stream).to_owned()),
+                    Val::I(ack.first_position),
+                    Val::I(ack.last_position),
+                    Val::I(ack.stream_version),
+                    Val::B(digest.to_vec()),
+                ]
+            }),
+        );
+    }
+    for chunk in seals.chunks(INSERT_CHUNK) {
+        s.insert(
+            "INSERT INTO seals (first_position, last_position, stream, service, key_id, \
+             signature)",
+            chunk.len(),
+            6,
+            chunk.iter().flat_map(|r| {
+                [
+                    Val::I(r.first_position),
+                    Val::I(r.last_position),
+                    Val::S(r.stream.clone()),
+                    Val::S(r.service.clone()),
+                    Val::S(r.key_id.clone()),
+                    Val::B(r.signature.clone()),
+                ]
+            }),
+        );
+    }
+    s.insert(
+        "INSERT INTO log_seals (position, log_hash, key_id, signature)",
+        1,
+        4,
+        [
+            Val::I(log_seal.position),
+            Val::B(log_seal.log_hash.clone()),
+            Val::S(log_seal.key_id.clone()),
+            Val::B(log_seal.signature.clone()),
+        ],
+    );
+    s.push(
+        "UPDATE log_head SET position = ?, log_hash = ? WHERE id = 1",
+        [Val::I(log_seal.position), Val::B(log_seal.log_hash.clone())],
+    );
+    s
+}
+
 /// The log seal of one commit.
-struct LogSealRow {
-    position: i64,
-    log_hash: Vec<u8>,
-    key_id: String,
-    signature: Vec<u8>,
+pub(crate) struct LogSealRow {
+    pub(crate) position: i64,
+    pub(crate) log_hash: Vec<u8>,
+    pub(crate) key_id: String,
+    pub(crate) signature: Vec<u8>,
 }
 
 /// A value bound to a statement.
-enum Val {
+pub(crate) enum Val {
     I(i64),
     S(String),
     B(Vec<u8>),
@@ -1182,14 +1576,14 @@ fn values_from(first: usize, rows: usize, columns: usize) -> String {
 const MAX_TAIL_PARAMETERS: usize = 30_000;
 
 /// Everything an append writes after its events — stream heads, command records, seals,
-/// the log seal and the log head — in ONE statement: a data-modifying CTE on
-/// PostgreSQL, statements separated by `;` in one call on SQLite. Each statement costs a
-/// round trip (PostgreSQL) or a hop to sqlx's SQLite worker thread, which dominated a
-/// durable single-event commit once seals were added (ADR platform-006).
+/// the log seal and the log head — in ONE data-modifying CTE: the locked path on
+/// PostgreSQL (SQLite writes a whole commit as one [`commit_script`]). Each statement
+/// costs a round trip, which dominated a durable single-event commit once seals were
+/// added (ADR platform-006).
 async fn write_tail(
     backend: Backend,
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
-    touched: &[(&String, &(i64, Vec<u8>))],
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    touched: &[(String, StreamHead)],
     commands: &[(&str, &str, AppendAck, &[u8])],
     seals: &[SealRow],
     log_seal: &LogSealRow,
@@ -1213,7 +1607,7 @@ async fn write_tail(
     );
     for (stream, (version, hash)) in touched {
         vals.extend([
-            Val::S((*stream).clone()),
+            Val::S(stream.clone()),
             Val::I(*version),
             Val::B(hash.clone()),
         ]);
@@ -1265,16 +1659,10 @@ async fn write_tail(
         .unwrap_or(("$0", "$0"));
     let head_sql = format!("UPDATE log_head SET position = {p}, log_hash = {h} WHERE id = 1");
     vals.extend([Val::I(log_seal.position), Val::B(log_seal.log_hash.clone())]);
-    let sql = match backend {
-        Backend::Postgres => format!(
-            "WITH s AS ({streams_sql}), c AS ({commands_sql}), se AS ({seals_sql}), \
-             ls AS ({log_seal_sql}) {head_sql}"
-        ),
-        Backend::Sqlite => placeholders(
-            backend,
-            &format!("{streams_sql}; {commands_sql}; {seals_sql}; {log_seal_sql}; {head_sql}"),
-        ),
-    };
+    let sql = format!(
+        "WITH s AS ({streams_sql}), c AS ({commands_sql}), se AS ({seals_sql}), \
+         ls AS ({log_seal_sql}) {head_sql}"
+    );
     let mut q = sqlx::query(AssertSqlSafe(sql));
     for v in vals {
         q = match v {
@@ -1290,8 +1678,8 @@ async fn write_tail(
 /// [`write_tail`] as separate statements, for a batch too large for one.
 async fn write_tail_in_parts(
     backend: Backend,
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
-    touched: &[(&String, &(i64, Vec<u8>))],
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    touched: &[(String, StreamHead)],
     commands: &[(&str, &str, AppendAck, &[u8])],
     seals: &[SealRow],
     log_seal: &LogSealRow,
@@ -1334,7 +1722,7 @@ async fn write_tail_in_parts(
 /// The log seal and the log head it moves to, as separate statements.
 async fn write_log_seal(
     backend: Backend,
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     log_seal: &LogSealRow,
 ) -> Result<()> {
     sqlx::query(AssertSqlSafe(placeholders(
@@ -1359,18 +1747,18 @@ async fn write_log_seal(
 }
 
 /// One seal row (see `signing`).
-struct SealRow {
-    first_position: i64,
-    last_position: i64,
-    stream: String,
-    service: String,
-    key_id: String,
-    signature: Vec<u8>,
+pub(crate) struct SealRow {
+    pub(crate) first_position: i64,
+    pub(crate) last_position: i64,
+    pub(crate) stream: String,
+    pub(crate) service: String,
+    pub(crate) key_id: String,
+    pub(crate) signature: Vec<u8>,
 }
 
 async fn insert_seals(
     backend: Backend,
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     seals: &[SealRow],
 ) -> Result<()> {
     for chunk in seals.chunks(INSERT_CHUNK) {
@@ -1465,7 +1853,7 @@ type OneRead = (
 /// (position, log hash) when `with_head`.
 async fn load_one(
     backend: Backend,
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     req: &AppendRequest,
     with_head: bool,
 ) -> Result<OneRead> {
@@ -1516,7 +1904,7 @@ async fn load_one(
 /// Version and head hash of the named streams that exist.
 async fn load_streams(
     backend: Backend,
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     names: &[&str],
 ) -> Result<HashMap<String, (i64, Vec<u8>)>> {
     let mut out = HashMap::with_capacity(names.len());
@@ -1539,7 +1927,7 @@ async fn load_streams(
 /// Stream and (replayed) ack of the named command ids that were applied.
 async fn load_commands(
     backend: Backend,
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     ids: &[&str],
 ) -> Result<HashMap<String, CommandRecord>> {
     let mut out = HashMap::with_capacity(ids.len());
@@ -1604,7 +1992,7 @@ fn validate(req: &AppendRequest) -> Result<()> {
 
 async fn insert_events(
     backend: Backend,
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     chunk: &[RecordedEvent],
     outbox: bool,
 ) -> Result<()> {

@@ -12,7 +12,8 @@ use std::collections::{HashMap, HashSet};
 use sqlx::{AssertSqlSafe, Row};
 
 use crate::anchor::Anchor;
-use crate::hash_chain::{GENESIS, event_hash};
+use crate::envelope::EventRef;
+use crate::hash_chain::{GENESIS, hash_of};
 use crate::signing::{Keys, LOG_GENESIS, log_link, log_message, seal_message};
 use crate::store::placeholders;
 use crate::{Backend, Error, EventStore, RecordedEvent, Result};
@@ -145,9 +146,27 @@ struct PendingSeal<'a> {
 }
 
 /// Checks the signatures of `pending` (Ed25519 verification dominates an incremental
-/// check: one per append), split over the available cores.
+/// check: one per append), split over the available cores, each part as one batch;
+/// a part whose batch fails is checked one by one to name the seals at fault.
 fn check_seals(keys: &Keys, pending: &[PendingSeal<'_>]) -> Vec<Problem> {
     let check = |chunk: &[PendingSeal<'_>]| -> Vec<Problem> {
+        let messages: Vec<Vec<u8>> = chunk.iter().map(|p| seal_message(&p.hash)).collect();
+        let items: Vec<(&str, &str, &[u8], &[u8])> = chunk
+            .iter()
+            .zip(&messages)
+            .map(|(p, m)| {
+                let s = p.seal;
+                (
+                    s.service.as_str(),
+                    s.key_id.as_str(),
+                    m.as_slice(),
+                    s.signature.as_slice(),
+                )
+            })
+            .collect();
+        if keys.check_all(&items) {
+            return Vec::new();
+        }
         chunk
             .iter()
             .filter_map(|p| {
@@ -210,7 +229,7 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    fn event(&mut self, e: RecordedEvent) {
+    fn event(&mut self, e: EventRef<'_>) {
         self.report.events += 1;
         let mut problems = Vec::new();
         if e.global_position != self.expected_position {
@@ -221,16 +240,16 @@ impl Walk<'_> {
             ));
         }
         self.expected_position = e.global_position + 1;
-        if !self.streams.contains_key(&e.stream) {
+        if !self.streams.contains_key(e.stream) {
             self.streams.insert(
-                e.stream.clone(),
+                e.stream.to_owned(),
                 StreamState {
                     version: 0,
                     hash: GENESIS.to_vec(),
                 },
             );
         }
-        let state = self.streams.get_mut(&e.stream).expect("inserted");
+        let state = self.streams.get_mut(e.stream).expect("inserted");
         if e.stream_version != state.version + 1 {
             problems.push(format!(
                 "stream version {} follows version {}: an event was deleted or reordered",
@@ -244,18 +263,18 @@ impl Walk<'_> {
                     .to_owned(),
             );
         }
-        let computed = event_hash(&e);
+        let computed = hash_of(&e);
         if e.hash != computed {
             problems.push(format!(
                 "hash mismatch: stored {}, computed {} (the event was edited)",
-                hex::encode(&e.hash),
+                hex::encode(e.hash),
                 hex::encode(computed)
             ));
         }
         state.version = e.stream_version;
         state.hash.clear();
-        state.hash.extend_from_slice(&e.hash);
-        let link = log_link(&self.log_hash, e.global_position, &e.hash);
+        state.hash.extend_from_slice(e.hash);
+        let link = log_link(&self.log_hash, e.global_position, e.hash);
         self.log_hash.clear();
         self.log_hash.extend_from_slice(&link);
         if self.options.scope == Scope::Full
@@ -296,9 +315,9 @@ impl Walk<'_> {
                     // Checked after the walk, on every core (`check_seals`).
                     self.pending.push(PendingSeal {
                         seal: s,
-                        stream: e.stream.clone(),
+                        stream: e.stream.to_owned(),
                         version: e.stream_version,
-                        hash: e.hash.clone(),
+                        hash: e.hash.to_vec(),
                     });
                 }
             }
@@ -353,7 +372,7 @@ impl Walk<'_> {
                 || message.starts_with("a seal covers");
             self.report.problems.push(Problem {
                 position: e.global_position,
-                stream: e.stream.clone(),
+                stream: e.stream.to_owned(),
                 version: e.stream_version,
                 message,
                 log_wide,
@@ -372,7 +391,34 @@ impl Walk<'_> {
     }
 }
 
+/// A page of the walk: owned events (SQLite's replay path), or PostgreSQL's COPY
+/// buffers read in place (ADR platform-011).
+enum Page {
+    Owned(Vec<RecordedEvent>),
+    Raw(Vec<crate::pg_copy_replay::RawPage>),
+}
+
+impl Page {
+    fn for_each<'p>(&'p self, mut f: impl FnMut(EventRef<'p>) -> Result<()>) -> Result<()> {
+        match self {
+            Page::Owned(events) => events.iter().try_for_each(|e| f(e.as_ref())),
+            Page::Raw(parts) => parts.iter().try_for_each(|p| p.for_each(&mut f)),
+        }
+    }
+}
+
 impl EventStore {
+    /// The events at positions `start..before` (SQLite: the page from `start` may hold
+    /// events past `before` where positions are missing; the walk skips them).
+    async fn check_page(&self, start: i64, before: i64) -> Result<Page> {
+        match self.pg_replay() {
+            Some(pg) => Ok(Page::Raw(
+                crate::pg_copy_replay::raw_range(pg, start, before).await?,
+            )),
+            None => Ok(Page::Owned(self.read_all(start, before - start).await?)),
+        }
+    }
+
     /// [`EventStore::verify_with`] checking every signature, without an anchor.
     pub async fn verify(&self) -> Result<VerifyReport> {
         self.verify_with(&VerifyOptions::default()).await
@@ -467,31 +513,39 @@ impl EventStore {
             walk.expected_position = a.position + 1;
         }
 
-        // The events up to the head, a page ahead of the checks.
+        // The events up to the head, page by page (positions `start..start + PAGE`), a
+        // page ahead of the checks.
+        let end = snap.head.saturating_add(1);
         let read = |start: i64| {
             let store = self.clone();
-            let limit = (snap.head - start + 1).clamp(1, PAGE);
-            tokio::spawn(async move { store.read_all(start, limit).await })
+            let before = start.saturating_add(PAGE).min(end);
+            tokio::spawn(async move { store.check_page(start, before).await })
         };
-        let mut next = (from < snap.head).then(|| read(from + 1));
+        let mut start = from + 1;
+        let mut next = (start < end).then(|| read(start));
         while let Some(pending) = next.take() {
-            let mut page = pending.await.map_err(|e| Error::Invalid {
+            let page = pending.await.map_err(|e| Error::Invalid {
                 field: "verify",
                 message: format!("reading the log failed: {e}"),
             })??;
-            let Some(last) = page.last().map(|e| e.global_position) else {
-                break;
-            };
-            if last < snap.head {
-                next = Some(read(last + 1));
+            let before = start.saturating_add(PAGE).min(end);
+            if before < end {
+                next = Some(read(before));
             }
-            page.retain(|e| e.global_position <= snap.head);
+            let mut events = Vec::new();
+            page.for_each(|e| {
+                if e.global_position >= start && e.global_position < before {
+                    events.push(e);
+                }
+                Ok(())
+            })?;
             if since.is_some() {
-                self.continue_streams(&page, &mut walk.streams).await?;
+                self.continue_streams(&events, &mut walk.streams).await?;
             }
-            for e in page {
+            for e in events {
                 walk.event(e);
             }
+            start = before;
         }
 
         let seal_problems = check_seals(&keys, &walk.pending);
@@ -573,12 +627,14 @@ impl EventStore {
     async fn verify_snapshot(&self, after: i64) -> Result<Snapshot> {
         let backend = self.backend();
         let sql = |s: &str| AssertSqlSafe(placeholders(backend, s));
-        let mut tx = self.pool().begin().await?;
-        if backend == Backend::Postgres {
-            sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                .execute(&mut *tx)
-                .await?;
-        }
+        let mut tx = match backend {
+            Backend::Postgres => {
+                self.pool()
+                    .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    .await?
+            }
+            Backend::Sqlite => self.pool().begin().await?,
+        };
         let row = sqlx::query("SELECT position, log_hash, sealed_from FROM log_head WHERE id = 1")
             .fetch_one(&mut *tx)
             .await?;
@@ -659,23 +715,23 @@ impl EventStore {
     /// `prev_hash` is reported.
     async fn continue_streams(
         &self,
-        page: &[RecordedEvent],
+        page: &[EventRef<'_>],
         streams: &mut HashMap<String, StreamState>,
     ) -> Result<()> {
         let mut seen = HashSet::new();
         let mut wanted = Vec::new();
         for e in page {
-            if !streams.contains_key(&e.stream) && seen.insert(e.stream.as_str()) {
+            if !streams.contains_key(e.stream) && seen.insert(e.stream) {
                 if e.stream_version <= 1 {
                     streams.insert(
-                        e.stream.clone(),
+                        e.stream.to_owned(),
                         StreamState {
                             version: 0,
                             hash: GENESIS.to_vec(),
                         },
                     );
                 } else {
-                    wanted.push((e.stream.as_str(), e.stream_version - 1));
+                    wanted.push((e.stream, e.stream_version - 1));
                 }
             }
         }

@@ -926,6 +926,74 @@ async fn check_at_start_finds_a_deleted_event_renumbered_away(f: Fixture) {
     assert!(says(&r, 13, "the anchor says"), "{:?}", r.problems);
 }
 
+/// Two stores on one log (two processes): each one's known heads go stale when the
+/// other appends; its appends still land gap-free after the other's, expected versions
+/// are judged on the database's heads, and a command id the other applied is a replay.
+async fn two_writers_on_one_log_stay_gap_free(f: Fixture) {
+    let a = &f.store;
+    let b = EventStore::open_with(&f.url, a.keys().clone())
+        .await
+        .unwrap();
+    a.append(req("s-1", Some(0), "a1", vec![ev("E", "1")]))
+        .await
+        .unwrap();
+    a.append(req("s-2", None, "a2", vec![ev("E", "2")]))
+        .await
+        .unwrap();
+    // b moves s-1 on: a's head of s-1 (version 1) is stale now.
+    b.append(req("s-1", Some(1), "b1", vec![ev("E", "3")]))
+        .await
+        .unwrap();
+    let ack = a
+        .append(req("s-1", Some(2), "a3", vec![ev("E", "4")]))
+        .await
+        .unwrap();
+    assert_eq!((ack.first_position, ack.stream_version), (4, 3));
+    match a
+        .append(req("s-1", Some(2), "a4", vec![ev("E", "5")]))
+        .await
+    {
+        Err(Error::Conflict { actual: 3, .. }) => {}
+        other => panic!("expected a conflict at version 3, got {other:?}"),
+    }
+    // b appends to another stream: a's next append to s-2 must not take position 5.
+    b.append(req("s-3", None, "b2", vec![ev("E", "6")]))
+        .await
+        .unwrap();
+    let ack = a
+        .append(req("s-2", Some(1), "a5", vec![ev("E", "7")]))
+        .await
+        .unwrap();
+    assert_eq!((ack.first_position, ack.stream_version), (6, 2));
+    // A command id b applied is a replay for a, on a stream a knows the head of.
+    a.append(req("s-3", None, "a6", vec![ev("E", "8")]))
+        .await
+        .unwrap();
+    b.append(req("s-3", None, "b3", vec![ev("E", "9")]))
+        .await
+        .unwrap();
+    let again = a
+        .append(req("s-3", None, "b3", vec![ev("E", "9")]))
+        .await
+        .unwrap();
+    assert!(again.replayed, "{again:?}");
+    assert_eq!(again.first_position, 8);
+    // And a's own command id, retried while a's heads are current.
+    let again = a
+        .append(req("s-3", None, "a6", vec![ev("E", "8")]))
+        .await
+        .unwrap();
+    assert!(again.replayed && again.first_position == 7, "{again:?}");
+    let all = a.read_all(1, 100).await.unwrap();
+    let positions: Vec<i64> = all.iter().map(|e| e.global_position).collect();
+    assert_eq!(positions, (1..=8).collect::<Vec<_>>());
+    assert_eq!(a.head_position().await.unwrap(), 8);
+    assert_eq!(a.stream_version("s-3").await.unwrap(), 3);
+    let report = a.verify().await.unwrap();
+    assert!(report.is_ok(), "{:?}", report.problems);
+    b.close().await;
+}
+
 macro_rules! conformance {
     ($backend:ident: $($name:ident),* $(,)?) => {
         mod $backend {
@@ -948,7 +1016,7 @@ conformance!(sqlite: append_and_read, conflict_names_stream_and_versions, retrie
     check_at_start_finds_last_events_truncated_against_the_anchor,
     check_at_start_finds_two_positions_swapped_across_streams,
     check_at_start_finds_a_deleted_event_renumbered_away,
-    positions_are_read_in_log_order);
+    positions_are_read_in_log_order, two_writers_on_one_log_stay_gap_free);
 conformance!(postgres: append_and_read, conflict_names_stream_and_versions, retried_command_id_writes_nothing,
     invalid_requests_write_nothing, concurrent_appends_are_ordered_and_gap_free,
     racing_writers_with_expected_version_one_wins, verify_detects_edit_delete_reorder,
@@ -958,4 +1026,4 @@ conformance!(postgres: append_and_read, conflict_names_stream_and_versions, retr
     check_at_start_finds_last_events_truncated_against_the_anchor,
     check_at_start_finds_two_positions_swapped_across_streams,
     check_at_start_finds_a_deleted_event_renumbered_away,
-    positions_are_read_in_log_order);
+    positions_are_read_in_log_order, two_writers_on_one_log_stay_gap_free);
