@@ -37,7 +37,8 @@ fmt:
 
 ## Measurements (release build) into BENCHMARKS.md.
 bench: test-deps
-	$(CARGO) build --release -p arbiter-tests --bin arbiter-bench -p arbiterd -p arbiter-cli -p arbiter-pairings
+	$(CARGO) build --release -p arbiter-tests --bin arbiter-bench
+	$(CARGO) build --release -p arbiterd -p arbiter-cli -p arbiter-pairings
 	./target/release/arbiter-bench
 
 ## The distributed deployment on this machine: PostgreSQL, a 3-node NATS JetStream cluster, five services.
