@@ -130,6 +130,30 @@ pub fn start_arbiterd(
     p
 }
 
+/// A standalone service (`arbiter-NAME`, distributed mode) on `127.0.0.1:port` against
+/// the database `db` and the NATS server `nats`, sharing the token file `tokens` and the
+/// key dir beside it; quiet logs, no OTLP export. Returns once it is ready.
+pub fn start_service(
+    name: &str,
+    db: &str,
+    nats: &str,
+    port: u16,
+    tokens: &std::path::Path,
+) -> Proc {
+    let mut cmd = std::process::Command::new(binary(&format!("arbiter-{name}")));
+    cmd.args(["--database-url", db, "--nats-url", nats])
+        .args(["--listen", &format!("127.0.0.1:{port}")])
+        .arg("--token-file")
+        .arg(tokens)
+        .arg("--key-dir")
+        .arg(tokens.with_file_name("keys"))
+        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+        .env("RUST_LOG", "warn");
+    let mut p = Proc::spawn(&mut cmd);
+    p.wait_line("ready", 30);
+    p
+}
+
 /// Runs the `arbiter` CLI against the arbiterd on `port`, with the admin token from `data`.
 pub fn run_cli(data: &std::path::Path, port: u16, args: &[&str]) -> std::process::Output {
     run_cli_at(data, &format!("http://127.0.0.1:{port}"), args)

@@ -8,22 +8,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use arbiter_tests::{Proc, binary, output_text, run_cli};
-
-fn service(name: &str, db: &str, nats: &str, port: u16, tokens: &Path) -> Proc {
-    let mut cmd = Command::new(binary(&format!("arbiter-{name}")));
-    cmd.args(["--database-url", db, "--nats-url", nats])
-        .args(["--listen", &format!("127.0.0.1:{port}")])
-        .arg("--token-file")
-        .arg(tokens)
-        .arg("--key-dir")
-        .arg(tokens.with_file_name("keys"))
-        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
-        .env("RUST_LOG", "warn");
-    let mut p = Proc::spawn(&mut cmd);
-    p.wait_line("ready", 30);
-    p
-}
+use arbiter_tests::{binary, output_text, run_cli, start_service};
 
 /// Runs until the command succeeds (the other services' events arrive over NATS).
 fn eventually(data: &Path, port: u16, args: &[&str]) -> serde_json::Value {
@@ -56,9 +41,9 @@ fn registry_pairing_and_results_on_their_own_databases_share_the_record_over_nat
     let tokens = data.join("admin.token");
     let ports: Vec<u16> = (0..3).map(|_| arbiter_testkit::free_port()).collect();
     let (reg, pair, res) = (ports[0], ports[1], ports[2]);
-    let _registry = service("registry", pgs[0].url(), nats.url(), reg, &tokens);
-    let _pairing = service("pairing", pgs[1].url(), nats.url(), pair, &tokens);
-    let _results = service("results", pgs[2].url(), nats.url(), res, &tokens);
+    let _registry = start_service("registry", pgs[0].url(), nats.url(), reg, &tokens);
+    let _pairing = start_service("pairing", pgs[1].url(), nats.url(), pair, &tokens);
+    let _results = start_service("results", pgs[2].url(), nats.url(), res, &tokens);
 
     let t = eventually(
         &data,
