@@ -1,9 +1,12 @@
 //! Issue 41: pairing through the service as the engine pairs (ADR pairing-003).
 //!
-//! - The pairing `arbiterd` stores (with its explanation, made on the engine's fast path)
-//!   equals `arbiter-pairings -p` on the registry's export of the same record: 40 players
-//!   (a generated Dutch history with forfeits, byes and retirements), 1,000 and 2,000
-//!   players (issue 9's histories, cut after round 6; 2,000 `#[ignore]`d: run in release).
+//! - The pairing `arbiterd` stores equals `arbiter-pairings -p` on the registry's export of
+//!   the same record: 40 players (a generated Dutch history with forfeits, byes and
+//!   retirements), 1,000 and 2,000 players (issue 9's histories, cut after round 6); the
+//!   explanation, made after the pairing is stored (ADR pairing-004), is the engine's.
+//! - The explanation follows the stored pairing: the pairing is answered and published
+//!   before it, a discarded pairing gets none, a server stopped before writing it makes it
+//!   when asked, the same text.
 //! - A pairing whose deadline passes, or whose client goes away, stops the engine: the
 //!   process's CPU (utime + stime of /proc/PID/stat) is back to idle within a second.
 //! - One pairing per tournament at a time: a second request is told that the first is
@@ -94,8 +97,9 @@ fn engine_pairs(a: &Arbiter, dir: &Path, id: &str, round: u32) -> Vec<(u64, u64)
         .collect()
 }
 
-/// The service's pairing of `round` (boards then the PAB as (tpn, 0)) and its explanation.
-fn service_pairs(a: &Arbiter, id: &str, round: u32) -> (Vec<(u64, u64)>, String) {
+/// The service's pairing of `round` (boards then the PAB as (tpn, 0)) and, when
+/// `explained`, its explanation (made after the pairing is stored: ADR pairing-004).
+fn service_pairs(a: &Arbiter, id: &str, round: u32, explained: bool) -> (Vec<(u64, u64)>, String) {
     let r = round.to_string();
     let v = a.json(&["round", "pair", id, &r]);
     assert_eq!(v["engine_made"], true, "{v}");
@@ -113,13 +117,16 @@ fn service_pairs(a: &Arbiter, id: &str, round: u32) -> (Vec<(u64, u64)>, String)
     if let Some(t) = v["bye_tpn"].as_u64().filter(|t| *t > 0) {
         pairs.push((t, 0));
     }
+    if !explained {
+        return (pairs, String::new());
+    }
     let explained = a.ok(&["round", "explain", id, &r]);
     (pairs, explained)
 }
 
-fn same_as_the_engine(a: &Arbiter, dir: &Path, file: &Path, round: u32) {
+fn same_as_the_engine(a: &Arbiter, dir: &Path, file: &Path, round: u32, explained: bool) {
     let id = import(a, file);
-    let (service, explained) = service_pairs(a, &id, round);
+    let (service, explanation) = service_pairs(a, &id, round, explained);
     let mut engine = engine_pairs(a, dir, &id, round);
     // `-p` lists the PAB as a board against 0; the service beside its boards.
     let bye: Vec<(u64, u64)> = engine.iter().copied().filter(|p| p.1 == 0).collect();
@@ -132,8 +139,8 @@ fn same_as_the_engine(a: &Arbiter, dir: &Path, file: &Path, round: u32) {
         file.display()
     );
     assert!(
-        explained.contains("bracket score"),
-        "the stored explanation is the engine's, bracket by bracket: {explained}"
+        !explained || explanation.contains("bracket score"),
+        "the stored explanation is the engine's, bracket by bracket: {explanation}"
     );
 }
 
@@ -155,31 +162,32 @@ fn the_service_stores_the_pairing_of_arbiter_pairings_at_40_and_1000_players() {
             .expect("generate");
     let forty = dir.path().join("g40-played6.trf");
     cut_after(&doc, 6, &forty);
-    same_as_the_engine(&a, dir.path(), &forty, 7);
-    issue_9_history(&a, dir.path(), 1000);
+    same_as_the_engine(&a, dir.path(), &forty, 7, true);
+    issue_9_history(&a, dir.path(), 1000, true);
 }
 
 /// Issue 9's `players`-player history cut after round 6, round 7 paired by the service.
-fn issue_9_history(a: &Arbiter, dir: &Path, players: usize) {
+fn issue_9_history(a: &Arbiter, dir: &Path, players: usize, explained: bool) {
     let history = std::fs::read(scale(&format!("h{players}-played9-seed1.trf"))).unwrap();
     let doc = trf::parse(&history).unwrap().doc;
     let file = dir.join(format!("h{players}-played6.trf"));
     cut_after(&doc, 6, &file);
-    same_as_the_engine(a, dir, &file, 7);
+    same_as_the_engine(a, dir, &file, 7, explained);
 }
 
-/// 2,000 players: over two minutes with debug binaries (the explanation's exact
-/// matchings), so run in release: `cargo build --release --workspace --bins`, then
-/// `cargo test --release -p arbiter-tests --test pairing_service_path -- --ignored`.
+/// 2,000 players: the pairing only (its explanation takes minutes with debug binaries;
+/// the 40 and 1,000-player cases wait for theirs).
 #[test]
-#[ignore = "large: minutes with debug binaries"]
 fn the_service_stores_the_pairing_of_arbiter_pairings_at_2000_players() {
     let _one = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let (a, _d) = server(dir.path(), |c| {
         c.env("ARBITER_PAIRING_TIMEOUT_SECS", "1800");
+        // The explanation is not asked for here: held back, it leaves the cores to the
+        // comparison with `arbiter-pairings`.
+        c.env("ARBITER_EXPLAIN_DELAY_MS", "3600000");
     });
-    issue_9_history(&a, dir.path(), 2000);
+    issue_9_history(&a, dir.path(), 2000, false);
 }
 
 /// CPU seconds (user + system) the process `pid` has used.
@@ -292,5 +300,106 @@ fn a_pairing_stopped_by_its_deadline_or_its_client_stops_the_engine_and_one_runs
     assert!(
         again.contains("DeadlineExceeded") && !again.contains("is being paired by"),
         "the stopped engine let the tournament go: {again}"
+    );
+}
+
+/// The 40-player generated history of this file, cut after round 6, in `dir`.
+fn forty_players(dir: &Path) -> PathBuf {
+    let config = pairings::generator::GeneratorConfig {
+        players: 40,
+        rounds: 9,
+        ..Default::default()
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
+    let doc =
+        pairings::generator::generate_until(&config, swiss::Edition::Dutch2026, &mut rng, 41, 6)
+            .expect("generate");
+    let forty = dir.join("g40-played6.trf");
+    cut_after(&doc, 6, &forty);
+    forty
+}
+
+/// The `PairingExplained` events of tournament `id`'s history.
+fn explained_events(a: &Arbiter, id: &str) -> Vec<serde_json::Value> {
+    a.json(&["result", "history", id])
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "PairingExplained")
+        .cloned()
+        .collect()
+}
+
+/// ADR pairing-004: `round pair` answers with the stored pairing before its explanation
+/// is made, and the pairing can be published meanwhile; a pairing discarded before its
+/// explanation was made never gets one; a server stopped before the explanation was
+/// written makes it when asked, the same text as one made right after the pairing.
+#[test]
+fn the_explanation_follows_the_stored_pairing_and_survives_a_restart() {
+    let _one = one_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    let forty = forty_players(dir.path());
+    let id = {
+        // Explanations held back an hour: never made by this server.
+        let (a, _d) = server(dir.path(), |c| {
+            c.env("ARBITER_EXPLAIN_DELAY_MS", "3600000");
+        });
+        let id = import(&a, &forty);
+        let v = a.json(&["round", "pair", &id, "7"]);
+        assert_eq!(v["boards"].as_array().unwrap().len(), 20, "{v}");
+        a.ok(&["round", "publish", &id, "7"]);
+        let shown = a.json(&["round", "show", &id, "7"]);
+        assert_eq!(shown["published"], true, "{shown}");
+        assert!(explained_events(&a, &id).is_empty());
+        id
+    };
+    // The same data directory, explanations made at once.
+    let (a, _d) = server(dir.path(), |_| {});
+    let late = a.ok(&["round", "explain", &id, "7"]);
+    assert!(late.contains("bracket score"), "{late}");
+    let events = explained_events(&a, &id);
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0]["stream"], format!("pairing-{id}-explanations"));
+    // The same record paired by this server: the explanation made right after the
+    // pairing is the one made late.
+    let again = a.json(&["tournament", "import", forty.to_str().unwrap(), "--as-new"]);
+    let again = again["tournament_id"].as_str().unwrap();
+    a.ok(&["round", "pair", again, "7"]);
+    let made = a.ok(&["round", "explain", again, "7"]);
+    let body = |s: &str| {
+        s.lines()
+            .skip_while(|l| !l.starts_with("bracket score"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(!body(&made).is_empty(), "{made}");
+    assert_eq!(body(&late), body(&made));
+}
+
+#[test]
+fn a_pairing_discarded_before_its_explanation_gets_none() {
+    let _one = one_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    let forty = forty_players(dir.path());
+    let (a, _d) = server(dir.path(), |c| {
+        c.env("ARBITER_EXPLAIN_DELAY_MS", "5000");
+    });
+    let id = import(&a, &forty);
+    a.ok(&["round", "pair", &id, "7"]);
+    a.ok(&["round", "discard", &id, "7", "--reason", "wrong withdrawal"]);
+    a.ok(&["round", "pair", &id, "7"]);
+    let explained = a.ok(&["round", "explain", &id, "7"]);
+    assert!(explained.contains("bracket score"), "{explained}");
+    // The discarded pairing's explainer was stopped: one explanation, of the pairing
+    // that stands.
+    let events = explained_events(&a, &id);
+    assert_eq!(events.len(), 1, "{events:?}");
+    let shown = a.json(&["round", "show", &id, "7"]);
+    assert!(
+        events[0]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("round 7 explained"),
+        "{events:?} {shown}"
     );
 }

@@ -427,13 +427,33 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
             print_pairing(cli, &p, None);
         }
         RoundCommand::Explain(a) => {
-            let r = pairing
-                .explain_pairing(GetPairingsRequest {
-                    tournament_id: a.id.clone(),
-                    round: a.round,
-                })
-                .await?
-                .into_inner();
+            // The explanation is made after the pairing is stored (ADR pairing-004):
+            // asked again while it is being made.
+            let mut told = false;
+            let started = std::time::Instant::now();
+            let r = loop {
+                let r = pairing
+                    .explain_pairing(GetPairingsRequest {
+                        tournament_id: a.id.clone(),
+                        round: a.round,
+                    })
+                    .await?
+                    .into_inner();
+                if !r.pending {
+                    break r;
+                }
+                if !told {
+                    eprintln!("the engine is still explaining this pairing; waiting for it");
+                    told = true;
+                }
+                if started.elapsed() > std::time::Duration::from_secs(600) {
+                    return Err(anyhow::anyhow!(
+                        "the engine has been explaining this pairing for 10 minutes; ask again later with `arbiter round explain`"
+                    )
+                    .into());
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            };
             print_pairing(cli, &r.pairing.unwrap_or_default(), Some(&r.explanation));
         }
         RoundCommand::Close(a) => {

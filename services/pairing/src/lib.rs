@@ -7,6 +7,7 @@
 //! → the tournament projection (`arbiter_registry::projection::Tournaments`, which folds
 //! registry, pairing and results events) → queries read it. Service name in events and
 //! NATS subjects: `pairing`.
+pub mod explainer;
 pub mod round_pairing;
 
 use arbiter_proto::v1::pairing_service_server::{PairingService, PairingServiceServer};
@@ -40,6 +41,8 @@ pub struct Pairing {
     tournaments: Tournaments,
     /// The engine pairings running, one per tournament at a time (ADR pairing-003).
     running: Running,
+    /// The explanations being made after their pairings were stored (ADR pairing-004).
+    explainers: explainer::Explainers,
 }
 
 /// An engine pairing under way: who asked, for which round, since when.
@@ -123,6 +126,7 @@ impl Pairing {
             tournaments,
             platform: platform.clone(),
             running: Running::default(),
+            explainers: explainer::Explainers::default(),
         }
     }
 }
@@ -171,6 +175,9 @@ pub fn pairing_timeout() -> std::time::Duration {
     std::time::Duration::from_secs(secs)
 }
 
+/// Where the engine's pairing leaves what its explanation needs (ADR pairing-004).
+type JobSlot = std::sync::Arc<std::sync::Mutex<Option<round_pairing::ExplainJob>>>;
+
 /// Runs the engine off the async runtime, within [`pairing_timeout`], once per
 /// tournament at a time (`running`; ADR pairing-003).
 async fn engine_pairing(
@@ -180,6 +187,7 @@ async fn engine_pairing(
     roster: Roster,
     round: u32,
     repair: bool,
+    slot: JobSlot,
 ) -> Result<RosterEvent, Status> {
     let limit = pairing_timeout();
     let players = roster.entries.len();
@@ -198,8 +206,11 @@ async fn engine_pairing(
     let stop = StopOnDrop(swiss::StopSignal::new());
     let signal = stop.0.clone();
     let job = tokio::task::spawn_blocking(move || {
-        let paired = round_pairing::pair_round(&t, &roster, round, repair, &signal)
-            .map(RosterEvent::RoundPaired);
+        let paired =
+            round_pairing::pair_round(&t, &roster, round, repair, &signal).map(|(paired, job)| {
+                *slot.lock().unwrap_or_else(|e| e.into_inner()) = job;
+                RosterEvent::RoundPaired(paired)
+            });
         // The tournament is free once the engine has ended, not before.
         drop(claim);
         paired
@@ -215,6 +226,13 @@ async fn engine_pairing(
         }
     }
 }
+
+/// A round's explanation as recorded, who paired it and the pairing explained.
+type RoundExplanation = (
+    Option<Result<String, String>>,
+    arbiter_registry::round_record::EventMeta,
+    arbiter_proto::v1::RoundPaired,
+);
 
 /// The view of round `round` of a tournament record.
 pub fn view(tournament_id: &str, roster: &Roster, round: u32) -> Option<RoundPairingView> {
@@ -246,6 +264,32 @@ pub fn view(tournament_id: &str, roster: &Roster, round: u32) -> Option<RoundPai
 }
 
 impl Pairing {
+    /// Starts the explanation of the pairing just stored, off the critical path (ADR
+    /// pairing-004).
+    fn explain_after(&self, answer: &Response<PairingResponse>, slot: JobSlot, actor: String) {
+        let job = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let (Some(job), Some(ack), Some(view)) =
+            (job, &answer.get_ref().ack, &answer.get_ref().pairing)
+        else {
+            return;
+        };
+        if ack.replayed {
+            return;
+        }
+        self.explainers.start(
+            &self.platform,
+            &self.tournaments,
+            job,
+            explainer::Stored {
+                tournament_id: view.tournament_id.clone(),
+                paired_position: ack.first_position,
+                input_sha256: view.input_sha256.clone(),
+                actor,
+                rule_edition: view.edition.clone(),
+            },
+        );
+    }
+
     async fn command<Fut>(
         &self,
         actor: String,
@@ -315,7 +359,7 @@ impl Pairing {
     async fn round_view(
         &self,
         r: &GetPairingsRequest,
-    ) -> Result<(RoundPairingView, String), Status> {
+    ) -> Result<(RoundPairingView, Option<RoundExplanation>), Status> {
         let (t, roster) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
         let round = if r.round == 0 {
             roster
@@ -332,11 +376,61 @@ impl Pairing {
             .record
             .pairings
             .get(&round)
-            .map(|p| p.event.explanation.clone())
-            .unwrap_or_default();
-        view(&t.tournament_id, &roster, round)
-            .map(|v| (v, explanation))
-            .ok_or_else(|| not_found("round", format!("round {round} has not been paired here")))
+            .map(|p| (p.explanation.clone(), p.paired.clone(), p.event.clone()));
+        let v = view(&t.tournament_id, &roster, round)
+            .ok_or_else(|| not_found("round", format!("round {round} has not been paired here")))?;
+        Ok((v, explanation))
+    }
+
+    /// The explanation of a round's pairing, or that it is being made (ADR pairing-004):
+    /// one not being made (the server stopped before it was written) is started again
+    /// from the record as it stood before the pairing.
+    async fn explanation(&self, r: &GetPairingsRequest) -> Result<ExplainPairingResponse, Status> {
+        let (v, found) = self.round_view(r).await?;
+        let Some((explanation, paired, event)) = found else {
+            return Err(not_found("round", "not paired here"));
+        };
+        let round = v.round;
+        match explanation {
+            Some(Ok(text)) => Ok(ExplainPairingResponse {
+                pairing: Some(v),
+                explanation: text,
+                pending: false,
+            }),
+            Some(Err(e)) => Err(Status::failed_precondition(format!(
+                "round: the engine could not explain round {round}: {e}"
+            ))),
+            None => {
+                let id = v.tournament_id.clone();
+                if !self.explainers.making(&id, round, paired.position) {
+                    let (t, before) = self
+                        .tournaments
+                        .as_of(&self.platform.store, &id, paired.position - 1)
+                        .await?
+                        .ok_or_else(|| {
+                            not_found("tournament_id", format!("no tournament {id:?}"))
+                        })?;
+                    let job = round_pairing::explain_job_of(&t, &before, &event).map_err(field)?;
+                    self.explainers.start(
+                        &self.platform,
+                        &self.tournaments,
+                        job,
+                        explainer::Stored {
+                            tournament_id: id.clone(),
+                            paired_position: paired.position,
+                            input_sha256: event.input_sha256.clone(),
+                            actor: paired.actor.clone(),
+                            rule_edition: event.edition.clone(),
+                        },
+                    );
+                }
+                Ok(ExplainPairingResponse {
+                    pairing: Some(v),
+                    explanation: String::new(),
+                    pending: true,
+                })
+            }
+        }
     }
 }
 
@@ -371,10 +465,19 @@ impl PairingService for Pairing {
             .await?;
         let round = r.round;
         let (running, who) = (self.running.clone(), actor.clone());
-        self.command(actor, &meta, &r.tournament_id, round, move |t, roster| {
-            engine_pairing(running, who, t, roster, round, false)
-        })
-        .await
+        let slot = JobSlot::default();
+        let job = slot.clone();
+        let answer = self
+            .command(
+                actor.clone(),
+                &meta,
+                &r.tournament_id,
+                round,
+                move |t, roster| engine_pairing(running, who, t, roster, round, false, job),
+            )
+            .await?;
+        self.explain_after(&answer, slot, actor);
+        Ok(answer)
     }
 
     async fn repair_round(
@@ -394,10 +497,19 @@ impl PairingService for Pairing {
             .await?;
         let round = r.round;
         let (running, who) = (self.running.clone(), actor.clone());
-        self.command(actor, &meta, &r.tournament_id, round, move |t, roster| {
-            engine_pairing(running, who, t, roster, round, true)
-        })
-        .await
+        let slot = JobSlot::default();
+        let job = slot.clone();
+        let answer = self
+            .command(
+                actor.clone(),
+                &meta,
+                &r.tournament_id,
+                round,
+                move |t, roster| engine_pairing(running, who, t, roster, round, true, job),
+            )
+            .await?;
+        self.explain_after(&answer, slot, actor);
+        Ok(answer)
     }
 
     async fn set_pairings(
@@ -435,6 +547,7 @@ impl PairingService for Pairing {
             },
         )
         .await
+        .inspect(|_| self.explainers.stop(&r.tournament_id, r.round))
     }
 
     async fn publish_pairings(
@@ -496,6 +609,7 @@ impl PairingService for Pairing {
             },
         )
         .await
+        .inspect(|_| self.explainers.stop(&r.tournament_id, round))
     }
 
     async fn unpublish_pairings(
@@ -557,13 +671,6 @@ impl PairingService for Pairing {
             "ExplainPairing",
             Scope::Tournament(&request.get_ref().tournament_id),
         )?;
-        self.round_view(request.get_ref())
-            .await
-            .map(|(v, explanation)| {
-                Response::new(ExplainPairingResponse {
-                    pairing: Some(v),
-                    explanation,
-                })
-            })
+        self.explanation(request.get_ref()).await.map(Response::new)
     }
 }

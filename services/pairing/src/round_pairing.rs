@@ -255,7 +255,45 @@ fn id_of(roster: &Roster, tpn: u32) -> Result<String, FieldError> {
         })
 }
 
-/// Pairs `round` with the tournament's system: the `RoundPaired` to append. A Dutch
+/// What the explanation of an engine-made Dutch pairing needs once the pairing is stored
+/// (ADR pairing-004): the engine's state as it paired the round, and what it paired.
+#[derive(Debug, Clone)]
+pub struct ExplainJob {
+    /// The round explained.
+    pub round: u32,
+    edition: Edition,
+    state: swiss::TournamentState,
+    boards: Vec<(u32, u32)>,
+    bye: Option<u32>,
+}
+
+/// The explanation of the pairing `job` describes: the engine pairs the same state again,
+/// recording its decisions (the fast path with `explain`, which pairs as it does without:
+/// ADR pairing-003), and the pairing it explains must be the one stored. Ends soon after
+/// `stop` is given.
+pub fn explain(job: &ExplainJob, stop: &swiss::StopSignal) -> Result<String, String> {
+    let p = swiss::pair_stoppable(
+        &job.state,
+        job.edition,
+        &Options { explain: true },
+        EnginePath::Fast,
+        &mut |_| {},
+        stop,
+    )
+    .map_err(|e| format!("round {}: {e}", job.round))?;
+    let boards: Vec<(u32, u32)> = p.boards.iter().map(|b| (b.white, b.black)).collect();
+    if boards != job.boards || p.bye != job.bye {
+        return Err(format!(
+            "round {}: the engine's explained pairing differs from the stored one; this is a fault of the engine, please report it with the tournament's export",
+            job.round
+        ));
+    }
+    Ok(explain_text(&p))
+}
+
+/// Pairs `round` with the tournament's system: the `RoundPaired` to append, and for an
+/// engine-made Dutch pairing what its explanation needs (made once the pairing is stored:
+/// ADR pairing-004; the other systems' explanations are in the `RoundPaired`). A Dutch
 /// pairing ends soon after `stop` is given (the service's timeout, a client gone: ADR
 /// pairing-003); the other systems pair in one step.
 pub fn pair_round(
@@ -264,7 +302,7 @@ pub fn pair_round(
     round: u32,
     repair: bool,
     stop: &swiss::StopSignal,
-) -> Result<RoundPaired, FieldError> {
+) -> Result<(RoundPaired, Option<ExplainJob>), FieldError> {
     if !repair {
         check_announced_rounds(t, round)?;
     }
@@ -272,8 +310,13 @@ pub fn pair_round(
     let system = System::of(t)?;
     let (system_name, edition_name) = system.names();
     let input = engine_input(t, roster, round)?;
+    let mut job = None;
     let (boards, bye, explanation) = match system {
-        System::Dutch(edition) => dutch(roster, round, edition, &input, stop)?,
+        System::Dutch(edition) => {
+            let (paired, j) = dutch(roster, round, edition, &input, stop)?;
+            job = Some(j);
+            paired
+        }
         System::RoundRobin | System::DoubleRoundRobin => round_robin(roster, round, system)?,
         System::Lim | System::ItaloSwiss | System::DraughtsSwiss => {
             other_swiss(roster, round, system, &input)?
@@ -281,7 +324,7 @@ pub fn pair_round(
         System::Knockout => knockout_round(roster, round, &input)?,
     };
     let bye_id = bye.clone().unwrap_or_default();
-    Ok(RoundPaired {
+    let paired = RoundPaired {
         tournament_id: t.tournament_id.clone(),
         round,
         absent_player_ids: absent(roster, &boards, &bye_id),
@@ -295,18 +338,19 @@ pub fn pair_round(
         engine_made: true,
         repaired: repair,
         after_publication: false,
-    })
+    };
+    Ok((paired, job))
 }
 
 type Paired = (Vec<PairedBoard>, Option<String>, String);
 
-fn dutch(
+/// The Dutch engine's state before `round`, read from the engine input.
+fn dutch_state(
     roster: &Roster,
     round: u32,
     edition: Edition,
     input: &str,
-    stop: &swiss::StopSignal,
-) -> Result<Paired, FieldError> {
+) -> Result<swiss::TournamentState, FieldError> {
     let parsed = trf::parse(input.as_bytes())
         .map_err(|e| err("tournament_id", format!("engine input: {e}")))?;
     let state = pairings::trf_input::state_before(&parsed.doc, round as usize, edition)
@@ -314,14 +358,70 @@ fn dutch(
     // A declared acceleration (C.04.7 Baku, or a seed method) gives the virtual points,
     // unless the imported file carries them itself (XXA/250).
     let accel = roster.settings.acceleration.trim();
-    let state = if accel.is_empty() || pairings::trf_input::has_acceleration_records(&parsed.doc) {
-        state
+    if accel.is_empty() || pairings::trf_input::has_acceleration_records(&parsed.doc) {
+        Ok(state)
     } else {
         let method = pairings::acceleration_method(accel).map_err(|e| err("acceleration", e))?;
         pairings::accelerate(&parsed.doc, state, round as usize, Some(method))
-            .map_err(|e| err("acceleration", e))?
+            .map_err(|e| err("acceleration", e))
+    }
+}
+
+/// What explaining the stored engine-made Dutch pairing `paired` needs, from the record
+/// as it stood just before the pairing was written (`t`, `before`): made again when the
+/// explanation was not written with the pairing (the server stopped first; ADR
+/// pairing-004). Refused when that record no longer gives the input the pairing was made
+/// from (its `input_sha256`).
+pub fn explain_job_of(
+    t: &Tournament,
+    before: &Roster,
+    paired: &RoundPaired,
+) -> Result<ExplainJob, FieldError> {
+    let round = paired.round;
+    let System::Dutch(edition) = System::of(t)? else {
+        return Err(err(
+            "round",
+            format!("round {round} was not paired by the Dutch engine"),
+        ));
     };
-    let options = Options { explain: true };
+    let input = engine_input(t, before, round)?;
+    if sha256_hex(&input) != paired.input_sha256 {
+        return Err(err(
+            "round",
+            format!(
+                "round {round}: the record before the pairing no longer gives the engine input it was made from (SHA-256 {})",
+                paired.input_sha256
+            ),
+        ));
+    }
+    let state = dutch_state(before, round, edition, &input)?;
+    let mut boards = Vec::new();
+    let mut bye = None;
+    for b in &paired.boards {
+        boards.push((b.white_tpn, b.black_tpn));
+    }
+    if !paired.bye_player_id.is_empty() {
+        bye = Some(before.pairing_number(&paired.bye_player_id));
+    }
+    Ok(ExplainJob {
+        round,
+        edition,
+        state,
+        boards,
+        bye,
+    })
+}
+
+fn dutch(
+    roster: &Roster,
+    round: u32,
+    edition: Edition,
+    input: &str,
+    stop: &swiss::StopSignal,
+) -> Result<(Paired, ExplainJob), FieldError> {
+    let state = dutch_state(roster, round, edition, input)?;
+    // Paired as `arbiter-pairings -p` pairs; the explanation follows (ADR pairing-004).
+    let options = Options { explain: false };
     let p = swiss::pair_stoppable(
         &state,
         edition,
@@ -342,7 +442,14 @@ fn dutch(
         });
     }
     let bye = p.bye.map(|t| id_of(roster, t)).transpose()?;
-    Ok((boards, bye, explain_text(&p)))
+    let job = ExplainJob {
+        round,
+        edition,
+        boards: p.boards.iter().map(|b| (b.white, b.black)).collect(),
+        bye: p.bye,
+        state,
+    };
+    Ok(((boards, bye, String::new()), job))
 }
 
 /// Lim, Italo-Swiss, draughts Swiss: the same engine input, read by the adapters

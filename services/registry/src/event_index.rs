@@ -61,6 +61,7 @@ impl TournamentIndex {
             RosterEvent::PairingsPublished(x) => push(self.rounds.entry(x.round).or_default()),
             RosterEvent::PairingDiscarded(x) => push(self.rounds.entry(x.round).or_default()),
             RosterEvent::PairingsUnpublished(x) => push(self.rounds.entry(x.round).or_default()),
+            RosterEvent::PairingExplained(x) => push(self.rounds.entry(x.round).or_default()),
             RosterEvent::ResultRecorded(x) => {
                 push(self.games.entry((x.round, x.board)).or_default())
             }
@@ -72,8 +73,12 @@ impl TournamentIndex {
     }
 }
 
+/// The suffix of the stream of a tournament's pairing explanations,
+/// `pairing-ID-explanations` (ADR pairing-004).
+pub const EXPLANATIONS_SUFFIX: &str = "-explanations";
+
 /// The tournament whose record `e` belongs to, from its stream's name:
-/// `tournament-ID`, `pairing-ID`, `results-ID[-rR-bB|-rR-pP]`, and the `ResultReported`
+/// `tournament-ID`, `pairing-ID`, `pairing-ID-explanations`, `results-ID[-rR-bB|-rR-pP]`, and the `ResultReported`
 /// events of `board-ID-B`. `None`: not a tournament's event.
 pub fn tournament_of_stream(e: &RecordedEvent) -> Option<&str> {
     let s = e.stream.as_str();
@@ -81,7 +86,7 @@ pub fn tournament_of_stream(e: &RecordedEvent) -> Option<&str> {
         return Some(id);
     }
     if let Some(id) = s.strip_prefix("pairing-") {
-        return Some(id);
+        return Some(id.strip_suffix(EXPLANATIONS_SUFFIX).unwrap_or(id));
     }
     if let Some(rest) = s.strip_prefix("results-") {
         return Some(strip_game_suffix(rest));
@@ -146,6 +151,7 @@ mod tests {
         for stream in [
             format!("tournament-{id}"),
             format!("pairing-{id}"),
+            format!("pairing-{id}-explanations"),
             format!("results-{id}"),
             format!("results-{id}-r3-b12"),
             format!("results-{id}-r3-p7"),

@@ -261,6 +261,7 @@ pub fn tournament_of(stream: &str, event: &RosterEvent) -> String {
         RosterEvent::PairingsPublished(x) => x.tournament_id.clone(),
         RosterEvent::PairingDiscarded(x) => x.tournament_id.clone(),
         RosterEvent::PairingsUnpublished(x) => x.tournament_id.clone(),
+        RosterEvent::PairingExplained(x) => x.tournament_id.clone(),
         RosterEvent::ResultRecorded(x) => x.tournament_id.clone(),
         RosterEvent::ResultCorrected(x) => x.tournament_id.clone(),
         RosterEvent::ByeRecorded(x) => x.tournament_id.clone(),

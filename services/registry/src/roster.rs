@@ -5,8 +5,9 @@
 use std::collections::BTreeMap;
 
 use arbiter_proto::v1::{
-    ByeRecorded, PairingDiscarded, PairingsPublished, PairingsUnpublished, ResultCorrected,
-    ResultRecorded, ResultReported, RoundClosed, RoundPaired, TournamentSettingsSet,
+    ByeRecorded, PairingDiscarded, PairingExplained, PairingsPublished, PairingsUnpublished,
+    ResultCorrected, ResultRecorded, ResultReported, RoundClosed, RoundPaired,
+    TournamentSettingsSet,
 };
 use arbiter_proto::v1::{
     ByeRequested, EntryRulesSet, PairingNumbersAssigned, PairingProhibited, PlayerAdded,
@@ -50,6 +51,8 @@ pub mod types {
     pub const PAIRING_DISCARDED: &str = "PairingDiscarded";
     /// `PairingsUnpublished` (pairing service).
     pub const PAIRINGS_UNPUBLISHED: &str = "PairingsUnpublished";
+    /// `PairingExplained` (pairing service, stream `pairing-<id>-explanations`).
+    pub const PAIRING_EXPLAINED: &str = "PairingExplained";
     /// `ResultRecorded` (results service, streams `results-<id>-…`).
     pub const RESULT_RECORDED: &str = "ResultRecorded";
     /// `ResultCorrected` (results service).
@@ -102,6 +105,8 @@ pub enum RosterEvent {
     PairingDiscarded(PairingDiscarded),
     /// A published pairing withdrawn from publication (pairing service).
     PairingsUnpublished(PairingsUnpublished),
+    /// The engine's explanation of a stored pairing, made after it (pairing service).
+    PairingExplained(PairingExplained),
     /// A board's result (results service).
     ResultRecorded(ResultRecorded),
     /// A corrected result (results service).
@@ -134,6 +139,7 @@ impl RosterEvent {
             RosterEvent::PairingsPublished(e) => (PAIRINGS_PUBLISHED, e.encode_to_vec()),
             RosterEvent::PairingDiscarded(e) => (PAIRING_DISCARDED, e.encode_to_vec()),
             RosterEvent::PairingsUnpublished(e) => (PAIRINGS_UNPUBLISHED, e.encode_to_vec()),
+            RosterEvent::PairingExplained(e) => (PAIRING_EXPLAINED, e.encode_to_vec()),
             RosterEvent::ResultRecorded(e) => (RESULT_RECORDED, e.encode_to_vec()),
             RosterEvent::ResultCorrected(e) => (RESULT_CORRECTED, e.encode_to_vec()),
             RosterEvent::ByeRecorded(e) => (BYE_RECORDED, e.encode_to_vec()),
@@ -167,6 +173,7 @@ impl RosterEvent {
             PAIRINGS_PUBLISHED => d(payload, RosterEvent::PairingsPublished),
             PAIRING_DISCARDED => d(payload, RosterEvent::PairingDiscarded),
             PAIRINGS_UNPUBLISHED => d(payload, RosterEvent::PairingsUnpublished),
+            PAIRING_EXPLAINED => d(payload, RosterEvent::PairingExplained),
             RESULT_RECORDED => d(payload, RosterEvent::ResultRecorded),
             RESULT_CORRECTED => d(payload, RosterEvent::ResultCorrected),
             BYE_RECORDED => d(payload, RosterEvent::ByeRecorded),
@@ -366,6 +373,7 @@ impl Roster {
             | RosterEvent::PairingsPublished(_)
             | RosterEvent::PairingDiscarded(_)
             | RosterEvent::PairingsUnpublished(_)
+            | RosterEvent::PairingExplained(_)
             | RosterEvent::ResultRecorded(_)
             | RosterEvent::ResultCorrected(_)
             | RosterEvent::ByeRecorded(_)

@@ -43,6 +43,10 @@ pub struct PairedRound {
     pub paired: EventMeta,
     /// How many `RoundPaired` the round has had.
     pub times_paired: u32,
+    /// The explanation of the last `RoundPaired`: its own text (by hand, systems other
+    /// than Dutch), or the `PairingExplained` made for it after it was stored (ADR
+    /// pairing-004). `None`: not made yet.
+    pub explanation: Option<Result<String, String>>,
 }
 
 /// A board's result as it stands.
@@ -288,6 +292,9 @@ impl Roster {
                 rec.boards.retain(|(round, _), _| *round != r);
                 rec.byes.retain(|(round, _), _| *round != r);
                 let times = rec.pairings.get(&r).map_or(0, |x| x.times_paired) + 1;
+                // An engine-made Dutch pairing is stored without its explanation, which
+                // follows in a `PairingExplained` (ADR pairing-004).
+                let explanation = (!p.explanation.is_empty()).then(|| Ok(p.explanation.clone()));
                 rec.pairings.insert(
                     r,
                     PairedRound {
@@ -295,12 +302,27 @@ impl Roster {
                         published: false,
                         paired: meta.clone(),
                         times_paired: times,
+                        explanation,
                     },
                 );
             }
             RosterEvent::PairingsPublished(p) => {
                 if let Some(x) = self.record.pairings.get_mut(&p.round) {
                     x.published = true;
+                }
+            }
+            // Explains only the pairing it was made for: one repaired or discarded since
+            // keeps no explanation of another.
+            RosterEvent::PairingExplained(x) => {
+                if let Some(p) = self.record.pairings.get_mut(&x.round)
+                    && p.paired.position == x.paired_position
+                    && p.event.input_sha256 == x.input_sha256
+                {
+                    p.explanation = Some(if x.error.is_empty() {
+                        Ok(x.explanation)
+                    } else {
+                        Err(x.error)
+                    });
                 }
             }
             RosterEvent::PairingsUnpublished(p) => {

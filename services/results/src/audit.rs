@@ -110,6 +110,15 @@ pub fn describe(e: &RecordedEvent) -> (String, String, String) {
             String::new(),
             format!("round {} unpublished", p.round),
         ),
+        RosterEvent::PairingExplained(p) => (
+            String::new(),
+            String::new(),
+            if p.error.is_empty() {
+                format!("round {} explained by the engine", p.round)
+            } else {
+                format!("round {}: no explanation ({})", p.round, p.error)
+            },
+        ),
         RosterEvent::RoundClosed(c) => (
             String::new(),
             String::new(),

@@ -37,10 +37,16 @@ impl Drop for Server {
 }
 
 impl Server {
-    fn start(dir: &Path) -> anyhow::Result<Server> {
+    /// `arbiterd` in `dir`; `hold_explanations`: the explanations made after the
+    /// pairings (ADR pairing-004) are held back, not timed.
+    fn start(dir: &Path, hold_explanations: bool) -> anyhow::Result<Server> {
         let data = dir.join("data");
         let port = arbiter_testkit::free_port();
-        let mut child = Command::new(release_binary("arbiterd")?)
+        let mut command = Command::new(release_binary("arbiterd")?);
+        if hold_explanations {
+            command.env("ARBITER_EXPLAIN_DELAY_MS", "86400000");
+        }
+        let mut child = command
             .arg("--data-dir")
             .arg(&data)
             .args(["--listen", &format!("127.0.0.1:{port}")])
@@ -180,7 +186,7 @@ async fn history_row(dir: &Path) -> anyhow::Result<Row> {
     use arbiter_proto::v1::GetHistoryRequest;
     use arbiter_proto::v1::results_service_client::ResultsServiceClient;
     const LOG: i64 = 1_000_000;
-    let server = Server::start(dir)?;
+    let server = Server::start(dir, false)?;
     let ok = |(o, _): (Output, f64)| -> anyhow::Result<serde_json::Value> {
         if !o.status.success() {
             anyhow::bail!("{}", first_error(&o));
@@ -248,7 +254,7 @@ async fn history_row(dir: &Path) -> anyhow::Result<Row> {
         i += 1;
     }
     store.close().await;
-    let server = Server::start(dir)?;
+    let server = Server::start(dir, false)?;
     let token = server.admin_token()?;
     let mut client =
         ResultsServiceClient::connect(format!("http://127.0.0.1:{}", server.port)).await?;
@@ -300,7 +306,11 @@ pub(crate) async fn section(out: &Path) -> anyhow::Result<()> {
     for n in sizes {
         // One server per field size: its memory is that field's.
         let server_dir = dir.join(format!("server-{n}"));
-        let server = Server::start(&server_dir)?;
+        // The explanation follows each pairing off the arbiter's path; it is timed (and
+        // waited for, so that it does not share the cores with the next pairing) up to
+        // 2,000 players.
+        let explained = n <= 2000;
+        let server = Server::start(&server_dir, !explained)?;
         for round in [2u32, 6, 10] {
             let trf = dir.join(format!("h{n}-{round}.trf"));
             history(tool, n, round - 1, &trf)?;
@@ -339,11 +349,22 @@ pub(crate) async fn section(out: &Path) -> anyhow::Result<()> {
                     let same = e.status.success()
                         && engine_pairs(&std::fs::read_to_string(&p_out).unwrap_or_default())
                             == service_pairs(&v);
+                    let peak = server.peak_mb();
+                    let explanation = if explained {
+                        let (x, after) =
+                            server.cli(&["round", "explain", &id, &round.to_string()])?;
+                        if x.status.success() {
+                            format!("explanation stored {} later", secs(after))
+                        } else {
+                            format!("explanation: {}", first_error(&x))
+                        }
+                    } else {
+                        "explanation not timed at this size".to_owned()
+                    };
                     format!(
-                        "{} (import {}), server peak {}; {}",
+                        "{} (import {}), server peak {peak}; {}; {explanation}",
                         secs(took),
                         secs(import),
-                        server.peak_mb(),
                         if same {
                             "identical to the engine"
                         } else {
