@@ -145,3 +145,78 @@ mod tests {
         assert_eq!(html::templates().len(), 5);
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use model::{Board, Pairings, Player, Side, StandingLine, Standings};
+    use proptest::prelude::*;
+
+    fn side(tpn: u32, name: &str) -> Side {
+        Side {
+            player: Player {
+                tpn,
+                name: name.to_owned(),
+                ..Player::default()
+            },
+            points: "0".into(),
+        }
+    }
+
+    proptest! {
+        /// Whatever the names, the HTML holds exactly one row per board and per player,
+        /// and no `<` or `>` that the data brought (every name is text).
+        #[test]
+        fn any_names_stay_text_in_every_html_sheet(
+            names in proptest::collection::vec("[ -~àéćšœ<>&\"']{1,33}", 2..12)
+        ) {
+            let boards: Vec<Board> = names
+                .chunks_exact(2)
+                .enumerate()
+                .map(|(i, pair)| {
+                    let n = u32::try_from(i).unwrap_or(0);
+                    Board {
+                        board: n + 1,
+                        white: side(2 * n + 1, &pair[0]),
+                        black: side(2 * n + 2, &pair[1]),
+                        result: String::new(),
+                    }
+                })
+                .collect();
+            let p = Pairings { round: 1, boards: boards.clone(), ..Pairings::default() };
+            let h = pairings::by_board(&p, Format::Html).unwrap_or_default();
+            prop_assert_eq!(h.matches("<tr class=\"board\"").count(), boards.len());
+            let rows: usize = h.matches("<tr").count();
+            let cells: usize = h.matches("<td").count();
+            // 12 header cells per table row are <th>; each board row has 12 <td>.
+            prop_assert_eq!(cells, 12 * boards.len());
+            prop_assert_eq!(rows, 1 + boards.len());
+            let s = Standings {
+                lines: names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| StandingLine {
+                        rank: u32::try_from(i + 1).unwrap_or(0),
+                        overall_rank: u32::try_from(i + 1).unwrap_or(0),
+                        player: side(u32::try_from(i + 1).unwrap_or(0), n).player,
+                        ..StandingLine::default()
+                    })
+                    .collect(),
+                ..Standings::default()
+            };
+            let h = standings::standings(&s, &[], None, Format::Html).unwrap_or_default();
+            prop_assert_eq!(h.matches("<tr class=\"player\"").count(), names.len());
+            prop_assert_eq!(h.matches("<td").count(), 7 * names.len());
+            for n in &names {
+                let escaped = n
+                    .replace('&', "&amp;")
+                    .replace('<', "&lt;")
+                    .replace('>', "&gt;")
+                    .replace('"', "&quot;")
+                    .replace('\'', "&#x27;")
+                    .replace('/', "&#x2f;");
+                prop_assert!(h.contains(&escaped), "{} not escaped in {}", n, h);
+            }
+        }
+    }
+}
