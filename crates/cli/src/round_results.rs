@@ -283,8 +283,8 @@ async fn print_pairing(
         }
     );
     // Names first: the players in one call, the points before the round in another.
-    let event = sheets::event(chan, &p.tournament_id).await?;
-    let roster = sheets::roster(chan, &p.tournament_id).await?;
+    let event = sheets::event_or_id(chan, &p.tournament_id).await;
+    let roster = sheets::roster_or_note(chan, &p.tournament_id).await;
     let points = sheets::points_before(chan, &p.tournament_id, p.round).await;
     let sheet = sheets::pairing_sheet(event, p, &roster, &points, None);
     let text = render::pairings::by_board(&sheet, render::Format::Text).map_err(|e| Failure {
@@ -626,7 +626,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                     "round {} board {}: corrected to {} (position {}, {})",
                     a.round, a.board, a.result, ack.last_position, r.applies_to
                 );
-                let roster = sheets::roster(&channel, &a.id).await?;
+                let roster = sheets::roster_or_note(&channel, &a.id).await;
                 print_impact(cli, &impact, Some(&roster));
             }
         }
@@ -672,9 +672,30 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
             } else {
                 // Names first: the round's sheet with its results, then what the clocks
                 // reported and the corrections, board by board.
-                let view = sheets::pairing_view(&channel, &a.id, r.round).await?;
-                let event = sheets::event(&channel, &a.id).await?;
-                let roster = sheets::roster(&channel, &a.id).await?;
+                // The pairing adds the unpaired players; a results service on its own
+                // (distributed mode) answers with the boards alone.
+                let view = match sheets::pairing_view(&channel, &a.id, r.round).await {
+                    Ok(v) => v,
+                    Err(_) => RoundPairingView {
+                        tournament_id: a.id.clone(),
+                        round: r.round,
+                        published: r.published,
+                        boards: r
+                            .boards
+                            .iter()
+                            .map(|b| PairedBoard {
+                                board: b.board,
+                                white_id: b.white_id.clone(),
+                                black_id: b.black_id.clone(),
+                                white_tpn: b.white_tpn,
+                                black_tpn: b.black_tpn,
+                            })
+                            .collect(),
+                        ..RoundPairingView::default()
+                    },
+                };
+                let event = sheets::event_or_id(&channel, &a.id).await;
+                let roster = sheets::roster_or_note(&channel, &a.id).await;
                 let points = sheets::points_before(&channel, &a.id, r.round).await;
                 let sheet = sheets::pairing_sheet(event, &view, &roster, &points, Some(&r));
                 let text =
@@ -772,7 +793,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
             let roster = if cli.json {
                 None
             } else {
-                Some(sheets::roster(&channel, &a.id).await?)
+                Some(sheets::roster_or_note(&channel, &a.id).await)
             };
             print_impact(cli, &i, roster.as_ref());
         }

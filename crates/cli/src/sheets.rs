@@ -97,6 +97,28 @@ fn denied(s: &tonic::Status) -> bool {
     )
 }
 
+/// The heading, or one naming the tournament by its id when the server cannot say (a
+/// standalone service without the registry): the command's own answer still prints.
+pub async fn event_or_id(chan: &Chan, id: &str) -> Event {
+    event(chan, id).await.unwrap_or_else(|_| Event {
+        name: format!("tournament {id}"),
+        ..Event::default()
+    })
+}
+
+/// The players, or none with a note saying why (a standalone service without the
+/// registry, a role that may not read them): the command's own answer still prints, with
+/// pairing numbers for names.
+pub async fn roster_or_note(chan: &Chan, id: &str) -> Roster {
+    roster(chan, id).await.unwrap_or_else(|f| Roster {
+        by_id: HashMap::new(),
+        note: Some(format!(
+            "note: no names (the players could not be read: {})",
+            f.message
+        )),
+    })
+}
+
 /// The players: one `ListPlayers`; a caller whose role may not list players (results
 /// entry, a public page) gets the names and ratings of the standings instead.
 pub async fn roster(chan: &Chan, id: &str) -> Result<Roster, Failure> {
