@@ -507,3 +507,125 @@ pub fn json_line(e: &RecordedEvent, names: &Names<'_>) -> String {
     })
     .to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_proto::v1::{
+        ByeRequested, PairingNumbersAssigned, PairingProhibited, PlayerAdded, PlayerWithdrawn,
+        ResultRecorded, TournamentSettingsSet,
+    };
+
+    fn recorded(e: &RosterEvent) -> RecordedEvent {
+        let (event_type, payload) = e.encode();
+        RecordedEvent {
+            global_position: 1,
+            event_id: String::new(),
+            stream: "tournament-t".into(),
+            stream_version: 1,
+            event_type: event_type.into(),
+            schema_version: 1,
+            payload,
+            recorded_at_micros: 0,
+            actor: "admin".into(),
+            command_id: String::new(),
+            correlation_id: String::new(),
+            causation_id: String::new(),
+            reason: String::new(),
+            rule_edition: String::new(),
+            service: "registry".into(),
+            prev_hash: Vec::new(),
+            hash: Vec::new(),
+            trace_parent: String::new(),
+        }
+    }
+
+    fn added(id: &str, name: &str) -> RosterEvent {
+        RosterEvent::PlayerAdded(PlayerAdded {
+            player_id: id.into(),
+            data: Some(PlayerData {
+                name: name.into(),
+                title: "GM".into(),
+                rating_standard: 2500,
+                federation: "IRL".into(),
+                ..PlayerData::default()
+            }),
+            joined_round: 1,
+            missed_rounds: String::new(),
+        })
+    }
+
+    #[test]
+    fn every_event_is_one_line_of_words_naming_the_players() {
+        let events = vec![
+            added("a", "Short, Nigel"),
+            added("b", "Baburin, Alex"),
+            RosterEvent::PairingNumbersAssigned(PairingNumbersAssigned {
+                player_ids: vec!["a".into(), "b".into()],
+                basis: "C.04.2 art. 2".into(),
+            }),
+            RosterEvent::ByeRequested(ByeRequested {
+                player_id: "b".into(),
+                round: 3,
+                kind: "half".into(),
+            }),
+            RosterEvent::PlayerWithdrawn(PlayerWithdrawn {
+                player_id: "a".into(),
+                from_round: 4,
+            }),
+            RosterEvent::PairingProhibited(PairingProhibited {
+                player_ids: vec!["a".into(), "b".into()],
+                first_round: 0,
+                last_round: 0,
+            }),
+            RosterEvent::TournamentSettingsSet(TournamentSettingsSet {
+                tiebreaks: Some("BH/C1,SB".into()),
+                ..TournamentSettingsSet::default()
+            }),
+            RosterEvent::ResultRecorded(ResultRecorded {
+                round: 1,
+                board: 1,
+                white_id: "a".into(),
+                black_id: "b".into(),
+                result: "1-0".into(),
+                ..ResultRecorded::default()
+            }),
+        ];
+        let mut roster = Roster::default();
+        for e in &events {
+            roster.apply(e.clone());
+        }
+        let names = Names(&roster);
+        let said: Vec<String> = events
+            .iter()
+            .map(|e| describe(&recorded(e), &names).2)
+            .collect();
+        for s in &said {
+            assert!(!s.contains('{') && !s.contains("Some("), "{s}");
+            assert!(!s.contains('\n'), "{s}");
+        }
+        assert_eq!(said[0], "player entered: Short, Nigel, GM, 2500, IRL");
+        assert_eq!(
+            said[2],
+            "pairing numbers assigned to 2 player(s) (C.04.2 art. 2), number 1 Short, Nigel"
+        );
+        assert_eq!(
+            said[3],
+            "bye requested: half-point bye for Baburin, Alex (2) in round 3"
+        );
+        assert_eq!(said[4], "player withdrawn: Short, Nigel (1) from round 4");
+        assert_eq!(
+            said[5],
+            "pairing prohibited between Short, Nigel (1), Baburin, Alex (2) in every round"
+        );
+        assert_eq!(said[6], "settings: tie-breaks BH/C1,SB");
+        assert_eq!(
+            said[7],
+            "round 1 board 1: Short, Nigel (1) – Baburin, Alex (2) 1-0"
+        );
+        let line: serde_json::Value =
+            serde_json::from_str(&json_line(&recorded(&events[7]), &names)).unwrap_or_default();
+        assert_eq!(line["players"][0]["name"], "Short, Nigel", "{line}");
+        assert_eq!(line["players"][1]["tpn"], 2, "{line}");
+    }
+}
