@@ -645,9 +645,22 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                 .await?
                 .into_inner();
             let ack = r.ack.unwrap_or_default();
+            // Names first: the player as the record names them (the argument otherwise).
+            let roster = sheets::roster_or_note(&channel, &a.id).await;
+            let who = roster
+                .by_id
+                .iter()
+                .find(|(id, e)| *id == &a.player || e.player.tpn.to_string() == a.player.trim())
+                .map_or_else(
+                    || a.player.clone(),
+                    |(_, e)| format!("{} ({})", e.player.name, e.player.tpn),
+                );
             println!(
                 "round {}: {} for {} (position {})",
-                a.round, a.kind, a.player, ack.last_position
+                a.round,
+                a.kind,
+                output::clean(&who),
+                ack.last_position
             );
         }
         ResultCommand::Show(a) => {

@@ -253,10 +253,11 @@ pub async fn round_results(chan: &Chan, id: &str, round: u32) -> Result<RoundRes
         .into_inner())
 }
 
-/// Why a player of the record has no board in `round`.
-fn unpaired_kind(e: Option<&Entry>, round: u32) -> String {
+/// Why a player of the record has no board in `round`; `none` is the word for a player
+/// with no other reason (`absent` in a Swiss, no game in a knockout's round).
+fn unpaired_kind(e: Option<&Entry>, round: u32, none: &str) -> String {
     let Some(e) = e else {
-        return "absent".into();
+        return none.into();
     };
     if e.withdrawn_from_round > 0 && e.withdrawn_from_round <= round {
         return "withdrawn".into();
@@ -269,7 +270,7 @@ fn unpaired_kind(e: Option<&Entry>, round: u32) -> String {
         Some("zero") => "zero-point bye".into(),
         Some("full") => "full-point bye".into(),
         Some(other) => format!("{other} bye"),
-        None => "absent".into(),
+        None => none.into(),
     }
 }
 
@@ -303,11 +304,20 @@ pub fn pairing_sheet(
                 .collect()
         })
         .unwrap_or_default();
+    // A round robin's bye is the table's free number; a knockout's unpaired players are
+    // exempt, eliminated or waiting for the other matches, not absent.
+    let (bye, none) = if view.system.contains("round-robin") {
+        ("bye (round robin)", "absent")
+    } else if view.system == "knockout" {
+        ("bye", "no game this round")
+    } else {
+        ("pairing-allocated bye", "absent")
+    };
     let mut unpaired = Vec::new();
     if !view.bye_player_id.is_empty() {
         unpaired.push(Unpaired {
             side: side(&view.bye_player_id, view.bye_tpn),
-            kind: "pairing-allocated bye".into(),
+            kind: bye.into(),
         });
     }
     let mut absent: Vec<Unpaired> = view
@@ -317,7 +327,7 @@ pub fn pairing_sheet(
             let tpn = roster.by_id.get(id).map_or(0, |e| e.player.tpn);
             Unpaired {
                 side: side(id, tpn),
-                kind: unpaired_kind(roster.by_id.get(id), view.round),
+                kind: unpaired_kind(roster.by_id.get(id), view.round, none),
             }
         })
         .collect();
