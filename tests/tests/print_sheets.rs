@@ -361,6 +361,27 @@ fn names_first_and_printed_sheets_checked_in_chromium() {
         "{dom}"
     );
 
+    // The wall list as a page: every player once.
+    let wall_page = out.join("pairings-round-2-by-name.html");
+    a.ok(&[
+        "print",
+        "pairings",
+        &id,
+        "2",
+        "--by",
+        "name",
+        "--format",
+        "html",
+        "--output",
+        wall_page.to_str().unwrap(),
+    ]);
+    let dom = headless(&wall_page, &profile, &["--dump-dom"]);
+    assert_eq!(
+        dom.matches("<tr class=\"player\"").count(),
+        PLAYERS.len(),
+        "{dom}"
+    );
+
     // The wall list and CSV: every player once, alphabetically.
     let wall = a.ok(&["print", "pairings", &id, "2", "--by", "name"]);
     let order: Vec<usize> = PLAYERS
@@ -390,6 +411,37 @@ fn names_first_and_printed_sheets_checked_in_chromium() {
     ]);
     assert!(w.contains("Category W (4 player(s))"), "{w}");
     assert!(w.contains("Category U16 (1 player(s))"), "{w}");
+
+    // A results-entry helper may not list the players: the names come from the
+    // standings (no titles), with a note, and the pairing still prints.
+    a.ok(&["access", "add", "Hugo Helper"]);
+    a.ok(&[
+        "access",
+        "grant",
+        "Hugo Helper",
+        "--role",
+        "results-entry",
+        "--tournament",
+        &id,
+    ]);
+    let token: serde_json::Value = a.json(&["access", "token", "Hugo Helper", "--expires", "1d"]);
+    let o = Command::new(binary("arbiter"))
+        .args(["round", "show", &id, "2"])
+        .env("ARBITER_SERVER", format!("http://127.0.0.1:{}", a.port))
+        .env("ARBITER_TOKEN", token["token"].as_str().unwrap())
+        .env_remove("ARBITER_DATA_DIR")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = output_text(&o);
+    assert!(o.status.success(), "{text}");
+    assert!(text.contains("note: names from the standings"), "{text}");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        stdout.lines().filter(|l| names_in(l) == 2).count(),
+        r2_boards,
+        "{stdout}"
+    );
 
     // Bad flags are refused before the server is asked, naming the flag; no file written.
     let bad = out.join("never.html");
