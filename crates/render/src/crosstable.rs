@@ -192,6 +192,17 @@ mod tests {
     }
 
     #[test]
+    fn the_printed_wall_chart_is_landscape() {
+        let h = crosstable(&crate::standings::tests::sample(), Format::Html).unwrap_or_default();
+        assert!(h.contains("@page { size: A4 landscape"), "{h}");
+        assert_eq!(
+            h.matches("<td class=\"cell\" data-round=\"2\">").count(),
+            4,
+            "{h}"
+        );
+    }
+
+    #[test]
     fn csv_has_a_column_per_round() {
         let s = crosstable(&crate::standings::tests::sample(), Format::Csv).unwrap_or_default();
         let mut r = csv::Reader::from_reader(s.as_bytes());
