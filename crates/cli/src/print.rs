@@ -188,6 +188,28 @@ fn emit(o: &OutputArgs, f: Format, sheet: String) -> Result<(), Failure> {
     }
 }
 
+/// The round's pairing; with no round asked for and none paired, says which command
+/// pairs the first.
+async fn pairing_of(
+    chan: &crate::client::Chan,
+    id: &str,
+    round: u32,
+) -> Result<arbiter_proto::v1::RoundPairingView, Failure> {
+    sheets::pairing_view(chan, id, round).await.map_err(|f| {
+        if round == 0 && f.message.starts_with("NotFound") {
+            Failure {
+                code: 1,
+                message: format!(
+                    "{}: no round is paired yet (arbiter round pair {id} 1)",
+                    f.message
+                ),
+            }
+        } else {
+            f
+        }
+    })
+}
+
 /// The tournament's year (its start date, else its end date), for age groups.
 fn year_of(e: &render::model::Event) -> Option<i32> {
     [&e.start_date, &e.end_date]
@@ -200,7 +222,7 @@ pub async fn run(cli: &Cli, cmd: &PrintCommand) -> Result<(), Failure> {
         PrintCommand::Pairings(a) => {
             let f = check_output(&a.out)?;
             let chan = connect(cli).await?;
-            let view = sheets::pairing_view(&chan, &a.id, a.round).await?;
+            let view = pairing_of(&chan, &a.id, a.round).await?;
             let event = sheets::event(&chan, &a.id).await?;
             let roster = sheets::roster(&chan, &a.id).await?;
             let points = sheets::points_before(&chan, &a.id, view.round).await;
@@ -216,7 +238,7 @@ pub async fn run(cli: &Cli, cmd: &PrintCommand) -> Result<(), Failure> {
         PrintCommand::Results(a) => {
             let f = check_output(&a.out)?;
             let chan = connect(cli).await?;
-            let view = sheets::pairing_view(&chan, &a.id, a.round).await?;
+            let view = pairing_of(&chan, &a.id, a.round).await?;
             let results = sheets::round_results(&chan, &a.id, view.round).await?;
             let event = sheets::event(&chan, &a.id).await?;
             let roster = sheets::roster(&chan, &a.id).await?;
@@ -235,11 +257,12 @@ pub async fn run(cli: &Cli, cmd: &PrintCommand) -> Result<(), Failure> {
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(render_failure)?;
             let chan = connect(cli).await?;
+            let event = sheets::event(&chan, &a.id).await?;
+            let year = year_of(&event);
+            render::standings::check_year(&categories, year).map_err(render_failure)?;
             let s =
                 sheets::standings_msg(&chan, &a.id, a.round, &a.tiebreaks, &a.edition, 0).await?;
-            let event = sheets::event(&chan, &a.id).await?;
             let roster = sheets::roster(&chan, &a.id).await?;
-            let year = year_of(&event);
             let st = sheets::standings_sheet(event, &s, &roster)?;
             let sheet =
                 render::standings::standings(&st, &categories, year, f).map_err(render_failure)?;

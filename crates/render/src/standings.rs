@@ -30,6 +30,22 @@ fn sections(
             lines: s.lines.clone(),
         }]);
     }
+    check_year(categories, year)?;
+    Ok(categories
+        .iter()
+        .map(|c| Section {
+            category: c.label().to_owned(),
+            lines: category::select(&s.lines, c, year),
+        })
+        .collect())
+}
+
+/// Refuses an age group when the tournament has no year (its start date), so a caller
+/// can check before it reads the standings.
+///
+/// # Errors
+/// The first age group, naming the command that sets the date.
+pub fn check_year(categories: &[Category], year: Option<i32>) -> Result<(), RenderError> {
     if year.is_none()
         && let Some(c) = categories.iter().find(|c| c.needs_year())
     {
@@ -38,13 +54,7 @@ fn sections(
             c.label()
         )));
     }
-    Ok(categories
-        .iter()
-        .map(|c| Section {
-            category: c.label().to_owned(),
-            lines: category::select(&s.lines, c, year),
-        })
-        .collect())
+    Ok(())
 }
 
 /// The standings, whole or by category (`year`: the tournament's, for age groups).
