@@ -461,6 +461,9 @@ fn names_first_and_printed_sheets_checked_in_chromium() {
         output_text(&o)
     );
     assert!(!bad.exists());
+    let o = a.run(&["print", "standings", &id, "--json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", output_text(&o));
+    assert!(output_text(&o).contains("--format text|csv|html"));
     let o = a.run(&["print", "pairings", &id, "--format", "pdf"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(

@@ -218,6 +218,11 @@ fn year_of(e: &render::model::Event) -> Option<i32> {
 }
 
 pub async fn run(cli: &Cli, cmd: &PrintCommand) -> Result<(), Failure> {
+    if cli.json {
+        return Err(usage(
+            "print: --json is not one of its formats: give --format text|csv|html (the data as JSON: round show, result show or standings with --json)",
+        ));
+    }
     match cmd {
         PrintCommand::Pairings(a) => {
             let f = check_output(&a.out)?;
