@@ -6,7 +6,7 @@ CARGO ?= cargo
 
 help:
 	@echo "make run    build and start arbiterd (embedded: all services, one port, SQLite in ./arbiter-data)"
-	@echo "make test   install test dependencies if missing (PostgreSQL, nats-server >= 2.10), build, run every test"
+	@echo "make test   install test dependencies if missing (PostgreSQL, nats-server >= 2.10, Chromium), build, run every test"
 	@echo "make lint   rustfmt check and clippy -D warnings"
 	@echo "make bench  measure and write BENCHMARKS.md"
 
@@ -21,7 +21,7 @@ test: test-deps
 	$(CARGO) build --workspace --bins
 	$(CARGO) test --workspace --no-fail-fast
 
-## PostgreSQL server binaries and a nats-server >= 2.10 (into .tools/bin), only if missing.
+## PostgreSQL server binaries, Chromium and a nats-server >= 2.10 (into .tools/bin), only if missing.
 test-deps:
 	./tests/install-deps.sh
 

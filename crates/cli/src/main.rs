@@ -9,10 +9,12 @@ mod client;
 mod clock_watch;
 mod offline;
 mod output;
+mod print;
 mod rating_service;
 mod ratinglist_import;
 mod registry_players;
 mod round_results;
+mod sheets;
 mod tournament;
 
 use std::path::PathBuf;
@@ -101,6 +103,10 @@ pub enum Command {
     /// The audit log: verify the hash chain, export as JSON lines.
     #[command(subcommand)]
     Audit(round_results::AuditCommand),
+    /// Printable sheets: pairings (by board, by name), results, standings (categories),
+    /// crosstable; as text, CSV or HTML (`--format`), to a file (`--output`).
+    #[command(subcommand)]
+    Print(print::PrintCommand),
     /// Principals, roles, tokens, public tournaments.
     #[command(subcommand)]
     Access(access::AccessCommand),
@@ -165,6 +171,7 @@ async fn main() -> ExitCode {
         Command::Audit(a) => round_results::run_audit(&cli, a).await,
         Command::Player(p) => registry_players::run_player(&cli, p).await,
         Command::Ratinglist(r) => ratinglist_import::run(&cli, r).await,
+        Command::Print(p) => print::run(&cli, p).await,
         Command::Access(a) => access::run(&cli, a).await,
         Command::Whoami => access::whoami(&cli).await,
     };

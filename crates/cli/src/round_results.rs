@@ -15,8 +15,8 @@ use arbiter_proto::v1::{
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use crate::client::{authed, connect, token};
-use crate::{Cli, Failure, output};
+use crate::client::{Chan, authed, connect, token};
+use crate::{Cli, Failure, output, sheets};
 
 #[derive(Args, Clone)]
 pub struct MetaArgs {
@@ -233,7 +233,12 @@ pub struct StandingsQuery<'a> {
     pub explain: &'a str,
 }
 
-fn print_pairing(cli: &Cli, p: &RoundPairingView, explanation: Option<&str>) {
+async fn print_pairing(
+    cli: &Cli,
+    chan: &Chan,
+    p: &RoundPairingView,
+    explanation: Option<&str>,
+) -> Result<(), Failure> {
     if cli.json {
         let boards: Vec<_> = p
             .boards
@@ -254,7 +259,7 @@ fn print_pairing(cli: &Cli, p: &RoundPairingView, explanation: Option<&str>) {
             v["explanation"] = json!(e);
         }
         output::json(&v);
-        return;
+        return Ok(());
     }
     println!(
         "round {} ({} {}, {}{}{})",
@@ -277,32 +282,23 @@ fn print_pairing(cli: &Cli, p: &RoundPairingView, explanation: Option<&str>) {
             String::new()
         }
     );
-    let mut rows: Vec<Vec<String>> = p
-        .boards
-        .iter()
-        .map(|b| {
-            vec![
-                b.board.to_string(),
-                b.white_tpn.to_string(),
-                b.black_tpn.to_string(),
-                b.white_id.clone(),
-                b.black_id.clone(),
-            ]
-        })
-        .collect();
-    if !p.bye_player_id.is_empty() {
-        rows.push(vec![
-            "bye".into(),
-            p.bye_tpn.to_string(),
-            String::new(),
-            p.bye_player_id.clone(),
-            String::new(),
-        ]);
+    // Names first: the players in one call, the points before the round in another.
+    let event = sheets::event_or_id(chan, &p.tournament_id).await;
+    let roster = sheets::roster_or_note(chan, &p.tournament_id).await;
+    let points = sheets::points_before(chan, &p.tournament_id, p.round).await;
+    let sheet = sheets::pairing_sheet(event, p, &roster, &points, None);
+    let text = render::pairings::by_board(&sheet, render::Format::Text).map_err(|e| Failure {
+        code: 1,
+        message: e.to_string(),
+    })?;
+    print!("{}", output::clean_lines(&text));
+    if let Some(n) = &roster.note {
+        eprintln!("{n}");
     }
-    output::table(&["BOARD", "WHITE", "BLACK", "WHITE ID", "BLACK ID"], &rows);
     if let Some(e) = explanation {
         print!("{}", output::clean_lines(e));
     }
+    Ok(())
 }
 
 fn parse_boards(boards: &[String]) -> Result<Vec<PairedBoard>, Failure> {
@@ -325,10 +321,13 @@ fn parse_boards(boards: &[String]) -> Result<Vec<PairedBoard>, Failure> {
         .collect()
 }
 
-fn answer(cli: &Cli, r: PairingResponse) {
+async fn answer(cli: &Cli, chan: &Chan, r: PairingResponse) -> Result<(), Failure> {
     match r.pairing {
-        Some(p) => print_pairing(cli, &p, None),
-        None => println!("done"),
+        Some(p) => print_pairing(cli, chan, &p, None).await,
+        None => {
+            println!("done");
+            Ok(())
+        }
     }
 }
 
@@ -350,7 +349,7 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
             } else {
                 pairing.repair_round(req).await?
             };
-            answer(cli, r.into_inner());
+            answer(cli, &channel, r.into_inner()).await?;
         }
         RoundCommand::Set(a) => {
             let r = pairing
@@ -365,7 +364,7 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                     },
                 )?)
                 .await?;
-            answer(cli, r.into_inner());
+            answer(cli, &channel, r.into_inner()).await?;
         }
         RoundCommand::Publish(a) => {
             let r = pairing
@@ -378,7 +377,7 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                     },
                 )?)
                 .await?;
-            answer(cli, r.into_inner());
+            answer(cli, &channel, r.into_inner()).await?;
         }
         RoundCommand::Unpublish(a) => {
             let r = pairing
@@ -391,7 +390,7 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                     },
                 )?)
                 .await?;
-            answer(cli, r.into_inner());
+            answer(cli, &channel, r.into_inner()).await?;
         }
         RoundCommand::Discard(a) => {
             let r = pairing
@@ -424,7 +423,7 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                 })
                 .await?
                 .into_inner();
-            print_pairing(cli, &p, None);
+            print_pairing(cli, &channel, &p, None).await?;
         }
         RoundCommand::Explain(a) => {
             // The explanation is made after the pairing is stored (ADR pairing-004):
@@ -454,7 +453,13 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                 }
                 tokio::time::sleep(std::time::Duration::from_millis(200)).await;
             };
-            print_pairing(cli, &r.pairing.unwrap_or_default(), Some(&r.explanation));
+            print_pairing(
+                cli,
+                &channel,
+                &r.pairing.unwrap_or_default(),
+                Some(&r.explanation),
+            )
+            .await?;
         }
         RoundCommand::Close(a) => {
             let r = ResultsServiceClient::new(channel)
@@ -481,7 +486,7 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
     Ok(())
 }
 
-fn print_impact(cli: &Cli, i: &CorrectionImpact) {
+fn print_impact(cli: &Cli, i: &CorrectionImpact, roster: Option<&sheets::Roster>) {
     if cli.json {
         output::json(&impact_json(i));
         return;
@@ -507,12 +512,16 @@ fn print_impact(cli: &Cli, i: &CorrectionImpact) {
             .collect();
         output::table(&["TPN", "NAME", "RANK", "POINTS", "TIE-BREAKS"], &rows);
     }
+    let who = |id: &str| match roster.map(|r| r.name(id)) {
+        Some(n) if !n.is_empty() => n,
+        _ => id.to_owned(),
+    };
     for c in &i.rating_changes {
         println!(
             "rating: round {} {} vs {}: {} → {}",
             c.round,
-            c.player_id,
-            c.opponent_id,
+            who(&c.player_id),
+            who(&c.opponent_id),
             if c.score_before.is_empty() {
                 "not rated"
             } else {
@@ -553,7 +562,8 @@ fn micros_text(m: i64) -> String {
 }
 
 pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
-    let mut results = ResultsServiceClient::new(connect(cli).await?);
+    let channel = connect(cli).await?;
+    let mut results = ResultsServiceClient::new(channel.clone());
     match cmd {
         ResultCommand::Set(a) => {
             let r = results
@@ -636,7 +646,8 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                     "round {} board {}: corrected to {} (position {}, {})",
                     a.round, a.board, a.result, ack.last_position, r.applies_to
                 );
-                print_impact(cli, &impact);
+                let roster = sheets::roster_or_note(&channel, &a.id).await;
+                print_impact(cli, &impact, Some(&roster));
             }
         }
         ResultCommand::Bye(a) => {
@@ -654,9 +665,22 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                 .await?
                 .into_inner();
             let ack = r.ack.unwrap_or_default();
+            // Names first: the player as the record names them (the argument otherwise).
+            let roster = sheets::roster_or_note(&channel, &a.id).await;
+            let who = roster
+                .by_id
+                .iter()
+                .find(|(id, e)| *id == &a.player || e.player.tpn.to_string() == a.player.trim())
+                .map_or_else(
+                    || a.player.clone(),
+                    |(_, e)| format!("{} ({})", e.player.name, e.player.tpn),
+                );
             println!(
                 "round {}: {} for {} (position {})",
-                a.round, a.kind, a.player, ack.last_position
+                a.round,
+                a.kind,
+                output::clean(&who),
+                ack.last_position
             );
         }
         ResultCommand::Show(a) => {
@@ -679,28 +703,63 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                     })).collect::<Vec<_>>(),
                 }));
             } else {
-                let rows: Vec<Vec<String>> = r
-                    .boards
-                    .iter()
-                    .map(|b| {
-                        vec![
-                            b.board.to_string(),
-                            b.white_tpn.to_string(),
-                            b.black_tpn.to_string(),
-                            b.result.clone(),
-                            if b.reported_result.is_empty() {
-                                String::new()
-                            } else {
-                                format!("{} ({})", b.reported_result, b.reported_termination)
-                            },
-                            b.corrections.to_string(),
-                        ]
-                    })
-                    .collect();
-                output::table(
-                    &["BOARD", "WHITE", "BLACK", "RESULT", "CLOCK", "CORRECTIONS"],
-                    &rows,
-                );
+                // Names first: the round's sheet with its results, then what the clocks
+                // reported and the corrections, board by board.
+                // The pairing adds the unpaired players; a results service on its own
+                // (distributed mode) answers with the boards alone.
+                let view = match sheets::pairing_view(&channel, &a.id, r.round).await {
+                    Ok(v) => v,
+                    Err(_) => RoundPairingView {
+                        tournament_id: a.id.clone(),
+                        round: r.round,
+                        published: r.published,
+                        boards: r
+                            .boards
+                            .iter()
+                            .map(|b| PairedBoard {
+                                board: b.board,
+                                white_id: b.white_id.clone(),
+                                black_id: b.black_id.clone(),
+                                white_tpn: b.white_tpn,
+                                black_tpn: b.black_tpn,
+                            })
+                            .collect(),
+                        ..RoundPairingView::default()
+                    },
+                };
+                let event = sheets::event_or_id(&channel, &a.id).await;
+                let roster = sheets::roster_or_note(&channel, &a.id).await;
+                let points = sheets::points_before(&channel, &a.id, r.round).await;
+                let sheet = sheets::pairing_sheet(event, &view, &roster, &points, Some(&r));
+                let text =
+                    render::pairings::results(&sheet, render::Format::Text).map_err(|e| {
+                        Failure {
+                            code: 1,
+                            message: e.to_string(),
+                        }
+                    })?;
+                print!("{}", output::clean_lines(&text));
+                for b in &r.boards {
+                    let mut notes = Vec::new();
+                    if !b.reported_result.is_empty() {
+                        notes.push(format!(
+                            "the clock reported {} ({})",
+                            b.reported_result, b.reported_termination
+                        ));
+                    }
+                    if b.corrections > 0 {
+                        notes.push(format!("{} correction(s)", b.corrections));
+                    }
+                    if b.rating_result != b.result && !b.rating_result.is_empty() {
+                        notes.push(format!("rated as {}", b.rating_result));
+                    }
+                    if !notes.is_empty() {
+                        println!("board {}: {}", b.board, output::clean(&notes.join("; ")));
+                    }
+                }
+                if let Some(n) = &roster.note {
+                    eprintln!("{n}");
+                }
                 println!(
                     "round {}{}",
                     r.round,
@@ -764,7 +823,12 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                 })
                 .await?
                 .into_inner();
-            print_impact(cli, &i);
+            let roster = if cli.json {
+                None
+            } else {
+                Some(sheets::roster_or_note(&channel, &a.id).await)
+            };
+            print_impact(cli, &i, roster.as_ref());
         }
     }
     Ok(())

@@ -711,7 +711,7 @@ impl ResultsService for Results {
             entries: events
                 .iter()
                 .filter(|e| audit::touches(e, &subject))
-                .map(audit::entry)
+                .map(|e| audit::entry(e, &audit::Names(&roster)))
                 .collect(),
         }))
     }
@@ -781,14 +781,15 @@ impl ResultsService for Results {
             Scope::Tournament(&request.get_ref().tournament_id),
         )?;
         let r = request.into_inner();
-        let (t, _) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
+        let (t, roster) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
         let events = self
             .tournaments
             .events_of(&self.platform.store, &t.tournament_id)
             .await?;
+        let names = audit::Names(&roster);
         let mut jsonl = String::new();
         for e in &events {
-            jsonl.push_str(&audit::json_line(e));
+            jsonl.push_str(&audit::json_line(e, &names));
             jsonl.push('\n');
         }
         Ok(Response::new(ExportAuditResponse { jsonl }))

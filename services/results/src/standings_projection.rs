@@ -296,6 +296,7 @@ impl Computed {
                 Ok(s)
             }
             "json" => {
+                let rounds = self.round_cells();
                 let rows: Vec<serde_json::Value> = rows
                     .iter()
                     .map(|r| {
@@ -303,6 +304,7 @@ impl Computed {
                             "rank": r.rank, "shared": r.shared, "tpn": r.tpn,
                             "player_id": r.player_id, "name": r.name, "rating": r.rating,
                             "points": r.points, "tiebreaks": r.tiebreak_values,
+                            "rounds": rounds.get(&r.tpn).cloned().unwrap_or_default(),
                         })
                     })
                     .collect();
@@ -321,6 +323,62 @@ impl Computed {
             "crosstable" => Ok(self.crosstable_text(&rows, &names)),
             other => Err(err("format", format!("{other:?}: text, csv, json or trf"))),
         }
+    }
+
+    /// Each player's rounds (by pairing number) for the JSON document's crosstable:
+    /// `{"round", "opponent" (TPN, 0 = none), "colour" ("w"/"b"/""), "result"}` with the
+    /// result `1`, `½`, `0`, `+`, `-` (a game or a forfeit), `PAB`, `F`, `H`, `Z` (byes),
+    /// `-` (absent, or not yet entered). The printable crosstable is rendered from these
+    /// (`arbiter print crosstable`, crates/render).
+    fn round_cells(&self) -> std::collections::HashMap<u32, Vec<serde_json::Value>> {
+        use tiebreak::{Colour, GameResult, RoundEntry};
+        let rounds = self.crosstable.crosstable.rounds_played as usize;
+        let colour = |c: Option<Colour>| match c {
+            Some(Colour::White) => "w",
+            Some(Colour::Black) => "b",
+            None => "",
+        };
+        self.crosstable
+            .crosstable
+            .players
+            .iter()
+            .map(|p| {
+                let cells = (0..rounds)
+                    .map(|r| {
+                        let (opponent, c, result) = match p.entries.get(r) {
+                            Some(RoundEntry::Played {
+                                opponent,
+                                colour: c,
+                                result,
+                            }) => (
+                                *opponent,
+                                colour(Some(*c)),
+                                match result {
+                                    GameResult::Win => "1",
+                                    GameResult::Draw => "½",
+                                    GameResult::Loss => "0",
+                                },
+                            ),
+                            Some(RoundEntry::ForfeitWin {
+                                opponent,
+                                colour: c,
+                            }) => (*opponent, colour(*c), "+"),
+                            Some(RoundEntry::ForfeitLoss {
+                                opponent,
+                                colour: c,
+                            }) => (*opponent, colour(*c), "-"),
+                            Some(RoundEntry::PairingAllocatedBye) => (0, "", "PAB"),
+                            Some(RoundEntry::FullPointBye) => (0, "", "F"),
+                            Some(RoundEntry::HalfPointBye) => (0, "", "H"),
+                            Some(RoundEntry::ZeroPointBye) => (0, "", "Z"),
+                            _ => (0, "", "-"),
+                        };
+                        json!({"round": r + 1, "opponent": opponent, "colour": c, "result": result})
+                    })
+                    .collect();
+                (p.tpn, cells)
+            })
+            .collect()
     }
 
     /// The crosstable in standing order: each round as opponent's pairing number, colour
