@@ -141,7 +141,7 @@ fn a_pairing_is_discarded_or_unpublished_only_before_its_results_and_with_a_reas
     refused_unwritten(
         &a,
         &["round", "discard", &id, "1"],
-        &["meta.reason: discarding a pairing needs a reason"],
+        &["--reason: discarding a pairing needs a reason"],
     );
     let out = a.ok(&[
         "round",
@@ -172,7 +172,7 @@ fn a_pairing_is_discarded_or_unpublished_only_before_its_results_and_with_a_reas
     refused_unwritten(
         &a,
         &["round", "unpublish", &id, "1"],
-        &["meta.reason: unpublishing a pairing needs a reason"],
+        &["--reason: unpublishing a pairing needs a reason"],
     );
     let v = a.json(&[
         "round",
@@ -194,7 +194,7 @@ fn a_pairing_is_discarded_or_unpublished_only_before_its_results_and_with_a_reas
     refused_unwritten(
         &a,
         &["round", "unpublish", &id, "1", "--reason", "evil\u{1b}[2J"],
-        &["meta.reason: control character U+001B at character 5"],
+        &["--reason: control character U+001B at character 5"],
     );
 }
 
@@ -249,7 +249,7 @@ fn free_text_and_lists_are_bounded_and_control_characters_refused_and_escaped() 
             "--reason",
             &reason,
         ],
-        &["meta.reason: at most 1000 characters, got 1001"],
+        &["--reason: at most 1000 characters, got 1001"],
     );
     let tiebreaks = vec!["BH"; 21].join(",");
     refused_unwritten(

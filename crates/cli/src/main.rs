@@ -7,13 +7,16 @@
 mod access;
 mod client;
 mod clock_watch;
+mod hints;
 mod offline;
 mod output;
 mod rating_service;
 mod ratinglist_import;
 mod registry_players;
+mod resolve;
 mod round_results;
 mod tournament;
+mod use_default;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -106,6 +109,9 @@ pub enum Command {
     Access(access::AccessCommand),
     /// Who the token is: principal, roles, token id.
     Whoami,
+    /// The default tournament: `arbiter use ID` (a unique prefix will do), `arbiter use`
+    /// shows it, `--clear` forgets it. Commands whose tournament is left out use it.
+    Use(use_default::UseArgs),
 }
 
 /// An error with the exit code it maps to.
@@ -123,7 +129,7 @@ impl From<tonic::Status> for Failure {
         };
         Failure {
             code,
-            message: format!("{:?}: {}", s.code(), s.message()),
+            message: format!("{:?}: {}", s.code(), hints::in_cli_words(s.message())),
         }
     }
 }
@@ -139,7 +145,17 @@ impl From<anyhow::Error> for Failure {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&argv) {
+        Ok(c) => c,
+        // A left-out tournament argument: the default tournament goes in its place.
+        Err(e) => match resolve::with_default_tournament(&argv)
+            .and_then(|a| Cli::try_parse_from(a).ok())
+        {
+            Some(c) => c,
+            None => e.exit(),
+        },
+    };
     let result = match &cli.command {
         Command::Health => client::health(&cli).await,
         Command::Tournament(t) => tournament::run(&cli, t).await,
@@ -156,7 +172,7 @@ async fn main() -> ExitCode {
             offline::rating::RatingCommand::Service(r),
         )) => rating_service::run(&cli, r).await,
         // `standings ID` asks the results service; `standings --trf FILE` is offline.
-        Command::Offline(offline::OfflineCommand::Standings(a)) if a.id.is_some() => {
+        Command::Offline(offline::OfflineCommand::Standings(a)) if a.on_server() => {
             round_results::standings(&cli, &a.query()).await
         }
         Command::Offline(o) => offline::run(&cli, o),
@@ -167,6 +183,7 @@ async fn main() -> ExitCode {
         Command::Ratinglist(r) => ratinglist_import::run(&cli, r).await,
         Command::Access(a) => access::run(&cli, a).await,
         Command::Whoami => access::whoami(&cli).await,
+        Command::Use(a) => use_default::run(&cli, a).await,
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

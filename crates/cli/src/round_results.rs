@@ -332,8 +332,37 @@ fn answer(cli: &Cli, r: PairingResponse) {
     }
 }
 
+impl RoundCommand {
+    /// The tournament argument as given, and the round of `show`/`explain` when their
+    /// only argument was a round (1–2 digits: a tournament prefix is at least 4).
+    fn given(&self) -> (&str, Option<u32>) {
+        match self {
+            RoundCommand::Pair(a)
+            | RoundCommand::Repair(a)
+            | RoundCommand::Publish(a)
+            | RoundCommand::Unpublish(a)
+            | RoundCommand::Discard(a)
+            | RoundCommand::Close(a) => (&a.id, None),
+            RoundCommand::Set(a) => (&a.id, None),
+            RoundCommand::Show(a) | RoundCommand::Explain(a) => {
+                let id = a.id.trim();
+                if a.round == 0
+                    && (1..=2).contains(&id.len())
+                    && id.chars().all(|c| c.is_ascii_digit())
+                {
+                    (crate::resolve::DEFAULT, id.parse().ok())
+                } else {
+                    (&a.id, None)
+                }
+            }
+        }
+    }
+}
+
 pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
     let channel = connect(cli).await?;
+    let (given, show_round) = cmd.given();
+    let id = crate::resolve::tournament(cli, &channel, given).await?;
     let mut pairing = PairingServiceClient::new(channel.clone());
     match cmd {
         RoundCommand::Pair(a) | RoundCommand::Repair(a) => {
@@ -341,7 +370,7 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                 &token(cli)?,
                 PairRoundRequest {
                     meta: meta(&a.meta),
-                    tournament_id: a.id.clone(),
+                    tournament_id: id.clone(),
                     round: a.round,
                 },
             )?;
@@ -358,7 +387,7 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                     &token(cli)?,
                     SetPairingsRequest {
                         meta: meta(&a.meta),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: a.round,
                         boards: parse_boards(&a.boards)?,
                         bye_player_id: a.bye.clone(),
@@ -373,7 +402,7 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                     &token(cli)?,
                     PublishPairingsRequest {
                         meta: meta(&a.meta),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: a.round,
                     },
                 )?)
@@ -386,7 +415,7 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                     &token(cli)?,
                     UnpublishPairingsRequest {
                         meta: meta(&a.meta),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: a.round,
                     },
                 )?)
@@ -399,7 +428,7 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                     &token(cli)?,
                     DiscardPairingRequest {
                         meta: meta(&a.meta),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: a.round,
                     },
                 )?)
@@ -419,8 +448,8 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
         RoundCommand::Show(a) => {
             let p = pairing
                 .get_pairings(GetPairingsRequest {
-                    tournament_id: a.id.clone(),
-                    round: a.round,
+                    tournament_id: id.clone(),
+                    round: show_round.unwrap_or(a.round),
                 })
                 .await?
                 .into_inner();
@@ -429,8 +458,8 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
         RoundCommand::Explain(a) => {
             let r = pairing
                 .explain_pairing(GetPairingsRequest {
-                    tournament_id: a.id.clone(),
-                    round: a.round,
+                    tournament_id: id.clone(),
+                    round: show_round.unwrap_or(a.round),
                 })
                 .await?
                 .into_inner();
@@ -442,7 +471,7 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                     &token(cli)?,
                     CloseRoundRequest {
                         meta: meta(&a.meta),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: a.round,
                     },
                 )?)
@@ -532,8 +561,24 @@ fn micros_text(m: i64) -> String {
         .unwrap_or_default()
 }
 
+impl ResultCommand {
+    fn given(&self) -> &str {
+        match self {
+            ResultCommand::Set(a) => &a.id,
+            ResultCommand::Confirm(a) => &a.id,
+            ResultCommand::Correct(a) => &a.id,
+            ResultCommand::Bye(a) => &a.id,
+            ResultCommand::Show(a) => &a.id,
+            ResultCommand::History(a) => &a.id,
+            ResultCommand::Impact(a) => &a.id,
+        }
+    }
+}
+
 pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
-    let mut results = ResultsServiceClient::new(connect(cli).await?);
+    let channel = connect(cli).await?;
+    let id = crate::resolve::tournament(cli, &channel, cmd.given()).await?;
+    let mut results = ResultsServiceClient::new(channel.clone());
     match cmd {
         ResultCommand::Set(a) => {
             let r = results
@@ -541,7 +586,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                     &token(cli)?,
                     RecordResultRequest {
                         meta: meta(&a.meta),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: a.round,
                         board: a.board,
                         result: a.result.clone(),
@@ -568,7 +613,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                     &token(cli)?,
                     RecordResultRequest {
                         meta: meta(&a.meta),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: a.round,
                         board: a.board,
                         result: String::new(),
@@ -595,7 +640,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                     &token(cli)?,
                     CorrectResultRequest {
                         meta: meta(&a.meta),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: a.round,
                         board: a.board,
                         result: a.result.clone(),
@@ -625,9 +670,9 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                     &token(cli)?,
                     RecordByeRequest {
                         meta: meta(&a.meta),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: a.round,
-                        player: a.player.clone(),
+                        player: crate::resolve::player(&channel, &id, &a.player).await?,
                         kind: a.kind.clone(),
                     },
                 )?)
@@ -642,7 +687,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
         ResultCommand::Show(a) => {
             let r = results
                 .get_round_results(GetRoundResultsRequest {
-                    tournament_id: a.id.clone(),
+                    tournament_id: id.clone(),
                     round: a.round,
                 })
                 .await?
@@ -691,10 +736,10 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
         ResultCommand::History(a) => {
             let h = results
                 .get_history(GetHistoryRequest {
-                    tournament_id: a.id.clone(),
+                    tournament_id: id.clone(),
                     round: a.round,
                     board: a.board,
-                    player: a.player.clone(),
+                    player: crate::resolve::player(&channel, &id, &a.player).await?,
                 })
                 .await?
                 .into_inner();
@@ -734,7 +779,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
         ResultCommand::Impact(a) => {
             let i = results
                 .get_correction_impact(GetCorrectionImpactRequest {
-                    tournament_id: a.id.clone(),
+                    tournament_id: id.clone(),
                     correction_position: a.position,
                     round: a.round.unwrap_or(0),
                     board: a.board.unwrap_or(0),
@@ -751,7 +796,21 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
 }
 
 pub async fn standings(cli: &Cli, q: &StandingsQuery<'_>) -> Result<(), Failure> {
-    let mut results = ResultsServiceClient::new(connect(cli).await?);
+    let channel = connect(cli).await?;
+    let id = crate::resolve::tournament(cli, &channel, q.id)
+        .await
+        .map_err(|mut f| {
+            if q.id == crate::resolve::DEFAULT && f.code == 2 {
+                f.message = "no tournament given: pass ID or run `arbiter use ID` (or --trf FILE for a file)".into();
+            }
+            f
+        })?;
+    let explain = if q.explain.is_empty() {
+        String::new()
+    } else {
+        crate::resolve::player(&channel, &id, q.explain).await?
+    };
+    let mut results = ResultsServiceClient::new(channel);
     let format = if cli.json {
         "json"
     } else if q.format.is_empty() {
@@ -761,14 +820,14 @@ pub async fn standings(cli: &Cli, q: &StandingsQuery<'_>) -> Result<(), Failure>
     };
     let s = results
         .get_standings(GetStandingsRequest {
-            tournament_id: q.id.to_owned(),
+            tournament_id: id,
             round: q.round,
             as_of_position: q.as_of,
             as_of_micros: 0,
             tiebreaks: q.tiebreaks.to_owned(),
             edition: q.edition.to_owned(),
             format: format.to_owned(),
-            explain_player: q.explain.to_owned(),
+            explain_player: explain,
         })
         .await?
         .into_inner();
@@ -798,13 +857,18 @@ pub async fn standings(cli: &Cli, q: &StandingsQuery<'_>) -> Result<(), Failure>
 }
 
 pub async fn run_audit(cli: &Cli, cmd: &AuditCommand) -> Result<(), Failure> {
-    let mut results = ResultsServiceClient::new(connect(cli).await?);
+    let channel = connect(cli).await?;
+    let mut results = ResultsServiceClient::new(channel.clone());
     match cmd {
         AuditCommand::Verify { id } => {
+            // No id: the whole log (the default tournament is not implied here).
+            let id = if id.is_empty() {
+                String::new()
+            } else {
+                crate::resolve::tournament(cli, &channel, id).await?
+            };
             let r = results
-                .verify_log(VerifyLogRequest {
-                    tournament_id: id.clone(),
-                })
+                .verify_log(VerifyLogRequest { tournament_id: id })
                 .await?
                 .into_inner();
             if cli.json {
@@ -826,10 +890,9 @@ pub async fn run_audit(cli: &Cli, cmd: &AuditCommand) -> Result<(), Failure> {
             }
         }
         AuditCommand::Export { id, output: out } => {
+            let id = crate::resolve::tournament(cli, &channel, id).await?;
             let r = results
-                .export_audit(ExportAuditRequest {
-                    tournament_id: id.clone(),
-                })
+                .export_audit(ExportAuditRequest { tournament_id: id })
                 .await?
                 .into_inner();
             match out {

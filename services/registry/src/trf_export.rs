@@ -146,6 +146,7 @@ fn generated_header(t: &Tournament, roster: &Roster, version: TrfVersion) -> Vec
         HeaderKind::TournamentType,
         &format!("{} ({})", t.pairing_system, t.rule_edition),
     ));
+    out.extend(officials(t));
     if version == TrfVersion::Trf26
         && let Some(code) = ett26_code(t, roster)
     {
@@ -158,6 +159,62 @@ fn generated_header(t: &Tournament, roster: &Roster, version: TrfVersion) -> Vec
         out.push(Record::NumberOfRounds(u16_field(t.rounds)));
     }
     out.into_iter().map(trf::Line::new).collect()
+}
+
+/// The tournament's officials: `102` chief arbiter, then a `112` line per deputy.
+fn officials(t: &Tournament) -> Vec<Record> {
+    let chief =
+        (!t.chief_arbiter.is_empty()).then(|| header(HeaderKind::ChiefArbiter, &t.chief_arbiter));
+    chief
+        .into_iter()
+        .chain(
+            t.deputy_arbiters
+                .iter()
+                .map(|d| header(HeaderKind::DeputyChiefArbiter, d)),
+        )
+        .collect()
+}
+
+/// Is this line a `102` or `112` record (the officials, written from the record)?
+fn is_official(line: &trf::Line) -> bool {
+    matches!(&line.record, Record::Header(h)
+        if matches!(h.kind, HeaderKind::ChiefArbiter | HeaderKind::DeputyChiefArbiter))
+}
+
+/// An imported file's kept lines with its `102`/`112` lines replaced by the record's
+/// officials (changed since by `tournament update`), where the first of them was, else
+/// after the last header line before `players_at`. Returns the lines and the new
+/// `players_at`.
+fn with_officials(
+    t: &Tournament,
+    lines: Vec<trf::Line>,
+    players_at: usize,
+) -> (Vec<trf::Line>, usize) {
+    let first = lines.iter().position(is_official);
+    let removed_before = lines
+        .iter()
+        .take(players_at)
+        .filter(|l| is_official(l))
+        .count();
+    let mut kept: Vec<trf::Line> = lines.into_iter().filter(|l| !is_official(l)).collect();
+    let players_at = players_at.saturating_sub(removed_before).min(kept.len());
+    // No official line comes before the first one: its index is the same in `kept`.
+    let at = match first {
+        Some(i) => i.min(kept.len()),
+        None => kept[..players_at]
+            .iter()
+            .rposition(|l| matches!(l.record, Record::Header(_)))
+            .map_or(0, |i| i + 1),
+    };
+    let new: Vec<trf::Line> = officials(t).into_iter().map(trf::Line::new).collect();
+    let added = new.len();
+    kept.splice(at..at, new);
+    let players_at = if at <= players_at {
+        players_at + added
+    } else {
+        players_at
+    };
+    (kept, players_at)
 }
 
 /// Byes after round `n`: (round, pairing number) → kind.
@@ -329,6 +386,7 @@ pub fn export_doc(
             let at = usize::try_from(imp.players_at)
                 .unwrap_or(0)
                 .min(lines.len());
+            let (lines, at) = with_officials(t, lines, at);
             let (a, b) = lines.split_at(at);
             (a.to_vec(), b.to_vec())
         }
