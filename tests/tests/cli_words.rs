@@ -84,6 +84,10 @@ fn short_ids_and_the_default_tournament_are_taken_wherever_a_tournament_is() {
     assert!(!st_text.contains("required arguments"), "{st_text}");
     assert!(st_text.contains("`arbiter use ID`"), "{st_text}");
     assert!(st_text.contains("--trf FILE"), "{st_text}");
+    // The offline --rounds given to the server's standings: the server's flag is --round.
+    let o = a.run(&["standings", &first, "--rounds", "1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", output_text(&o));
+    assert!(output_text(&o).contains("--round 1"), "{}", output_text(&o));
 
     // `arbiter use PREFIX` sets the default; `arbiter use` shows it.
     let set = a.ok(&["use", &p]);
@@ -195,7 +199,7 @@ fn chief_and_deputy_arbiters_are_recorded_shown_and_written_as_trf_102_and_112()
     // A bad name is refused naming the field and the limit, and nothing changes.
     let long = "x".repeat(101);
     let m = a.refused(&["tournament", "update", &id, "--chief-arbiter", &long]);
-    assert!(m.contains("chief_arbiter: at most 100 characters"), "{m}");
+    assert!(m.contains("--chief-arbiter: at most 100 characters"), "{m}");
 
     // Imported: 102/112 read into the record and written back once, as changed.
     let file = dir.path().join("with-officials.trf");
@@ -297,6 +301,24 @@ fn the_servers_hints_name_the_cli_command_or_flag() {
         "c-42",
     ]);
     assert!(m.contains("--command-id: c-42 was already used"), "{m}");
+    // Player and tournament fields → their flags.
+    let m = a.refused(&["player", "add", &id, "--title", "GM"]);
+    assert!(m.contains("--name"), "{m}");
+    assert!(!m.contains("data."), "{m}");
+    let m = a.refused(&[
+        "tournament",
+        "create",
+        "--name",
+        "Backwards",
+        "--start",
+        "2026-05-02",
+        "--end",
+        "2026-05-01",
+    ]);
+    assert!(
+        m.contains("--end: 2026-05-01 is before --start 2026-05-02"),
+        "{m}"
+    );
     // expected_version (the log's conflict) → --expected-version.
     let m = a.refused(&[
         "tournament",

@@ -223,7 +223,7 @@ fn free_text_and_lists_are_bounded_and_control_characters_refused_and_escaped() 
     refused_unwritten(
         &a,
         &["tournament", "create", "--name", "A", "--time-control", &tc],
-        &["time_control: at most 100 characters, got 101"],
+        &["--time-control: at most 100 characters, got 101"],
     );
     let id = new_tournament(&a, "5", 2);
     refused_unwritten(
@@ -235,7 +235,7 @@ fn free_text_and_lists_are_bounded_and_control_characters_refused_and_escaped() 
             "--name",
             "Doe,\u{1b}]0;pwned\u{7} John",
         ],
-        &["data.name: control character U+001B at character 5"],
+        &["--name: control character U+001B at character 5"],
     );
     let reason = "r".repeat(1001);
     refused_unwritten(

@@ -11,6 +11,35 @@ const IN_CLI_WORDS: &[(&str, &str)] = &[
     ("meta.reason", "--reason"),
     ("expected_version", "--expected-version"),
     ("previous_result", "--was"),
+    // Player data (`player add|correct`).
+    ("data.name", "--name"),
+    ("data.fide_id", "--fide-id"),
+    ("data.sex", "--sex"),
+    ("data.title", "--title"),
+    ("data.federation", "--federation"),
+    ("data.birth_date", "--birth"),
+    ("data.rating_standard", "--rating"),
+    ("data.rating_rapid", "--rapid"),
+    ("data.rating_blitz", "--blitz"),
+    ("data.national_id", "--national-id"),
+    ("data.national_rating", "--national-rating"),
+    ("data.club", "--club"),
+    ("missed_rounds", "--missed-rounds"),
+    ("from_round", "--from-round"),
+    // Tournament fields (`tournament create|update|settings|rules`).
+    ("start_date", "--start"),
+    ("end_date", "--end"),
+    ("time_control", "--time-control"),
+    ("pairing_system", "--system"),
+    ("rule_edition", "--edition"),
+    ("chief_arbiter", "--chief-arbiter"),
+    ("deputy_arbiters", "--deputy-arbiter"),
+    ("rating_list_date", "--rating-list-date"),
+    ("knockout_games", "--knockout-games"),
+    ("knockout_tie_breaks", "--knockout-tie-breaks"),
+    ("late_entry_byes", "--late-entry-byes"),
+    ("announced_criterion", "--tie-criterion"),
+    ("bye_player_id", "--bye"),
     ("SetPairings", "`arbiter round set`"),
     ("PairRound", "`arbiter round pair`"),
     ("RepairRound", "`arbiter round repair`"),
@@ -94,6 +123,20 @@ mod tests {
                 "tournament_id: record as TRF: 3:92: round 2: paired against 4 but no result yet; standings need finished rounds (use --rounds 1)"
             ),
             "tournament_id: record as TRF: 3:92: round 2: paired against 4 but no result yet; standings need finished rounds (use --round 1)"
+        );
+    }
+
+    #[test]
+    fn player_and_tournament_fields_are_their_flags() {
+        assert_eq!(
+            in_cli_words("end_date: 2026-05-01 is before start_date 2026-05-02"),
+            "--end: 2026-05-01 is before --start 2026-05-02"
+        );
+        assert_eq!(
+            in_cli_words(
+                "data.fide_id: 1 is not in the player directory (0 players); give data.name"
+            ),
+            "--fide-id: 1 is not in the player directory (0 players); give --name"
         );
     }
 

@@ -173,7 +173,10 @@ async fn main() -> ExitCode {
         )) => rating_service::run(&cli, r).await,
         // `standings ID` asks the results service; `standings --trf FILE` is offline.
         Command::Offline(offline::OfflineCommand::Standings(a)) if a.on_server() => {
-            round_results::standings(&cli, &a.query()).await
+            match a.check_server_flags() {
+                Ok(()) => round_results::standings(&cli, &a.query()).await,
+                Err(f) => Err(f),
+            }
         }
         Command::Offline(o) => offline::run(&cli, o),
         Command::Round(r) => round_results::run_round(&cli, r).await,

@@ -7,6 +7,9 @@
 //! - A player is a pairing number (1–4 digits), a full id, or a unique id prefix of at
 //!   least [`MIN_PREFIX`] characters.
 //!
+//! Text that cannot be an id prefix (other characters than hex digits and hyphens) is
+//! sent as it is: the server answers for it (`NotFound: tournament_id: …`).
+//!
 //! Prefixes are matched against the tournaments the caller may list (`ListTournaments`,
 //! every page) and the players of the tournament (`ListPlayers`); an ambiguous prefix
 //! is refused listing the candidates (id and name), none refused naming the prefix.
@@ -254,7 +257,8 @@ pub async fn tournament(cli: &Cli, chan: &Chan, given: &str) -> Result<String, F
             )),
         };
     }
-    if is_full_uuid(given) {
+    // A full id, or text that is no id prefix at all (the server names it: NotFound).
+    if is_full_uuid(given) || normalised(given).is_none() {
         return Ok(given.to_owned());
     }
     let list = all_tournaments(chan, 0).await?;
@@ -283,7 +287,7 @@ pub fn is_pairing_number(s: &str) -> bool {
 /// server checks them), an id prefix resolved to the full id.
 pub async fn player(chan: &Chan, tournament: &str, given: &str) -> Result<String, Failure> {
     let g = given.trim();
-    if g.is_empty() || is_pairing_number(g) || is_full_uuid(g) {
+    if g.is_empty() || is_pairing_number(g) || is_full_uuid(g) || normalised(g).is_none() {
         return Ok(g.to_owned());
     }
     let list = players(chan, tournament).await?;

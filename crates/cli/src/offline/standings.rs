@@ -102,6 +102,27 @@ impl StandingsArgs {
         self.id.is_some() || self.trf.is_none()
     }
 
+    /// Flags of the offline form given to the server's: refused saying which flag the
+    /// server's standings take instead.
+    pub fn check_server_flags(&self) -> Result<(), Failure> {
+        if let Some(r) = self.rounds {
+            return Err(usage(format!(
+                "--rounds is for --trf FILE; a tournament's standings after round {r}: --round {r}"
+            )));
+        }
+        let offline_only = [
+            (self.kind.is_some(), "--kind"),
+            (self.unrated_rating.is_some(), "--unrated-rating"),
+            (self.lot_seed.is_some(), "--lot-seed"),
+        ];
+        if let Some((_, flag)) = offline_only.iter().find(|(given, _)| *given) {
+            return Err(usage(format!(
+                "{flag} is for --trf FILE (a tournament on the server uses its own settings: `arbiter tournament settings`)"
+            )));
+        }
+        Ok(())
+    }
+
     /// The server query (`id` given, or the default tournament).
     pub fn query(&self) -> crate::round_results::StandingsQuery<'_> {
         crate::round_results::StandingsQuery {
