@@ -112,6 +112,23 @@ fn short_ids_and_the_default_tournament_are_taken_wherever_a_tournament_is() {
     ]);
     let again = a.json(&["player", "list"]);
     assert_eq!(again[1]["rating_standard"], 2420);
+    // `player prohibit` on the default: every argument a player (by pairing number).
+    let forbidden = a.run(&[
+        "player",
+        "prohibit",
+        "1",
+        "2",
+        "--from-round",
+        "4",
+        "--reason",
+        "same club",
+    ]);
+    assert!(forbidden.status.success(), "{}", output_text(&forbidden));
+    assert!(
+        String::from_utf8_lossy(&forbidden.stdout).contains("players 1, 2 may not be paired"),
+        "{}",
+        output_text(&forbidden)
+    );
     // Rounds and results on the default.
     a.ok(&["round", "pair", "1"]);
     a.ok(&["round", "publish", "1"]);
@@ -353,6 +370,51 @@ fn tournament_list_fetches_every_page() {
     for i in 1..=7 {
         assert!(text.contains(&format!("Open {i}")), "{text}");
     }
+
+    // The RPC itself: a page and the token of the next; a bad token names the field.
+    let token =
+        arbiter_service_kit::auth::Auth::read_token(&a.data.join("admin.token"), "admin").unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        use arbiter_proto::v1::ListTournamentsRequest;
+        use arbiter_proto::v1::registry_service_client::RegistryServiceClient;
+        let ch = tonic::transport::Channel::from_shared(format!("http://127.0.0.1:{}", a.port))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        let mut c = RegistryServiceClient::new(ch);
+        let ask = |page_size: u32, page_token: &str| {
+            let mut r = tonic::Request::new(ListTournamentsRequest {
+                page_size,
+                page_token: page_token.to_owned(),
+            });
+            r.metadata_mut()
+                .insert("authorization", format!("Bearer {token}").parse().unwrap());
+            r
+        };
+        let first = c.list_tournaments(ask(5, "")).await.unwrap().into_inner();
+        assert_eq!(first.tournaments.len(), 5);
+        assert!(!first.next_page_token.is_empty());
+        let rest = c
+            .list_tournaments(ask(5, &first.next_page_token))
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(rest.tournaments.len(), 2);
+        assert_eq!(rest.tournaments[1].tournament_id, ids[6]);
+        assert!(rest.next_page_token.is_empty(), "the last page");
+        let bad = c.list_tournaments(ask(5, "page-2")).await.unwrap_err();
+        assert_eq!(bad.code(), tonic::Code::InvalidArgument);
+        assert!(
+            bad.message().starts_with("page_token: "),
+            "{}",
+            bad.message()
+        );
+    });
 }
 
 #[test]
