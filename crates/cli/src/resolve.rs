@@ -265,7 +265,11 @@ pub async fn tournament(cli: &Cli, chan: &Chan, given: &str) -> Result<String, F
     let candidates: Vec<(String, String)> = list
         .into_iter()
         .map(|t| {
-            let label = format!("{} ({})", t.name, t.start_date);
+            let label = if t.start_date.is_empty() {
+                t.name
+            } else {
+                format!("{} ({})", t.name, t.start_date)
+            };
             (t.tournament_id, label)
         })
         .collect();
