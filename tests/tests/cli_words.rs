@@ -424,6 +424,9 @@ fn arbiterd_that_cannot_start_says_so_in_one_line_without_a_backtrace() {
     let addr = taken.local_addr().unwrap().to_string();
     let not_a_dir = dir.path().join("a-file");
     std::fs::write(&not_a_dir, "x").unwrap();
+    // An unreadable token file (here a directory where admin.token goes).
+    let bad_token = dir.path().join("d3");
+    std::fs::create_dir_all(bad_token.join("admin.token")).unwrap();
     let cases: Vec<(Vec<String>, &str)> = vec![
         (
             vec![
@@ -442,6 +445,15 @@ fn arbiterd_that_cannot_start_says_so_in_one_line_without_a_backtrace() {
                 "127.0.0.1:0".into(),
             ],
             "not a directory",
+        ),
+        (
+            vec![
+                "--data-dir".into(),
+                bad_token.display().to_string(),
+                "--listen".into(),
+                "127.0.0.1:0".into(),
+            ],
+            "token file",
         ),
         (
             vec![

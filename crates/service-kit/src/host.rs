@@ -300,7 +300,7 @@ impl Platform {
         } else {
             follow_owner(&store, &token_file).await
         }
-        .map_err(|e| anyhow::anyhow!("access: {e:#}"))?;
+        .context("access")?;
         // The token file is a credential (created 0600; one made wider is tightened).
         crate::files::keep_private(&token_file, 0o600);
         if let Some(v) = jwt {
