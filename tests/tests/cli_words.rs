@@ -129,8 +129,14 @@ fn short_ids_and_the_default_tournament_are_taken_wherever_a_tournament_is() {
         "{}",
         output_text(&forbidden)
     );
-    // Rounds and results on the default.
+    // Rounds and results on the default; a board set by hand with an id prefix.
     a.ok(&["round", "pair", "1"]);
+    let by_hand = format!("{}-1", pp.replace('-', ""));
+    let set = a.json(&[
+        "round", "set", "1", "--board", &by_hand, "--reason", "by hand",
+    ]);
+    assert_eq!(set["boards"][0]["white"], baburin.as_str(), "{set}");
+    assert_eq!(set["boards"][0]["black"], nigel.as_str(), "{set}");
     a.ok(&["round", "publish", "1"]);
     let shown = a.json(&["round", "show", "1"]);
     assert_eq!(shown["boards"].as_array().unwrap().len(), 1);

@@ -92,7 +92,8 @@ pub struct SetArgs {
     id: String,
     /// Round.
     round: u32,
-    /// A board as WHITE-BLACK (player ids or pairing numbers), in board order.
+    /// A board as WHITE-BLACK (pairing numbers, player ids, or id prefixes written without
+    /// hyphens), in board order.
     #[arg(long = "board")]
     boards: Vec<String>,
     /// The player who gets the pairing-allocated bye.
@@ -310,7 +311,13 @@ fn parse_boards(boards: &[String]) -> Result<Vec<PairedBoard>, Failure> {
         .iter()
         .enumerate()
         .map(|(i, b)| {
-            let (w, k) = b.split_once('-').ok_or_else(|| Failure {
+            // A full id (with its hyphens) on the white side ends at character 36;
+            // otherwise the first '-' parts the sides (give id prefixes without hyphens).
+            let split = match (b.get(..36), b.get(36..37)) {
+                (Some(w), Some("-")) if uuid::Uuid::try_parse(w).is_ok() => Some((w, &b[37..])),
+                _ => b.split_once('-'),
+            };
+            let (w, k) = split.ok_or_else(|| Failure {
                 code: 2,
                 message: format!("--board {b:?}: write WHITE-BLACK (ids or pairing numbers)"),
             })?;
@@ -382,6 +389,13 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
             answer(cli, r.into_inner());
         }
         RoundCommand::Set(a) => {
+            // Each side a pairing number, an id or a unique id prefix (ADR cli-001).
+            let mut boards = parse_boards(&a.boards)?;
+            for b in &mut boards {
+                b.white_id = crate::resolve::player(&channel, &id, &b.white_id).await?;
+                b.black_id = crate::resolve::player(&channel, &id, &b.black_id).await?;
+            }
+            let bye = crate::resolve::player(&channel, &id, &a.bye).await?;
             let r = pairing
                 .set_pairings(authed(
                     &token(cli)?,
@@ -389,8 +403,8 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                         meta: meta(&a.meta),
                         tournament_id: id.clone(),
                         round: a.round,
-                        boards: parse_boards(&a.boards)?,
-                        bye_player_id: a.bye.clone(),
+                        boards,
+                        bye_player_id: bye,
                     },
                 )?)
                 .await?;
