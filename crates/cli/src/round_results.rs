@@ -69,7 +69,7 @@ pub enum RoundCommand {
 
 #[derive(Args)]
 pub struct RoundArgs {
-    /// Tournament id.
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     /// Round.
     round: u32,
@@ -79,7 +79,7 @@ pub struct RoundArgs {
 
 #[derive(Args)]
 pub struct ShowArgs {
-    /// Tournament id.
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     /// Round (default: the last paired).
     #[arg(default_value_t = 0)]
@@ -88,7 +88,7 @@ pub struct ShowArgs {
 
 #[derive(Args)]
 pub struct SetArgs {
-    /// Tournament id.
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     /// Round.
     round: u32,
@@ -123,6 +123,7 @@ pub enum ResultCommand {
 
 #[derive(Args)]
 pub struct SetResultArgs {
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     round: u32,
     board: u32,
@@ -135,6 +136,7 @@ pub struct SetResultArgs {
 
 #[derive(Args)]
 pub struct ConfirmArgs {
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     round: u32,
     board: u32,
@@ -144,6 +146,7 @@ pub struct ConfirmArgs {
 
 #[derive(Args)]
 pub struct CorrectArgs {
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     round: u32,
     board: u32,
@@ -163,9 +166,10 @@ pub struct CorrectArgs {
 
 #[derive(Args)]
 pub struct ByeArgs {
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     round: u32,
-    /// Player id or pairing number.
+    /// Pairing number, player id or a unique prefix of it.
     player: String,
     /// pab, full, half, zero, absent.
     kind: String,
@@ -175,24 +179,27 @@ pub struct ByeArgs {
 
 #[derive(Args)]
 pub struct RoundShowArgs {
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     round: u32,
 }
 
 #[derive(Args)]
 pub struct HistoryArgs {
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     #[arg(long, default_value_t = 0)]
     round: u32,
     #[arg(long, default_value_t = 0)]
     board: u32,
-    /// Player id or pairing number.
+    /// Pairing number, player id or a unique prefix of it.
     #[arg(long, default_value = "")]
     player: String,
 }
 
 #[derive(Args)]
 pub struct ImpactArgs {
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     /// Global position of a recorded correction.
     #[arg(long, default_value_t = 0)]
@@ -216,6 +223,7 @@ pub enum AuditCommand {
     },
     /// The tournament's audit log as JSON lines.
     Export {
+        /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
         id: String,
         /// Write to this file (default: stdout).
         #[arg(long, short)]
