@@ -190,6 +190,20 @@ fn with_officials(
     lines: Vec<trf::Line>,
     players_at: usize,
 ) -> (Vec<trf::Line>, usize) {
+    // Unchanged since the import: the file's own lines, as they were written.
+    let value = |kind: HeaderKind| {
+        lines.iter().filter_map(move |l| match &l.record {
+            Record::Header(h) if h.kind == kind => Some(h.value.trim().to_owned()),
+            _ => None,
+        })
+    };
+    let chief = value(HeaderKind::ChiefArbiter).next().unwrap_or_default();
+    let deputies: Vec<String> = value(HeaderKind::DeputyChiefArbiter)
+        .filter(|d| !d.is_empty())
+        .collect();
+    if chief == t.chief_arbiter && deputies == t.deputy_arbiters {
+        return (lines, players_at);
+    }
     let first = lines.iter().position(is_official);
     let removed_before = lines
         .iter()
@@ -520,6 +534,44 @@ pub fn export_doc(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_imported_files_officials_are_kept_as_written_until_changed_then_replaced_once() {
+        let lines: Vec<trf::Line> = [
+            "012 T",
+            "102 IA Quinn, Pat  ",
+            "112 FA Ryan, Liz",
+            "092 Swiss",
+        ]
+        .iter()
+        .filter_map(|l| one_line(l))
+        .collect();
+        let text = |ls: &[trf::Line]| -> Vec<String> {
+            ls.iter()
+                .map(|l| {
+                    let mut d = TrfDocument::new();
+                    d.lines.push(l.clone());
+                    trf::write(&d, TrfVersion::Trf26).trim_end().to_owned()
+                })
+                .collect()
+        };
+        let mut t = Tournament {
+            chief_arbiter: "IA Quinn, Pat".into(),
+            deputy_arbiters: vec!["FA Ryan, Liz".into()],
+            ..Default::default()
+        };
+        let (same, at) = with_officials(&t, lines.clone(), 4);
+        assert_eq!(at, 4);
+        assert_eq!(text(&same), text(&lines), "unchanged: verbatim");
+        t.chief_arbiter = "IA Nolan, Rose".into();
+        t.deputy_arbiters = vec!["A".into(), "B".into()];
+        let (changed, at) = with_officials(&t, lines, 4);
+        assert_eq!(at, 5);
+        let changed = text(&changed);
+        assert_eq!(changed[0], "012 T");
+        assert_eq!(&changed[1..4], ["102 IA Nolan, Rose", "112 A", "112 B"]);
+        assert_eq!(changed[4], "092 Swiss");
+    }
+
     use super::*;
     use crate::roster::RosterEvent;
     use crate::trf_import::plan_import;
