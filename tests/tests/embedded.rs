@@ -152,7 +152,7 @@ fn bad_input_names_the_field_and_writes_nothing() {
     );
     assert_eq!(stale.status.code(), Some(1));
     assert!(
-        text(&stale).contains("Aborted: expected_version") && text(&stale).contains("version 1"),
+        text(&stale).contains("Aborted: --expected-version") && text(&stale).contains("version 1"),
         "{}",
         text(&stale)
     );

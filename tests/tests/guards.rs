@@ -148,7 +148,7 @@ fn a_pairing_is_discarded_or_unpublished_only_before_its_results_and_with_a_reas
     refused_unwritten(
         &a,
         &["round", "discard", &id, "1"],
-        &["meta.reason: discarding a pairing needs a reason"],
+        &["--reason: discarding a pairing needs a reason"],
     );
     let out = a.ok(&[
         "round",
@@ -179,7 +179,7 @@ fn a_pairing_is_discarded_or_unpublished_only_before_its_results_and_with_a_reas
     refused_unwritten(
         &a,
         &["round", "unpublish", &id, "1"],
-        &["meta.reason: unpublishing a pairing needs a reason"],
+        &["--reason: unpublishing a pairing needs a reason"],
     );
     let v = a.json(&[
         "round",
@@ -201,7 +201,7 @@ fn a_pairing_is_discarded_or_unpublished_only_before_its_results_and_with_a_reas
     refused_unwritten(
         &a,
         &["round", "unpublish", &id, "1", "--reason", "evil\u{1b}[2J"],
-        &["meta.reason: control character U+001B at character 5"],
+        &["--reason: control character U+001B at character 5"],
     );
 }
 
@@ -230,7 +230,7 @@ fn free_text_and_lists_are_bounded_and_control_characters_refused_and_escaped() 
     refused_unwritten(
         &a,
         &["tournament", "create", "--name", "A", "--time-control", &tc],
-        &["time_control: at most 100 characters, got 101"],
+        &["--time-control: at most 100 characters, got 101"],
     );
     let id = new_tournament(&a, "5", 2);
     refused_unwritten(
@@ -242,7 +242,7 @@ fn free_text_and_lists_are_bounded_and_control_characters_refused_and_escaped() 
             "--name",
             "Doe,\u{1b}]0;pwned\u{7} John",
         ],
-        &["data.name: control character U+001B at character 5"],
+        &["--name: control character U+001B at character 5"],
     );
     let reason = "r".repeat(1001);
     refused_unwritten(
@@ -256,7 +256,7 @@ fn free_text_and_lists_are_bounded_and_control_characters_refused_and_escaped() 
             "--reason",
             &reason,
         ],
-        &["meta.reason: at most 1000 characters, got 1001"],
+        &["--reason: at most 1000 characters, got 1001"],
     );
     let tiebreaks = vec!["BH"; 21].join(",");
     refused_unwritten(

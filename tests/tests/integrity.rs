@@ -853,6 +853,6 @@ fn every_services_reason_and_the_standings_tie_break_list_are_bounded() {
     assert!(m.contains("tiebreaks: at most 200 characters"), "{m}");
     let reason = "x".repeat(1_001);
     let m = a.refused(&["round", "pair", &id, "1", "--reason", &reason]);
-    assert!(m.contains("meta.reason: at most 1000 characters"), "{m}");
+    assert!(m.contains("--reason: at most 1000 characters"), "{m}");
     assert_eq!(info(port).projected_position, head, "nothing written");
 }

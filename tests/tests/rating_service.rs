@@ -358,7 +358,7 @@ fn monthly_period_runs_deterministically_and_corrections_revise_it() {
         ],
     );
     assert!(
-        text(&no_reason).contains("meta.reason"),
+        text(&no_reason).contains("--reason"),
         "{}",
         text(&no_reason)
     );

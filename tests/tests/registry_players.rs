@@ -229,7 +229,7 @@ fn initial_ranking_late_entry_withdrawal_and_half_point_bye_in_the_exported_trf(
     );
     let bad = a.run(&["player", "add", &open, "--name", "X", "--title", "GMX"]);
     assert_eq!(bad.status.code(), Some(1));
-    assert!(text(&bad).contains("data.title"), "{}", text(&bad));
+    assert!(text(&bad).contains("--title"), "{}", text(&bad));
 
     // A tournament paired elsewhere up to round 2.
     let trf = [

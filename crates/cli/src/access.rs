@@ -201,6 +201,12 @@ pub async fn run(cli: &Cli, cmd: &AccessCommand) -> Result<(), Failure> {
             role,
             tournament,
         } => {
+            // A tournament given by a prefix (none: every tournament).
+            let tournament = &if tournament.is_empty() {
+                String::new()
+            } else {
+                crate::resolve::tournament(cli, &connect(cli).await?, tournament).await?
+            };
             let req = authed(
                 &token(cli)?,
                 RoleRequest {
@@ -305,6 +311,8 @@ pub async fn run(cli: &Cli, cmd: &AccessCommand) -> Result<(), Failure> {
             ack(cli, &format!("revoked token {token_id}"), &a);
         }
         AccessCommand::Public { tournament, off } => {
+            let tournament =
+                &crate::resolve::tournament(cli, &connect(cli).await?, tournament).await?;
             let a = c
                 .set_tournament_visibility(authed(
                     &token(cli)?,

@@ -10,7 +10,7 @@ use crate::{Cli, Failure};
 
 #[derive(Args)]
 pub struct WatchArgs {
-    /// Tournament id (as given to OpenBoard).
+    /// Tournament id or a unique prefix (default: the one `arbiter use` set).
     pub tournament: String,
     /// Board number (from 1).
     pub board: u32,
@@ -21,7 +21,7 @@ pub struct WatchArgs {
 
 #[derive(Args)]
 pub struct PgnArgs {
-    /// Tournament id (as given to OpenBoard).
+    /// Tournament id or a unique prefix (default: the one `arbiter use` set).
     pub tournament: String,
     /// Board number (from 1).
     pub board: u32,
@@ -29,9 +29,11 @@ pub struct PgnArgs {
 
 /// `arbiter clock pgn ID BOARD`: the board's current game as PGN with `[%clk]`.
 pub async fn pgn(cli: &Cli, a: &PgnArgs) -> Result<(), Failure> {
-    let s = ClockServiceClient::new(connect(cli).await?)
+    let chan = connect(cli).await?;
+    let tournament_id = crate::resolve::tournament(cli, &chan, &a.tournament).await?;
+    let s = ClockServiceClient::new(chan)
         .get_clock_state(arbiter_proto::v1::GetClockStateRequest {
-            tournament_id: a.tournament.clone(),
+            tournament_id,
             board: a.board,
         })
         .await?
@@ -125,10 +127,12 @@ fn json(u: &BoardUpdate, s: &ClockState) -> serde_json::Value {
 }
 
 pub async fn watch(cli: &Cli, a: &WatchArgs) -> Result<(), Failure> {
-    let mut client = ClockServiceClient::new(connect(cli).await?);
+    let chan = connect(cli).await?;
+    let tournament_id = crate::resolve::tournament(cli, &chan, &a.tournament).await?;
+    let mut client = ClockServiceClient::new(chan);
     let mut stream = client
         .watch_board(WatchBoardRequest {
-            tournament_id: a.tournament.clone(),
+            tournament_id,
             board: a.board,
         })
         .await?

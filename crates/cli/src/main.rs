@@ -7,15 +7,18 @@
 mod access;
 mod client;
 mod clock_watch;
+mod hints;
 mod offline;
 mod output;
 mod print;
 mod rating_service;
 mod ratinglist_import;
 mod registry_players;
+mod resolve;
 mod round_results;
 mod sheets;
 mod tournament;
+mod use_default;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -112,6 +115,9 @@ pub enum Command {
     Access(access::AccessCommand),
     /// Who the token is: principal, roles, token id.
     Whoami,
+    /// The default tournament: `arbiter use ID` (a unique prefix will do), `arbiter use`
+    /// shows it, `--clear` forgets it. Commands whose tournament is left out use it.
+    Use(use_default::UseArgs),
 }
 
 /// An error with the exit code it maps to.
@@ -129,7 +135,7 @@ impl From<tonic::Status> for Failure {
         };
         Failure {
             code,
-            message: format!("{:?}: {}", s.code(), s.message()),
+            message: format!("{:?}: {}", s.code(), hints::in_cli_words(s.message())),
         }
     }
 }
@@ -145,7 +151,17 @@ impl From<anyhow::Error> for Failure {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&argv) {
+        Ok(c) => c,
+        // A left-out tournament argument: the default tournament goes in its place.
+        Err(e) => match resolve::with_default_tournament(&argv)
+            .and_then(|a| Cli::try_parse_from(a).ok())
+        {
+            Some(c) => c,
+            None => e.exit(),
+        },
+    };
     let result = match &cli.command {
         Command::Health => client::health(&cli).await,
         Command::Tournament(t) => tournament::run(&cli, t).await,
@@ -162,8 +178,11 @@ async fn main() -> ExitCode {
             offline::rating::RatingCommand::Service(r),
         )) => rating_service::run(&cli, r).await,
         // `standings ID` asks the results service; `standings --trf FILE` is offline.
-        Command::Offline(offline::OfflineCommand::Standings(a)) if a.id.is_some() => {
-            round_results::standings(&cli, &a.query()).await
+        Command::Offline(offline::OfflineCommand::Standings(a)) if a.on_server() => {
+            match a.check_server_flags() {
+                Ok(()) => round_results::standings(&cli, &a.query()).await,
+                Err(f) => Err(f),
+            }
         }
         Command::Offline(o) => offline::run(&cli, o),
         Command::Round(r) => round_results::run_round(&cli, r).await,
@@ -174,6 +193,7 @@ async fn main() -> ExitCode {
         Command::Print(p) => print::run(&cli, p).await,
         Command::Access(a) => access::run(&cli, a).await,
         Command::Whoami => access::whoami(&cli).await,
+        Command::Use(a) => use_default::run(&cli, a).await,
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

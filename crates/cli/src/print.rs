@@ -227,10 +227,11 @@ pub async fn run(cli: &Cli, cmd: &PrintCommand) -> Result<(), Failure> {
         PrintCommand::Pairings(a) => {
             let f = check_output(&a.out)?;
             let chan = connect(cli).await?;
-            let view = pairing_of(&chan, &a.id, a.round).await?;
-            let event = sheets::event(&chan, &a.id).await?;
-            let roster = sheets::roster(&chan, &a.id).await?;
-            let points = sheets::points_before(&chan, &a.id, view.round).await;
+            let id = crate::resolve::tournament(cli, &chan, &a.id).await?;
+            let view = pairing_of(&chan, &id, a.round).await?;
+            let event = sheets::event(&chan, &id).await?;
+            let roster = sheets::roster(&chan, &id).await?;
+            let points = sheets::points_before(&chan, &id, view.round).await;
             let p = sheets::pairing_sheet(event, &view, &roster, &points, None);
             let sheet = match a.by {
                 Order::Board => render::pairings::by_board(&p, f),
@@ -243,11 +244,12 @@ pub async fn run(cli: &Cli, cmd: &PrintCommand) -> Result<(), Failure> {
         PrintCommand::Results(a) => {
             let f = check_output(&a.out)?;
             let chan = connect(cli).await?;
-            let view = pairing_of(&chan, &a.id, a.round).await?;
-            let results = sheets::round_results(&chan, &a.id, view.round).await?;
-            let event = sheets::event(&chan, &a.id).await?;
-            let roster = sheets::roster(&chan, &a.id).await?;
-            let points = sheets::points_before(&chan, &a.id, view.round).await;
+            let id = crate::resolve::tournament(cli, &chan, &a.id).await?;
+            let view = pairing_of(&chan, &id, a.round).await?;
+            let results = sheets::round_results(&chan, &id, view.round).await?;
+            let event = sheets::event(&chan, &id).await?;
+            let roster = sheets::roster(&chan, &id).await?;
+            let points = sheets::points_before(&chan, &id, view.round).await;
             let p = sheets::pairing_sheet(event, &view, &roster, &points, Some(&results));
             let sheet = render::pairings::results(&p, f).map_err(render_failure)?;
             note(&roster);
@@ -262,12 +264,12 @@ pub async fn run(cli: &Cli, cmd: &PrintCommand) -> Result<(), Failure> {
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(render_failure)?;
             let chan = connect(cli).await?;
-            let event = sheets::event(&chan, &a.id).await?;
+            let id = crate::resolve::tournament(cli, &chan, &a.id).await?;
+            let event = sheets::event(&chan, &id).await?;
             let year = year_of(&event);
             render::standings::check_year(&categories, year).map_err(render_failure)?;
-            let s =
-                sheets::standings_msg(&chan, &a.id, a.round, &a.tiebreaks, &a.edition, 0).await?;
-            let roster = sheets::roster(&chan, &a.id).await?;
+            let s = sheets::standings_msg(&chan, &id, a.round, &a.tiebreaks, &a.edition, 0).await?;
+            let roster = sheets::roster(&chan, &id).await?;
             let st = sheets::standings_sheet(event, &s, &roster)?;
             let sheet =
                 render::standings::standings(&st, &categories, year, f).map_err(render_failure)?;
@@ -277,10 +279,10 @@ pub async fn run(cli: &Cli, cmd: &PrintCommand) -> Result<(), Failure> {
         PrintCommand::Crosstable(a) => {
             let f = check_output(&a.out)?;
             let chan = connect(cli).await?;
-            let s =
-                sheets::standings_msg(&chan, &a.id, a.round, &a.tiebreaks, &a.edition, 0).await?;
-            let event = sheets::event(&chan, &a.id).await?;
-            let roster = sheets::roster(&chan, &a.id).await?;
+            let id = crate::resolve::tournament(cli, &chan, &a.id).await?;
+            let s = sheets::standings_msg(&chan, &id, a.round, &a.tiebreaks, &a.edition, 0).await?;
+            let event = sheets::event(&chan, &id).await?;
+            let roster = sheets::roster(&chan, &id).await?;
             let st = sheets::standings_sheet(event, &s, &roster)?;
             let sheet = render::crosstable::crosstable(&st, f).map_err(render_failure)?;
             note(&roster);

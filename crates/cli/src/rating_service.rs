@@ -57,7 +57,7 @@ pub enum RatingCommand {
     /// Submit a tournament run here (its results as rating sees them). Submitting it
     /// again after a correction is a revision (give --reason).
     SubmitTournament {
-        /// The tournament id (registry).
+        /// The tournament id (registry) or a unique prefix (default: the one `arbiter use` set).
         id: String,
         /// Which list the games are rated for.
         #[arg(long, value_enum)]
@@ -546,6 +546,7 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
             command,
         } => {
             let token = token(cli)?;
+            let id = crate::resolve::tournament(cli, &connect(cli).await?, id).await?;
             let r = client
                 .submit_tournament(authed(
                     &token,

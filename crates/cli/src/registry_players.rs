@@ -49,7 +49,7 @@ impl Meta {
 pub enum TournamentTrfCommand {
     /// Set the event's rules for entries (only the options given change).
     Rules {
-        /// Tournament id.
+        /// Tournament id or a unique prefix (default: the one `arbiter use` set).
         id: String,
         /// Whether players may request full-point byes (true/false).
         #[arg(long)]
@@ -82,7 +82,7 @@ pub enum TournamentTrfCommand {
     },
     /// Write a tournament as TRF (to stdout, or --output).
     Export {
-        /// Tournament id.
+        /// Tournament id or a unique prefix (default: the one `arbiter use` set).
         id: String,
         /// As of this round (default: every round paired so far).
         #[arg(long, default_value_t = 0)]
@@ -161,7 +161,7 @@ impl DataArgs {
 pub enum PlayerCommand {
     /// Enter a player (after round 1 has been paired: a late entry).
     Add {
-        /// Tournament id.
+        /// Tournament id or a unique prefix (default: the one `arbiter use` set).
         tournament: String,
         #[command(flatten)]
         data: DataArgs,
@@ -173,14 +173,14 @@ pub enum PlayerCommand {
     },
     /// The players in pairing-number order.
     List {
-        /// Tournament id.
+        /// Tournament id or a unique prefix (default: the one `arbiter use` set).
         tournament: String,
     },
     /// Correct a player's data (--reason is required).
     Correct {
-        /// Tournament id.
+        /// Tournament id or a unique prefix (default: the one `arbiter use` set).
         tournament: String,
-        /// Player id or pairing number.
+        /// Pairing number, player id or a unique prefix of it.
         player: String,
         #[command(flatten)]
         data: DataArgs,
@@ -189,9 +189,9 @@ pub enum PlayerCommand {
     },
     /// Withdraw a player from a round on.
     Withdraw {
-        /// Tournament id.
+        /// Tournament id or a unique prefix (default: the one `arbiter use` set).
         tournament: String,
-        /// Player id or pairing number.
+        /// Pairing number, player id or a unique prefix of it.
         player: String,
         /// First round the player will not play.
         #[arg(long)]
@@ -201,9 +201,9 @@ pub enum PlayerCommand {
     },
     /// Request a bye for a round not yet paired.
     Bye {
-        /// Tournament id.
+        /// Tournament id or a unique prefix (default: the one `arbiter use` set).
         tournament: String,
-        /// Player id or pairing number.
+        /// Pairing number, player id or a unique prefix of it.
         player: String,
         /// Round.
         #[arg(long)]
@@ -216,7 +216,7 @@ pub enum PlayerCommand {
     },
     /// Forbid pairings among players (same club, family) for a range of rounds.
     Prohibit {
-        /// Tournament id.
+        /// Tournament id or a unique prefix (default: the one `arbiter use` set).
         tournament: String,
         /// Two or more player ids or pairing numbers.
         #[arg(num_args = 2.., required = true)]
@@ -270,14 +270,57 @@ async fn players(
 }
 
 /// `arbiter player …`.
+impl PlayerCommand {
+    /// The tournament argument as given.
+    fn given(&self) -> &str {
+        match self {
+            PlayerCommand::Add { tournament, .. }
+            | PlayerCommand::List { tournament }
+            | PlayerCommand::Correct { tournament, .. }
+            | PlayerCommand::Withdraw { tournament, .. }
+            | PlayerCommand::Bye { tournament, .. }
+            | PlayerCommand::Prohibit { tournament, .. } => tournament,
+        }
+    }
+}
+
+/// `player prohibit`'s arguments: with the default tournament (the first argument a
+/// pairing number, which no tournament prefix is) every argument is a player.
+fn prohibit_args<'a>(tournament: &'a str, players: &'a [String]) -> (&'a str, Vec<String>) {
+    if tournament != crate::resolve::DEFAULT
+        && crate::resolve::is_pairing_number(tournament)
+        && !tournament.starts_with('0')
+    {
+        let mut all = vec![tournament.to_owned()];
+        all.extend(players.iter().cloned());
+        (crate::resolve::DEFAULT, all)
+    } else {
+        (tournament, players.to_vec())
+    }
+}
+
 pub async fn run_player(cli: &Cli, cmd: &PlayerCommand) -> Result<(), Failure> {
-    let mut client = RegistryServiceClient::new(connect(cli).await?);
+    let chan = connect(cli).await?;
+    let (given, prohibited) = match cmd {
+        PlayerCommand::Prohibit {
+            tournament,
+            players,
+            ..
+        } => {
+            let (t, p) = prohibit_args(tournament, players);
+            (t, p)
+        }
+        _ => (cmd.given(), Vec::new()),
+    };
+    let tournament_id = crate::resolve::tournament(cli, &chan, given).await?;
+    let tournament = &tournament_id;
+    let mut client = RegistryServiceClient::new(chan.clone());
     match cmd {
         PlayerCommand::Add {
-            tournament,
             data,
             missed_rounds,
             meta,
+            ..
         } => {
             let r = client
                 .add_player(authed(
@@ -304,7 +347,7 @@ pub async fn run_player(cli: &Cli, cmd: &PlayerCommand) -> Result<(), Failure> {
                 );
             }
         }
-        PlayerCommand::List { tournament } => {
+        PlayerCommand::List { .. } => {
             let list = players(&mut client, tournament).await?;
             if cli.json {
                 output::json(&serde_json::Value::Array(
@@ -354,15 +397,13 @@ pub async fn run_player(cli: &Cli, cmd: &PlayerCommand) -> Result<(), Failure> {
             }
         }
         PlayerCommand::Correct {
-            tournament,
-            player,
-            data,
-            meta,
+            player, data, meta, ..
         } => {
             let list = players(&mut client, tournament).await?;
+            let wanted = crate::resolve::player(&chan, tournament, player).await?;
             let current = list
                 .iter()
-                .find(|p| p.player_id == *player || p.pairing_number.to_string() == player.trim())
+                .find(|p| p.player_id == wanted || p.pairing_number.to_string() == wanted)
                 .ok_or_else(|| Failure {
                     code: 1,
                     message: format!("player: no player {player:?} in tournament {tournament}"),
@@ -382,10 +423,10 @@ pub async fn run_player(cli: &Cli, cmd: &PlayerCommand) -> Result<(), Failure> {
             print_ack(cli, &format!("corrected player {player}"), &a);
         }
         PlayerCommand::Withdraw {
-            tournament,
             player,
             from_round,
             meta,
+            ..
         } => {
             let a = client
                 .withdraw_player(authed(
@@ -393,7 +434,7 @@ pub async fn run_player(cli: &Cli, cmd: &PlayerCommand) -> Result<(), Failure> {
                     WithdrawPlayerRequest {
                         meta: meta.to_proto(),
                         tournament_id: tournament.clone(),
-                        player: player.clone(),
+                        player: crate::resolve::player(&chan, tournament, player).await?,
                         from_round: *from_round,
                     },
                 )?)
@@ -406,11 +447,11 @@ pub async fn run_player(cli: &Cli, cmd: &PlayerCommand) -> Result<(), Failure> {
             );
         }
         PlayerCommand::Bye {
-            tournament,
             player,
             round,
             kind,
             meta,
+            ..
         } => {
             let a = client
                 .request_bye(authed(
@@ -418,7 +459,7 @@ pub async fn run_player(cli: &Cli, cmd: &PlayerCommand) -> Result<(), Failure> {
                     RequestByeRequest {
                         meta: meta.to_proto(),
                         tournament_id: tournament.clone(),
-                        player: player.clone(),
+                        player: crate::resolve::player(&chan, tournament, player).await?,
                         round: *round,
                         kind: kind.clone(),
                     },
@@ -432,11 +473,10 @@ pub async fn run_player(cli: &Cli, cmd: &PlayerCommand) -> Result<(), Failure> {
             );
         }
         PlayerCommand::Prohibit {
-            tournament,
-            players,
             from_round,
             to_round,
             meta,
+            ..
         } => {
             let a = client
                 .prohibit_pairing(authed(
@@ -444,7 +484,8 @@ pub async fn run_player(cli: &Cli, cmd: &PlayerCommand) -> Result<(), Failure> {
                     ProhibitPairingRequest {
                         meta: meta.to_proto(),
                         tournament_id: tournament.clone(),
-                        players: players.clone(),
+                        players: crate::resolve::players_named(&chan, tournament, &prohibited)
+                            .await?,
                         first_round: *from_round,
                         last_round: *to_round,
                     },
@@ -453,7 +494,10 @@ pub async fn run_player(cli: &Cli, cmd: &PlayerCommand) -> Result<(), Failure> {
                 .into_inner();
             print_ack(
                 cli,
-                &format!("players {} may not be paired together", players.join(", ")),
+                &format!(
+                    "players {} may not be paired together",
+                    prohibited.join(", ")
+                ),
                 &a,
             );
         }
@@ -473,7 +517,9 @@ pub async fn run_trf(cli: &Cli, cmd: &TournamentTrfCommand) -> Result<(), Failur
             meta,
         } => {
             let token = token(cli)?;
-            let mut client = RegistryServiceClient::new(connect(cli).await?);
+            let chan = connect(cli).await?;
+            let id = &crate::resolve::tournament(cli, &chan, id).await?;
+            let mut client = RegistryServiceClient::new(chan);
             let a = client
                 .set_entry_rules(authed(
                     &token,
@@ -564,11 +610,13 @@ pub async fn run_trf(cli: &Cli, cmd: &TournamentTrfCommand) -> Result<(), Failur
             engine_lines,
             output: out,
         } => {
-            let mut client = RegistryServiceClient::new(connect(cli).await?)
-                .max_decoding_message_size(MAX_TRF_MESSAGE);
+            let chan = connect(cli).await?;
+            let id = crate::resolve::tournament(cli, &chan, id).await?;
+            let mut client =
+                RegistryServiceClient::new(chan).max_decoding_message_size(MAX_TRF_MESSAGE);
             let r = client
                 .export_trf(ExportTrfRequest {
-                    tournament_id: id.clone(),
+                    tournament_id: id,
                     round: *round,
                     format: to.clone(),
                     engine_lines: *engine_lines,

@@ -69,7 +69,7 @@ pub enum RoundCommand {
 
 #[derive(Args)]
 pub struct RoundArgs {
-    /// Tournament id.
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     /// Round.
     round: u32,
@@ -79,7 +79,7 @@ pub struct RoundArgs {
 
 #[derive(Args)]
 pub struct ShowArgs {
-    /// Tournament id.
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     /// Round (default: the last paired).
     #[arg(default_value_t = 0)]
@@ -88,11 +88,12 @@ pub struct ShowArgs {
 
 #[derive(Args)]
 pub struct SetArgs {
-    /// Tournament id.
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     /// Round.
     round: u32,
-    /// A board as WHITE-BLACK (player ids or pairing numbers), in board order.
+    /// A board as WHITE-BLACK (pairing numbers, player ids, or id prefixes written without
+    /// hyphens), in board order.
     #[arg(long = "board")]
     boards: Vec<String>,
     /// The player who gets the pairing-allocated bye.
@@ -122,6 +123,7 @@ pub enum ResultCommand {
 
 #[derive(Args)]
 pub struct SetResultArgs {
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     round: u32,
     board: u32,
@@ -134,6 +136,7 @@ pub struct SetResultArgs {
 
 #[derive(Args)]
 pub struct ConfirmArgs {
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     round: u32,
     board: u32,
@@ -143,6 +146,7 @@ pub struct ConfirmArgs {
 
 #[derive(Args)]
 pub struct CorrectArgs {
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     round: u32,
     board: u32,
@@ -162,9 +166,10 @@ pub struct CorrectArgs {
 
 #[derive(Args)]
 pub struct ByeArgs {
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     round: u32,
-    /// Player id or pairing number.
+    /// Pairing number, player id or a unique prefix of it.
     player: String,
     /// pab, full, half, zero, absent.
     kind: String,
@@ -174,24 +179,27 @@ pub struct ByeArgs {
 
 #[derive(Args)]
 pub struct RoundShowArgs {
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     round: u32,
 }
 
 #[derive(Args)]
 pub struct HistoryArgs {
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     #[arg(long, default_value_t = 0)]
     round: u32,
     #[arg(long, default_value_t = 0)]
     board: u32,
-    /// Player id or pairing number.
+    /// Pairing number, player id or a unique prefix of it.
     #[arg(long, default_value = "")]
     player: String,
 }
 
 #[derive(Args)]
 pub struct ImpactArgs {
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     /// Global position of a recorded correction.
     #[arg(long, default_value_t = 0)]
@@ -215,6 +223,7 @@ pub enum AuditCommand {
     },
     /// The tournament's audit log as JSON lines.
     Export {
+        /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
         id: String,
         /// Write to this file (default: stdout).
         #[arg(long, short)]
@@ -306,7 +315,13 @@ fn parse_boards(boards: &[String]) -> Result<Vec<PairedBoard>, Failure> {
         .iter()
         .enumerate()
         .map(|(i, b)| {
-            let (w, k) = b.split_once('-').ok_or_else(|| Failure {
+            // A full id (with its hyphens) on the white side ends at character 36;
+            // otherwise the first '-' parts the sides (give id prefixes without hyphens).
+            let split = match (b.get(..36), b.get(36..37)) {
+                (Some(w), Some("-")) if uuid::Uuid::try_parse(w).is_ok() => Some((w, &b[37..])),
+                _ => b.split_once('-'),
+            };
+            let (w, k) = split.ok_or_else(|| Failure {
                 code: 2,
                 message: format!("--board {b:?}: write WHITE-BLACK (ids or pairing numbers)"),
             })?;
@@ -331,8 +346,37 @@ async fn answer(cli: &Cli, chan: &Chan, r: PairingResponse) -> Result<(), Failur
     }
 }
 
+impl RoundCommand {
+    /// The tournament argument as given, and the round of `show`/`explain` when their
+    /// only argument was a round (1–2 digits: a tournament prefix is at least 4).
+    fn given(&self) -> (&str, Option<u32>) {
+        match self {
+            RoundCommand::Pair(a)
+            | RoundCommand::Repair(a)
+            | RoundCommand::Publish(a)
+            | RoundCommand::Unpublish(a)
+            | RoundCommand::Discard(a)
+            | RoundCommand::Close(a) => (&a.id, None),
+            RoundCommand::Set(a) => (&a.id, None),
+            RoundCommand::Show(a) | RoundCommand::Explain(a) => {
+                let id = a.id.trim();
+                if a.round == 0
+                    && (1..=2).contains(&id.len())
+                    && id.chars().all(|c| c.is_ascii_digit())
+                {
+                    (crate::resolve::DEFAULT, id.parse().ok())
+                } else {
+                    (&a.id, None)
+                }
+            }
+        }
+    }
+}
+
 pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
     let channel = connect(cli).await?;
+    let (given, show_round) = cmd.given();
+    let id = crate::resolve::tournament(cli, &channel, given).await?;
     let mut pairing = PairingServiceClient::new(channel.clone());
     match cmd {
         RoundCommand::Pair(a) | RoundCommand::Repair(a) => {
@@ -340,7 +384,7 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                 &token(cli)?,
                 PairRoundRequest {
                     meta: meta(&a.meta),
-                    tournament_id: a.id.clone(),
+                    tournament_id: id.clone(),
                     round: a.round,
                 },
             )?;
@@ -352,15 +396,22 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
             answer(cli, &channel, r.into_inner()).await?;
         }
         RoundCommand::Set(a) => {
+            // Each side a pairing number, an id or a unique id prefix (ADR cli-001).
+            let mut boards = parse_boards(&a.boards)?;
+            for b in &mut boards {
+                b.white_id = crate::resolve::player(&channel, &id, &b.white_id).await?;
+                b.black_id = crate::resolve::player(&channel, &id, &b.black_id).await?;
+            }
+            let bye = crate::resolve::player(&channel, &id, &a.bye).await?;
             let r = pairing
                 .set_pairings(authed(
                     &token(cli)?,
                     SetPairingsRequest {
                         meta: meta(&a.meta),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: a.round,
-                        boards: parse_boards(&a.boards)?,
-                        bye_player_id: a.bye.clone(),
+                        boards,
+                        bye_player_id: bye,
                     },
                 )?)
                 .await?;
@@ -372,7 +423,7 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                     &token(cli)?,
                     PublishPairingsRequest {
                         meta: meta(&a.meta),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: a.round,
                     },
                 )?)
@@ -385,7 +436,7 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                     &token(cli)?,
                     UnpublishPairingsRequest {
                         meta: meta(&a.meta),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: a.round,
                     },
                 )?)
@@ -398,7 +449,7 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                     &token(cli)?,
                     DiscardPairingRequest {
                         meta: meta(&a.meta),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: a.round,
                     },
                 )?)
@@ -418,8 +469,8 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
         RoundCommand::Show(a) => {
             let p = pairing
                 .get_pairings(GetPairingsRequest {
-                    tournament_id: a.id.clone(),
-                    round: a.round,
+                    tournament_id: id.clone(),
+                    round: show_round.unwrap_or(a.round),
                 })
                 .await?
                 .into_inner();
@@ -433,8 +484,8 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
             let r = loop {
                 let r = pairing
                     .explain_pairing(GetPairingsRequest {
-                        tournament_id: a.id.clone(),
-                        round: a.round,
+                        tournament_id: id.clone(),
+                        round: show_round.unwrap_or(a.round),
                     })
                     .await?
                     .into_inner();
@@ -467,7 +518,7 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                     &token(cli)?,
                     CloseRoundRequest {
                         meta: meta(&a.meta),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: a.round,
                     },
                 )?)
@@ -561,8 +612,23 @@ fn micros_text(m: i64) -> String {
         .unwrap_or_default()
 }
 
+impl ResultCommand {
+    fn given(&self) -> &str {
+        match self {
+            ResultCommand::Set(a) => &a.id,
+            ResultCommand::Confirm(a) => &a.id,
+            ResultCommand::Correct(a) => &a.id,
+            ResultCommand::Bye(a) => &a.id,
+            ResultCommand::Show(a) => &a.id,
+            ResultCommand::History(a) => &a.id,
+            ResultCommand::Impact(a) => &a.id,
+        }
+    }
+}
+
 pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
     let channel = connect(cli).await?;
+    let id = crate::resolve::tournament(cli, &channel, cmd.given()).await?;
     let mut results = ResultsServiceClient::new(channel.clone());
     match cmd {
         ResultCommand::Set(a) => {
@@ -571,7 +637,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                     &token(cli)?,
                     RecordResultRequest {
                         meta: meta(&a.meta),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: a.round,
                         board: a.board,
                         result: a.result.clone(),
@@ -598,7 +664,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                     &token(cli)?,
                     RecordResultRequest {
                         meta: meta(&a.meta),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: a.round,
                         board: a.board,
                         result: String::new(),
@@ -625,7 +691,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                     &token(cli)?,
                     CorrectResultRequest {
                         meta: meta(&a.meta),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: a.round,
                         board: a.board,
                         result: a.result.clone(),
@@ -646,7 +712,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                     "round {} board {}: corrected to {} (position {}, {})",
                     a.round, a.board, a.result, ack.last_position, r.applies_to
                 );
-                let roster = sheets::roster_or_note(&channel, &a.id).await;
+                let roster = sheets::roster_or_note(&channel, &id).await;
                 print_impact(cli, &impact, Some(&roster));
             }
         }
@@ -656,9 +722,9 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                     &token(cli)?,
                     RecordByeRequest {
                         meta: meta(&a.meta),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: a.round,
-                        player: a.player.clone(),
+                        player: crate::resolve::player(&channel, &id, &a.player).await?,
                         kind: a.kind.clone(),
                     },
                 )?)
@@ -666,7 +732,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                 .into_inner();
             let ack = r.ack.unwrap_or_default();
             // Names first: the player as the record names them (the argument otherwise).
-            let roster = sheets::roster_or_note(&channel, &a.id).await;
+            let roster = sheets::roster_or_note(&channel, &id).await;
             let who = roster
                 .by_id
                 .iter()
@@ -686,7 +752,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
         ResultCommand::Show(a) => {
             let r = results
                 .get_round_results(GetRoundResultsRequest {
-                    tournament_id: a.id.clone(),
+                    tournament_id: id.clone(),
                     round: a.round,
                 })
                 .await?
@@ -707,10 +773,10 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                 // reported and the corrections, board by board.
                 // The pairing adds the unpaired players; a results service on its own
                 // (distributed mode) answers with the boards alone.
-                let view = match sheets::pairing_view(&channel, &a.id, r.round).await {
+                let view = match sheets::pairing_view(&channel, &id, r.round).await {
                     Ok(v) => v,
                     Err(_) => RoundPairingView {
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         round: r.round,
                         published: r.published,
                         boards: r
@@ -727,9 +793,9 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                         ..RoundPairingView::default()
                     },
                 };
-                let event = sheets::event_or_id(&channel, &a.id).await;
-                let roster = sheets::roster_or_note(&channel, &a.id).await;
-                let points = sheets::points_before(&channel, &a.id, r.round).await;
+                let event = sheets::event_or_id(&channel, &id).await;
+                let roster = sheets::roster_or_note(&channel, &id).await;
+                let points = sheets::points_before(&channel, &id, r.round).await;
                 let sheet = sheets::pairing_sheet(event, &view, &roster, &points, Some(&r));
                 let text =
                     render::pairings::results(&sheet, render::Format::Text).map_err(|e| {
@@ -770,10 +836,10 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
         ResultCommand::History(a) => {
             let h = results
                 .get_history(GetHistoryRequest {
-                    tournament_id: a.id.clone(),
+                    tournament_id: id.clone(),
                     round: a.round,
                     board: a.board,
-                    player: a.player.clone(),
+                    player: crate::resolve::player(&channel, &id, &a.player).await?,
                 })
                 .await?
                 .into_inner();
@@ -813,7 +879,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
         ResultCommand::Impact(a) => {
             let i = results
                 .get_correction_impact(GetCorrectionImpactRequest {
-                    tournament_id: a.id.clone(),
+                    tournament_id: id.clone(),
                     correction_position: a.position,
                     round: a.round.unwrap_or(0),
                     board: a.board.unwrap_or(0),
@@ -826,7 +892,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
             let roster = if cli.json {
                 None
             } else {
-                Some(sheets::roster_or_note(&channel, &a.id).await)
+                Some(sheets::roster_or_note(&channel, &id).await)
             };
             print_impact(cli, &i, roster.as_ref());
         }
@@ -835,7 +901,21 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
 }
 
 pub async fn standings(cli: &Cli, q: &StandingsQuery<'_>) -> Result<(), Failure> {
-    let mut results = ResultsServiceClient::new(connect(cli).await?);
+    let channel = connect(cli).await?;
+    let id = crate::resolve::tournament(cli, &channel, q.id)
+        .await
+        .map_err(|mut f| {
+            if q.id == crate::resolve::DEFAULT && f.code == 2 {
+                f.message = "no tournament given: pass ID or run `arbiter use ID` (or --trf FILE for a file)".into();
+            }
+            f
+        })?;
+    let explain = if q.explain.is_empty() {
+        String::new()
+    } else {
+        crate::resolve::player(&channel, &id, q.explain).await?
+    };
+    let mut results = ResultsServiceClient::new(channel);
     let format = if cli.json {
         "json"
     } else if q.format.is_empty() {
@@ -845,14 +925,14 @@ pub async fn standings(cli: &Cli, q: &StandingsQuery<'_>) -> Result<(), Failure>
     };
     let s = results
         .get_standings(GetStandingsRequest {
-            tournament_id: q.id.to_owned(),
+            tournament_id: id,
             round: q.round,
             as_of_position: q.as_of,
             as_of_micros: 0,
             tiebreaks: q.tiebreaks.to_owned(),
             edition: q.edition.to_owned(),
             format: format.to_owned(),
-            explain_player: q.explain.to_owned(),
+            explain_player: explain,
         })
         .await?
         .into_inner();
@@ -882,13 +962,18 @@ pub async fn standings(cli: &Cli, q: &StandingsQuery<'_>) -> Result<(), Failure>
 }
 
 pub async fn run_audit(cli: &Cli, cmd: &AuditCommand) -> Result<(), Failure> {
-    let mut results = ResultsServiceClient::new(connect(cli).await?);
+    let channel = connect(cli).await?;
+    let mut results = ResultsServiceClient::new(channel.clone());
     match cmd {
         AuditCommand::Verify { id } => {
+            // No id: the whole log (the default tournament is not implied here).
+            let id = if id.is_empty() {
+                String::new()
+            } else {
+                crate::resolve::tournament(cli, &channel, id).await?
+            };
             let r = results
-                .verify_log(VerifyLogRequest {
-                    tournament_id: id.clone(),
-                })
+                .verify_log(VerifyLogRequest { tournament_id: id })
                 .await?
                 .into_inner();
             if cli.json {
@@ -910,10 +995,9 @@ pub async fn run_audit(cli: &Cli, cmd: &AuditCommand) -> Result<(), Failure> {
             }
         }
         AuditCommand::Export { id, output: out } => {
+            let id = crate::resolve::tournament(cli, &channel, id).await?;
             let r = results
-                .export_audit(ExportAuditRequest {
-                    tournament_id: id.clone(),
-                })
+                .export_audit(ExportAuditRequest { tournament_id: id })
                 .await?
                 .into_inner();
             match out {

@@ -1,23 +1,28 @@
 //! `arbiter tournament create|list|show|update`.
 use arbiter_proto::v1::registry_service_client::RegistryServiceClient;
 use arbiter_proto::v1::{
-    CommandMeta, CreateTournamentRequest, GetTournamentRequest, ListTournamentsRequest,
+    CommandMeta, CreateTournamentRequest, DeputyArbiters, GetTournamentRequest,
     SetTournamentSettingsRequest, Tournament, UpdateTournamentRequest,
 };
 use clap::{Args, Subcommand};
 
 use crate::client::{authed, connect, token};
+use crate::resolve;
 use crate::{Cli, Failure, output};
 
 #[derive(Subcommand)]
 pub enum TournamentCommand {
     /// Create a tournament.
     Create(CreateArgs),
-    /// List tournaments.
-    List,
+    /// List tournaments (every one, fetched page by page).
+    List {
+        /// Tournaments per request to the server (0: the server's page size).
+        #[arg(long, default_value_t = 0)]
+        page_size: u32,
+    },
     /// Show one tournament.
     Show {
-        /// Tournament id.
+        /// Tournament id or a unique prefix (default: the one `arbiter use` set).
         id: String,
     },
     /// Change a tournament's details.
@@ -65,13 +70,19 @@ pub struct CreateArgs {
     /// Rule edition (default: the one in force), e.g. dutch-2026, dutch-2017.
     #[arg(long, default_value = "")]
     edition: String,
+    /// The chief arbiter (TRF 102), e.g. "IA Murphy, Sean".
+    #[arg(long, default_value = "")]
+    chief_arbiter: String,
+    /// A deputy arbiter (TRF 112); repeat for each.
+    #[arg(long = "deputy-arbiter", value_name = "NAME")]
+    deputy_arbiters: Vec<String>,
     #[command(flatten)]
     command: CommandArgs,
 }
 
 #[derive(Args)]
 pub struct UpdateArgs {
-    /// Tournament id.
+    /// Tournament id or a unique prefix (default: the one `arbiter use` set).
     id: String,
     #[arg(long)]
     name: Option<String>,
@@ -87,6 +98,19 @@ pub struct UpdateArgs {
     rounds: Option<u32>,
     #[arg(long)]
     time_control: Option<String>,
+    /// The chief arbiter (TRF 102; "" removes it).
+    #[arg(long)]
+    chief_arbiter: Option<String>,
+    /// The deputy arbiters (TRF 112): repeat for each; replaces the list.
+    #[arg(
+        long = "deputy-arbiter",
+        value_name = "NAME",
+        conflicts_with = "no_deputy_arbiters"
+    )]
+    deputy_arbiters: Vec<String>,
+    /// Remove every deputy arbiter.
+    #[arg(long)]
+    no_deputy_arbiters: bool,
     /// Fail unless the tournament is at this version (optimistic concurrency).
     #[arg(long)]
     expected_version: Option<i64>,
@@ -96,7 +120,7 @@ pub struct UpdateArgs {
 
 #[derive(Args)]
 pub struct SettingsArgs {
-    /// Tournament id.
+    /// Tournament id or a unique prefix (default: the one `arbiter use` set).
     id: String,
     /// Points per result and bye in XXS notation, e.g. "W=3 D=1 PAB=3 FW=3" ("" = FIDE 1/½/0).
     #[arg(long)]
@@ -147,6 +171,7 @@ fn to_json(t: &Tournament) -> serde_json::Value {
         "rating_list_date": t.rating_list_date, "paired_rounds": t.paired_rounds,
         "knockout_games": knockout_games(t), "knockout_tie_breaks": knockout_tie_breaks(t),
         "players": t.players,
+        "chief_arbiter": t.chief_arbiter, "deputy_arbiters": t.deputy_arbiters,
         "created_at": created_at(t), "created_by": t.created_by,
     })
 }
@@ -187,6 +212,15 @@ fn print_one(cli: &Cli, t: &Tournament) {
         ("dates", format!("{} – {}", t.start_date, t.end_date)),
         ("rounds", t.rounds.to_string()),
         ("time control", t.time_control.clone()),
+        ("chief arbiter", t.chief_arbiter.clone()),
+        (
+            "deputy arbiters",
+            t.deputy_arbiters
+                .iter()
+                .map(|d| output::clean(d).into_owned())
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
         (
             "system",
             format!("{} ({})", t.pairing_system, t.rule_edition),
@@ -217,7 +251,7 @@ fn print_one(cli: &Cli, t: &Tournament) {
     if t.pairing_system == "knockout" || t.knockout_games != 0 || !t.knockout_tie_breaks.is_empty()
     {
         rows.insert(
-            12,
+            14,
             (
                 "knockout match",
                 format!(
@@ -241,7 +275,8 @@ pub async fn run(cli: &Cli, cmd: &TournamentCommand) -> Result<(), Failure> {
     if let TournamentCommand::Trf(t) = cmd {
         return crate::registry_players::run_trf(cli, t).await;
     }
-    let mut client = RegistryServiceClient::new(connect(cli).await?);
+    let chan = connect(cli).await?;
+    let mut client = RegistryServiceClient::new(chan.clone());
     match cmd {
         TournamentCommand::Create(a) => {
             let token = token(cli)?;
@@ -259,6 +294,8 @@ pub async fn run(cli: &Cli, cmd: &TournamentCommand) -> Result<(), Failure> {
                         time_control: a.time_control.clone(),
                         pairing_system: a.system.clone(),
                         rule_edition: a.edition.clone(),
+                        chief_arbiter: a.chief_arbiter.clone(),
+                        deputy_arbiters: a.deputy_arbiters.clone(),
                     },
                 )?)
                 .await?
@@ -270,12 +307,8 @@ pub async fn run(cli: &Cli, cmd: &TournamentCommand) -> Result<(), Failure> {
                 println!("created tournament {}", t.tournament_id);
             }
         }
-        TournamentCommand::List => {
-            let list = client
-                .list_tournaments(ListTournamentsRequest {})
-                .await?
-                .into_inner()
-                .tournaments;
+        TournamentCommand::List { page_size } => {
+            let list = crate::resolve::all_tournaments(&chan, *page_size).await?;
             if cli.json {
                 output::json(&serde_json::Value::Array(
                     list.iter().map(to_json).collect(),
@@ -297,22 +330,26 @@ pub async fn run(cli: &Cli, cmd: &TournamentCommand) -> Result<(), Failure> {
             }
         }
         TournamentCommand::Show { id } => {
+            let id = resolve::tournament(cli, &chan, id).await?;
             let t = client
-                .get_tournament(GetTournamentRequest {
-                    tournament_id: id.clone(),
-                })
+                .get_tournament(GetTournamentRequest { tournament_id: id })
                 .await?
                 .into_inner();
             print_one(cli, &t);
         }
         TournamentCommand::Update(a) => {
             let token = token(cli)?;
+            let id = resolve::tournament(cli, &chan, &a.id).await?;
+            let deputy_arbiters =
+                (a.no_deputy_arbiters || !a.deputy_arbiters.is_empty()).then(|| DeputyArbiters {
+                    names: a.deputy_arbiters.clone(),
+                });
             let ack = client
                 .update_tournament(authed(
                     &token,
                     UpdateTournamentRequest {
                         meta: meta(&a.command, a.expected_version),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         name: a.name.clone(),
                         place: a.place.clone(),
                         federation: a.federation.clone(),
@@ -320,6 +357,8 @@ pub async fn run(cli: &Cli, cmd: &TournamentCommand) -> Result<(), Failure> {
                         end_date: a.end.clone(),
                         rounds: a.rounds,
                         time_control: a.time_control.clone(),
+                        chief_arbiter: a.chief_arbiter.clone(),
+                        deputy_arbiters,
                     },
                 )?)
                 .await?
@@ -329,17 +368,18 @@ pub async fn run(cli: &Cli, cmd: &TournamentCommand) -> Result<(), Failure> {
                     &serde_json::json!({"stream": ack.stream, "version": ack.stream_version, "replayed": ack.replayed}),
                 );
             } else {
-                println!("updated {} (version {})", a.id, ack.stream_version);
+                println!("updated {id} (version {})", ack.stream_version);
             }
         }
         TournamentCommand::Settings(a) => {
             let token = token(cli)?;
+            let id = resolve::tournament(cli, &chan, &a.id).await?;
             let ack = client
                 .set_tournament_settings(authed(
                     &token,
                     SetTournamentSettingsRequest {
                         meta: meta(&a.command, a.expected_version),
-                        tournament_id: a.id.clone(),
+                        tournament_id: id.clone(),
                         scoring: a.scoring.clone(),
                         acceleration: a.acceleration.clone(),
                         tiebreaks: a.tiebreaks.clone(),
@@ -355,10 +395,7 @@ pub async fn run(cli: &Cli, cmd: &TournamentCommand) -> Result<(), Failure> {
                     &serde_json::json!({"stream": ack.stream, "version": ack.stream_version, "replayed": ack.replayed}),
                 );
             } else {
-                println!(
-                    "settings of {} changed (version {})",
-                    a.id, ack.stream_version
-                );
+                println!("settings of {id} changed (version {})", ack.stream_version);
             }
         }
         TournamentCommand::Trf(_) => {}

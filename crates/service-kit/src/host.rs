@@ -1,6 +1,7 @@
 //! The process around services. One [`Platform`] (event log, bus, tokens) hosts any
 //! number of [`ServiceModule`]s on one gRPC port: all five in `arbiterd`, one in each
 //! standalone binary.
+use anyhow::Context as _;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -299,7 +300,7 @@ impl Platform {
         } else {
             follow_owner(&store, &token_file).await
         }
-        .map_err(|e| anyhow::anyhow!("access: {e:#}"))?;
+        .context("access")?;
         // The token file is a credential (created 0600; one made wider is tightened).
         crate::files::keep_private(&token_file, 0o600);
         if let Some(v) = jwt {
@@ -614,9 +615,10 @@ pub async fn serve(
             .tls_config(config.clone())
             .map_err(|e| anyhow::anyhow!("TLS: {e}"))?;
     }
+    // The io::Error kept as the cause: `startup::message` says what to do about it.
     let listener = tokio::net::TcpListener::bind(listen)
         .await
-        .map_err(|e| anyhow::anyhow!("listen {listen}: {e}"))?;
+        .with_context(|| format!("--listen {listen}"))?;
     let addr = listener.local_addr()?;
     println!("listening on {addr} ({})", tls.describe());
     let ready = Arc::new(AtomicBool::new(false));

@@ -31,6 +31,7 @@ pub mod host;
 pub mod limits;
 pub mod rate_limit;
 pub mod readiness;
+pub mod startup;
 pub mod status;
 pub mod telemetry;
 pub mod tls;

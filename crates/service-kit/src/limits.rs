@@ -39,6 +39,10 @@ pub const MAX_KNOCKOUT_TIE_BREAKS_CHARS: usize = 200;
 pub const MAX_PROHIBITED_PLAYERS: usize = 100;
 /// A player reference (id or pairing number) in a request.
 pub const MAX_PLAYER_REF_CHARS: usize = 64;
+/// A chief or deputy arbiter's name (TRF 102/112: the rest of the line).
+pub const MAX_ARBITER_NAME_CHARS: usize = 100;
+/// Deputy arbiters of one tournament (TRF 112, a line each).
+pub const MAX_DEPUTY_ARBITERS: usize = 50;
 
 /// An id in a request (tournament, principal, token; ids are UUIDs or `p_…`/`t_…`).
 pub const MAX_ID_CHARS: usize = 64;

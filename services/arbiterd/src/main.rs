@@ -66,9 +66,19 @@ struct Args {
 }
 
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
+async fn main() -> std::process::ExitCode {
+    arbiter_service_kit::startup::exit("arbiterd", run().await)
+}
+
+async fn run() -> anyhow::Result<()> {
     let args = Args::parse();
     let _telemetry = telemetry::init("arbiterd");
+    if args.data_dir.exists() && !args.data_dir.is_dir() {
+        anyhow::bail!(
+            "--data-dir {}: not a directory — give a directory (made if missing)",
+            args.data_dir.display()
+        );
+    }
     // The log, the tokens and the keys are inside: 0700 (ADR platform-010).
     arbiter_service_kit::files::private_dir(&args.data_dir)
         .with_context(|| format!("--data-dir {}", args.data_dir.display()))?;

@@ -24,7 +24,11 @@ struct Args {
 }
 
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
+async fn main() -> std::process::ExitCode {
+    arbiter_service_kit::startup::exit("arbiter-clock-telemetry", run().await)
+}
+
+async fn run() -> anyhow::Result<()> {
     let args = Args::parse();
     let _telemetry = telemetry::init("arbiter-clock-telemetry");
     let c = &args.common;

@@ -11,6 +11,7 @@ pub mod record_commands;
 pub mod roster;
 pub mod round_record;
 pub mod tournament;
+pub mod tournament_pages;
 pub mod tournament_settings;
 pub mod trf_export;
 pub mod trf_import;
@@ -326,6 +327,8 @@ impl RegistryService for Registry {
                 time_control: r.time_control,
                 pairing_system: r.pairing_system,
                 rule_edition: r.rule_edition,
+                chief_arbiter: r.chief_arbiter,
+                deputy_arbiters: r.deputy_arbiters,
             },
         )
         .map_err(field)?;
@@ -405,6 +408,8 @@ impl RegistryService for Registry {
                 end_date: r.end_date,
                 rounds: r.rounds,
                 time_control: r.time_control,
+                chief_arbiter: r.chief_arbiter,
+                deputy_arbiters: r.deputy_arbiters,
             },
         )
         .map_err(field)?;
@@ -460,9 +465,17 @@ impl RegistryService for Registry {
         // A principal with roles on some tournaments only lists those (and the public
         // ones): a results helper of one open does not learn of every other.
         let access = self.platform.auth.access();
-        let mut tournaments = self.tournaments.list();
-        tournaments.retain(|t| caller.sees(&t.tournament_id) || access.is_public(&t.tournament_id));
-        Ok(Response::new(ListTournamentsResponse { tournaments }))
+        let r = request.into_inner();
+        let after = tournament_pages::parse_token(&r.page_token).map_err(field)?;
+        let (tournaments, next_page_token) =
+            self.tournaments
+                .list_page(after, tournament_pages::page_size(r.page_size), |t| {
+                    caller.sees(&t.tournament_id) || access.is_public(&t.tournament_id)
+                });
+        Ok(Response::new(ListTournamentsResponse {
+            tournaments,
+            next_page_token,
+        }))
     }
 
     async fn get_service_info(
@@ -793,6 +806,8 @@ impl RegistryService for Registry {
                             draft.end_date.clear();
                         }
                         "rounds" => draft.rounds = 0,
+                        "chief_arbiter" => draft.chief_arbiter.clear(),
+                        "deputy_arbiters" => draft.deputy_arbiters.clear(),
                         "pairing_system" | "rule_edition" => {
                             draft.pairing_system.clear();
                             draft.rule_edition.clear();

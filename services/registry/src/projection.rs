@@ -241,6 +241,26 @@ impl Tournaments {
         Ok(read_one(&state, id))
     }
 
+    /// A page of the tournaments `keep` lets through, oldest first, after creation
+    /// position `after` (`tournament_pages`): the page and the next page's token.
+    pub fn list_page(
+        &self,
+        after: i64,
+        size: usize,
+        keep: impl Fn(&Tournament) -> bool,
+    ) -> (Vec<Tournament>, String) {
+        let Ok(s) = self.state.read() else {
+            return (Vec::new(), String::new());
+        };
+        let rest = s
+            .by_position
+            .range(after.saturating_add(1)..)
+            .filter_map(|(pos, id)| s.tournaments.get(id).map(|t| (*pos, t)))
+            .filter(|(_, t)| keep(t))
+            .map(|(pos, t)| (pos, t.clone()));
+        crate::tournament_pages::page(rest, size)
+    }
+
     /// All tournaments, oldest first.
     pub fn list(&self) -> Vec<Tournament> {
         let Ok(s) = self.state.read() else {

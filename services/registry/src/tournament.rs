@@ -1,6 +1,8 @@
 //! The tournament aggregate, pure: validate a command against the current state and
 //! decide the event; fold events into state. No I/O.
-use arbiter_proto::v1::{Tournament, TournamentCreated, TournamentCreatedV1, TournamentUpdated};
+use arbiter_proto::v1::{
+    DeputyArbiters, Tournament, TournamentCreated, TournamentCreatedV1, TournamentUpdated,
+};
 use arbiter_service_kit::limits;
 use prost::Message;
 
@@ -71,6 +73,47 @@ fn check_time_control(tc: &str) -> Result<String, FieldError> {
     Ok(tc.trim().to_owned())
 }
 
+/// The chief arbiter (TRF 102): free text, bounded; empty = not recorded.
+fn check_chief_arbiter(name: &str) -> Result<String, FieldError> {
+    check_free_text("chief_arbiter", name, limits::MAX_ARBITER_NAME_CHARS)?;
+    Ok(name.trim().to_owned())
+}
+
+/// The deputy arbiters (TRF 112, one line each): each bounded and not empty, at most
+/// `MAX_DEPUTY_ARBITERS`, no name twice.
+fn check_deputy_arbiters(names: &[String]) -> Result<Vec<String>, FieldError> {
+    if names.len() > limits::MAX_DEPUTY_ARBITERS {
+        return Err(err(
+            "deputy_arbiters",
+            format!(
+                "{} names: at most {}",
+                names.len(),
+                limits::MAX_DEPUTY_ARBITERS
+            ),
+        ));
+    }
+    let mut out: Vec<String> = Vec::with_capacity(names.len());
+    for (i, n) in names.iter().enumerate() {
+        limits::check_text(n, limits::MAX_ARBITER_NAME_CHARS)
+            .map_err(|m| err("deputy_arbiters", format!("name {}: {m}", i + 1)))?;
+        let n = n.trim();
+        if n.is_empty() {
+            return Err(err(
+                "deputy_arbiters",
+                format!("name {}: must not be empty", i + 1),
+            ));
+        }
+        if out.iter().any(|o| o == n) {
+            return Err(err(
+                "deputy_arbiters",
+                format!("name {}: {n:?} is named twice", i + 1),
+            ));
+        }
+        out.push(n.to_owned());
+    }
+    Ok(out)
+}
+
 fn check_federation(f: &str) -> Result<String, FieldError> {
     let f = f.trim();
     if f.is_empty() || (f.len() == 3 && f.chars().all(|c| c.is_ascii_uppercase())) {
@@ -133,6 +176,10 @@ pub struct Draft {
     pub pairing_system: String,
     /// Rule edition (default: the system's current edition).
     pub rule_edition: String,
+    /// The chief arbiter (TRF 102).
+    pub chief_arbiter: String,
+    /// The deputy arbiters (TRF 112).
+    pub deputy_arbiters: Vec<String>,
 }
 
 /// Decides `TournamentCreated` for a new tournament with id `tournament_id`.
@@ -145,6 +192,8 @@ pub fn decide_create(tournament_id: &str, d: Draft) -> Result<TournamentCreated,
     let end_date = check_date("end_date", &d.end_date)?;
     check_dates(&start_date, &end_date)?;
     let rounds = check_rounds(d.rounds)?;
+    let chief_arbiter = check_chief_arbiter(&d.chief_arbiter)?;
+    let deputy_arbiters = check_deputy_arbiters(&d.deputy_arbiters)?;
     let system = if d.pairing_system.trim().is_empty() {
         "dutch".to_owned()
     } else {
@@ -192,6 +241,8 @@ pub fn decide_create(tournament_id: &str, d: Draft) -> Result<TournamentCreated,
         time_control,
         pairing_system: system,
         rule_edition: edition,
+        chief_arbiter,
+        deputy_arbiters,
     })
 }
 
@@ -214,6 +265,14 @@ pub fn decide_update(
     }
     if let Some(f) = &u.federation {
         u.federation = Some(check_federation(f)?);
+    }
+    if let Some(c) = &u.chief_arbiter {
+        u.chief_arbiter = Some(check_chief_arbiter(c)?);
+    }
+    if let Some(d) = &u.deputy_arbiters {
+        u.deputy_arbiters = Some(DeputyArbiters {
+            names: check_deputy_arbiters(&d.names)?,
+        });
     }
     if let Some(d) = &u.start_date {
         u.start_date = Some(check_date("start_date", d)?);
@@ -260,6 +319,8 @@ pub fn created(e: TournamentCreated, version: i64, at: i64, actor: &str) -> Tour
         time_control: e.time_control,
         pairing_system: e.pairing_system,
         rule_edition: e.rule_edition,
+        chief_arbiter: e.chief_arbiter,
+        deputy_arbiters: e.deputy_arbiters,
         version,
         created_at_micros: at,
         created_by: actor.to_owned(),
@@ -289,6 +350,12 @@ pub fn updated(t: &mut Tournament, e: TournamentUpdated, version: i64) {
     }
     if let Some(v) = e.time_control {
         t.time_control = v;
+    }
+    if let Some(v) = e.chief_arbiter {
+        t.chief_arbiter = v;
+    }
+    if let Some(v) = e.deputy_arbiters {
+        t.deputy_arbiters = v.names;
     }
     t.version = version;
 }
@@ -520,5 +587,60 @@ mod tests {
             (v2.name.as_str(), v2.rounds, v2.pairing_system.as_str()),
             ("Old Open", 7, "dutch")
         );
+    }
+
+    #[test]
+    fn officials_are_recorded_trimmed_and_each_bad_name_is_named() {
+        let e = decide_create(
+            "t",
+            Draft {
+                chief_arbiter: " IA Murphy, Sean ".into(),
+                deputy_arbiters: vec!["FA Byrne, Ann".into(), "NA Kelly, Joe".into()],
+                ..draft("x")
+            },
+        )
+        .unwrap();
+        let mut t = created(e, 1, 0, "admin");
+        assert_eq!(t.chief_arbiter, "IA Murphy, Sean");
+        assert_eq!(t.deputy_arbiters, ["FA Byrne, Ann", "NA Kelly, Joe"]);
+        let bad = |names: Vec<&str>| {
+            decide_create(
+                "t",
+                Draft {
+                    deputy_arbiters: names.into_iter().map(String::from).collect(),
+                    ..draft("x")
+                },
+            )
+            .unwrap_err()
+        };
+        let twice = bad(vec!["A", "A"]);
+        assert_eq!(twice.field, "deputy_arbiters");
+        assert!(twice.message.contains("name 2"), "{}", twice.message);
+        assert!(bad(vec![" "]).message.contains("must not be empty"));
+        let many = bad(vec!["x"; limits::MAX_DEPUTY_ARBITERS + 1]);
+        assert!(many.message.contains("at most 50"), "{}", many.message);
+        let long = decide_create(
+            "t",
+            Draft {
+                chief_arbiter: "x".repeat(limits::MAX_ARBITER_NAME_CHARS + 1),
+                ..draft("x")
+            },
+        )
+        .unwrap_err();
+        assert_eq!(long.field, "chief_arbiter");
+        // An update replaces the list, or clears it; the chief arbiter alone changes.
+        let u = decide_update(
+            &t,
+            0,
+            TournamentUpdated {
+                chief_arbiter: Some("IA Walsh, Mary".into()),
+                deputy_arbiters: Some(DeputyArbiters { names: vec![] }),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        updated(&mut t, u, 2);
+        assert_eq!(t.chief_arbiter, "IA Walsh, Mary");
+        assert!(t.deputy_arbiters.is_empty());
     }
 }

@@ -146,6 +146,7 @@ fn generated_header(t: &Tournament, roster: &Roster, version: TrfVersion) -> Vec
         HeaderKind::TournamentType,
         &format!("{} ({})", t.pairing_system, t.rule_edition),
     ));
+    out.extend(officials(t));
     if version == TrfVersion::Trf26
         && let Some(code) = ett26_code(t, roster)
     {
@@ -158,6 +159,76 @@ fn generated_header(t: &Tournament, roster: &Roster, version: TrfVersion) -> Vec
         out.push(Record::NumberOfRounds(u16_field(t.rounds)));
     }
     out.into_iter().map(trf::Line::new).collect()
+}
+
+/// The tournament's officials: `102` chief arbiter, then a `112` line per deputy.
+fn officials(t: &Tournament) -> Vec<Record> {
+    let chief =
+        (!t.chief_arbiter.is_empty()).then(|| header(HeaderKind::ChiefArbiter, &t.chief_arbiter));
+    chief
+        .into_iter()
+        .chain(
+            t.deputy_arbiters
+                .iter()
+                .map(|d| header(HeaderKind::DeputyChiefArbiter, d)),
+        )
+        .collect()
+}
+
+/// Is this line a `102` or `112` record (the officials, written from the record)?
+fn is_official(line: &trf::Line) -> bool {
+    matches!(&line.record, Record::Header(h)
+        if matches!(h.kind, HeaderKind::ChiefArbiter | HeaderKind::DeputyChiefArbiter))
+}
+
+/// An imported file's kept lines with its `102`/`112` lines replaced by the record's
+/// officials (changed since by `tournament update`), where the first of them was, else
+/// after the last header line before `players_at`. Returns the lines and the new
+/// `players_at`.
+fn with_officials(
+    t: &Tournament,
+    lines: Vec<trf::Line>,
+    players_at: usize,
+) -> (Vec<trf::Line>, usize) {
+    // Unchanged since the import: the file's own lines, as they were written.
+    let value = |kind: HeaderKind| {
+        lines.iter().filter_map(move |l| match &l.record {
+            Record::Header(h) if h.kind == kind => Some(h.value.trim().to_owned()),
+            _ => None,
+        })
+    };
+    let chief = value(HeaderKind::ChiefArbiter).next().unwrap_or_default();
+    let deputies: Vec<String> = value(HeaderKind::DeputyChiefArbiter)
+        .filter(|d| !d.is_empty())
+        .collect();
+    if chief == t.chief_arbiter && deputies == t.deputy_arbiters {
+        return (lines, players_at);
+    }
+    let first = lines.iter().position(is_official);
+    let removed_before = lines
+        .iter()
+        .take(players_at)
+        .filter(|l| is_official(l))
+        .count();
+    let mut kept: Vec<trf::Line> = lines.into_iter().filter(|l| !is_official(l)).collect();
+    let players_at = players_at.saturating_sub(removed_before).min(kept.len());
+    // No official line comes before the first one: its index is the same in `kept`.
+    let at = match first {
+        Some(i) => i.min(kept.len()),
+        None => kept[..players_at]
+            .iter()
+            .rposition(|l| matches!(l.record, Record::Header(_)))
+            .map_or(0, |i| i + 1),
+    };
+    let new: Vec<trf::Line> = officials(t).into_iter().map(trf::Line::new).collect();
+    let added = new.len();
+    kept.splice(at..at, new);
+    let players_at = if at <= players_at {
+        players_at + added
+    } else {
+        players_at
+    };
+    (kept, players_at)
 }
 
 /// Byes after round `n`: (round, pairing number) → kind.
@@ -329,6 +400,7 @@ pub fn export_doc(
             let at = usize::try_from(imp.players_at)
                 .unwrap_or(0)
                 .min(lines.len());
+            let (lines, at) = with_officials(t, lines, at);
             let (a, b) = lines.split_at(at);
             (a.to_vec(), b.to_vec())
         }
@@ -462,6 +534,44 @@ pub fn export_doc(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_imported_files_officials_are_kept_as_written_until_changed_then_replaced_once() {
+        let lines: Vec<trf::Line> = [
+            "012 T",
+            "102 IA Quinn, Pat  ",
+            "112 FA Ryan, Liz",
+            "092 Swiss",
+        ]
+        .iter()
+        .filter_map(|l| one_line(l))
+        .collect();
+        let text = |ls: &[trf::Line]| -> Vec<String> {
+            ls.iter()
+                .map(|l| {
+                    let mut d = TrfDocument::new();
+                    d.lines.push(l.clone());
+                    trf::write(&d, TrfVersion::Trf26).trim_end().to_owned()
+                })
+                .collect()
+        };
+        let mut t = Tournament {
+            chief_arbiter: "IA Quinn, Pat".into(),
+            deputy_arbiters: vec!["FA Ryan, Liz".into()],
+            ..Default::default()
+        };
+        let (same, at) = with_officials(&t, lines.clone(), 4);
+        assert_eq!(at, 4);
+        assert_eq!(text(&same), text(&lines), "unchanged: verbatim");
+        t.chief_arbiter = "IA Nolan, Rose".into();
+        t.deputy_arbiters = vec!["A".into(), "B".into()];
+        let (changed, at) = with_officials(&t, lines, 4);
+        assert_eq!(at, 5);
+        let changed = text(&changed);
+        assert_eq!(changed[0], "012 T");
+        assert_eq!(&changed[1..4], ["102 IA Nolan, Rose", "112 A", "112 B"]);
+        assert_eq!(changed[4], "092 Swiss");
+    }
+
     use super::*;
     use crate::roster::RosterEvent;
     use crate::trf_import::plan_import;

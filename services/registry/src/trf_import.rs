@@ -663,6 +663,8 @@ pub fn plan_import(
         time_control: String::new(),
         pairing_system: system_of(&doc),
         rule_edition: String::new(),
+        chief_arbiter: h.chief_arbiter.clone().unwrap_or_default(),
+        deputy_arbiters: h.deputy_chief_arbiters.clone(),
     };
     findings.sort_by_key(|f| (f.line, f.column));
     Ok(ImportPlan {

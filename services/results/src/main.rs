@@ -15,7 +15,11 @@ struct Args {
 }
 
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
+async fn main() -> std::process::ExitCode {
+    arbiter_service_kit::startup::exit("arbiter-results", run().await)
+}
+
+async fn run() -> anyhow::Result<()> {
     let args = Args::parse();
     let _telemetry = telemetry::init("arbiter-results");
     let c = args.common;

@@ -16,20 +16,21 @@ use tiebreak::trf_crosstable::{self, AdapterOptions, TrfCrosstable, UnpairedRoun
 
 #[derive(Args)]
 pub struct StandingsArgs {
-    /// A tournament on the server (results service); without it, `--trf` is required.
+    /// A tournament on the server (results service; id or unique prefix; default: the
+    /// one `arbiter use` set). With `--trf FILE` the standings of a file, offline.
     #[arg(conflicts_with = "trf")]
     pub id: Option<String>,
     /// The TRF file (TRF16 or TRF26), offline.
-    #[arg(long, required_unless_present = "id")]
+    #[arg(long)]
     trf: Option<PathBuf>,
     /// Server: standings after this round (default: every round with all its results).
-    #[arg(long, requires = "id", default_value_t = 0)]
+    #[arg(long, conflicts_with = "trf", default_value_t = 0)]
     round: u32,
     /// Server: as the log stood at this global position (e.g. before a correction).
-    #[arg(long, requires = "id", default_value_t = 0)]
+    #[arg(long, conflicts_with = "trf", default_value_t = 0)]
     as_of: i64,
     /// Server: output format text (default), csv, json or trf.
-    #[arg(long, requires = "id", default_value = "")]
+    #[arg(long, conflicts_with = "trf", default_value = "")]
     format: String,
     /// Ordered tie-break list, C.07 codes with modifiers, e.g. "BH/C1,BH,SB"
     /// (default: the file's record 202; none: points only, tied players share the place).
@@ -95,10 +96,37 @@ fn list_error(e: &TbError, from_cli: bool, file_line: &str) -> Failure {
 }
 
 impl StandingsArgs {
-    /// The server query (`id` given).
+    /// Standings of a tournament on the server (an id given, or no `--trf`: the default
+    /// tournament).
+    pub fn on_server(&self) -> bool {
+        self.id.is_some() || self.trf.is_none()
+    }
+
+    /// Flags of the offline form given to the server's: refused saying which flag the
+    /// server's standings take instead.
+    pub fn check_server_flags(&self) -> Result<(), Failure> {
+        if let Some(r) = self.rounds {
+            return Err(usage(format!(
+                "--rounds is for --trf FILE; a tournament's standings after round {r}: --round {r}"
+            )));
+        }
+        let offline_only = [
+            (self.kind.is_some(), "--kind"),
+            (self.unrated_rating.is_some(), "--unrated-rating"),
+            (self.lot_seed.is_some(), "--lot-seed"),
+        ];
+        if let Some((_, flag)) = offline_only.iter().find(|(given, _)| *given) {
+            return Err(usage(format!(
+                "{flag} is for --trf FILE (a tournament on the server uses its own settings: `arbiter tournament settings`)"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The server query (`id` given, or the default tournament).
     pub fn query(&self) -> crate::round_results::StandingsQuery<'_> {
         crate::round_results::StandingsQuery {
-            id: self.id.as_deref().unwrap_or_default(),
+            id: self.id.as_deref().unwrap_or(crate::resolve::DEFAULT),
             round: self.round,
             as_of: self.as_of,
             tiebreaks: self.tiebreaks.as_deref().unwrap_or_default(),

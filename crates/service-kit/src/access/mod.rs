@@ -603,7 +603,10 @@ pub fn event(event_type: &str, payload: impl Message) -> NewEvent {
 /// `NAME TOKEN` lines (`#` comments); tokens shorter than
 /// [`tokens::MIN_FILE_TOKEN_LEN`] are refused.
 pub fn read_token_file(path: &std::path::Path) -> anyhow::Result<Vec<(String, String)>> {
-    let text = std::fs::read_to_string(path)?;
+    use anyhow::Context as _;
+    // The io::Error stays the cause: a start-up error says what to do about it (ADR cli-003).
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("token file {}", path.display()))?;
     let mut pairs = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
