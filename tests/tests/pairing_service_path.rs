@@ -149,19 +149,7 @@ fn the_service_stores_the_pairing_of_arbiter_pairings_at_40_and_1000_players() {
     let _one = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let (a, _d) = server(dir.path(), |_| {});
-    // 40 players: a history the engine paired itself, with forfeits, half-point byes and
-    // retirements (the project's generator), six rounds of nine.
-    let config = pairings::generator::GeneratorConfig {
-        players: 40,
-        rounds: 9,
-        ..Default::default()
-    };
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
-    let doc =
-        pairings::generator::generate_until(&config, swiss::Edition::Dutch2026, &mut rng, 41, 6)
-            .expect("generate");
-    let forty = dir.path().join("g40-played6.trf");
-    cut_after(&doc, 6, &forty);
+    let forty = forty_players(dir.path());
     same_as_the_engine(&a, dir.path(), &forty, 7, true);
     issue_9_history(&a, dir.path(), 1000, true);
 }
@@ -303,7 +291,8 @@ fn a_pairing_stopped_by_its_deadline_or_its_client_stops_the_engine_and_one_runs
     );
 }
 
-/// The 40-player generated history of this file, cut after round 6, in `dir`.
+/// 40 players: a history the engine paired itself, with forfeits, half-point byes and
+/// retirements (the project's generator), six rounds of nine, written in `dir`.
 fn forty_players(dir: &Path) -> PathBuf {
     let config = pairings::generator::GeneratorConfig {
         players: 40,

@@ -264,6 +264,42 @@ pub fn view(tournament_id: &str, roster: &Roster, round: u32) -> Option<RoundPai
 }
 
 impl Pairing {
+    /// `PairRound` (`repair` false) and `RepairRound`: the engine pairs the round, the
+    /// pairing is stored, its explanation follows (ADR pairing-004).
+    async fn engine_round(
+        &self,
+        request: Request<PairRoundRequest>,
+        rpc: &'static str,
+        repair: bool,
+    ) -> Result<Response<PairingResponse>, Status> {
+        let actor = self.platform.auth.actor(
+            &request,
+            rpc,
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
+        let r = request.into_inner();
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, rpc, &r, r.meta.clone())
+            .await?;
+        let round = r.round;
+        let (running, who) = (self.running.clone(), actor.clone());
+        let slot = JobSlot::default();
+        let job = slot.clone();
+        let answer = self
+            .command(
+                actor.clone(),
+                &meta,
+                &r.tournament_id,
+                round,
+                move |t, roster| engine_pairing(running, who, t, roster, round, repair, job),
+            )
+            .await?;
+        self.explain_after(&answer, slot, actor);
+        Ok(answer)
+    }
+
     /// Starts the explanation of the pairing just stored, off the critical path (ADR
     /// pairing-004).
     fn explain_after(&self, answer: &Response<PairingResponse>, slot: JobSlot, actor: String) {
@@ -452,64 +488,14 @@ impl PairingService for Pairing {
         &self,
         request: Request<PairRoundRequest>,
     ) -> Result<Response<PairingResponse>, Status> {
-        let actor = self.platform.auth.actor(
-            &request,
-            "PairRound",
-            Scope::Tournament(&request.get_ref().tournament_id),
-        )?;
-        let r = request.into_inner();
-        let (meta, _in_flight) = self
-            .platform
-            .commands
-            .begin(&self.platform.store, "PairRound", &r, r.meta.clone())
-            .await?;
-        let round = r.round;
-        let (running, who) = (self.running.clone(), actor.clone());
-        let slot = JobSlot::default();
-        let job = slot.clone();
-        let answer = self
-            .command(
-                actor.clone(),
-                &meta,
-                &r.tournament_id,
-                round,
-                move |t, roster| engine_pairing(running, who, t, roster, round, false, job),
-            )
-            .await?;
-        self.explain_after(&answer, slot, actor);
-        Ok(answer)
+        self.engine_round(request, "PairRound", false).await
     }
 
     async fn repair_round(
         &self,
         request: Request<PairRoundRequest>,
     ) -> Result<Response<PairingResponse>, Status> {
-        let actor = self.platform.auth.actor(
-            &request,
-            "RepairRound",
-            Scope::Tournament(&request.get_ref().tournament_id),
-        )?;
-        let r = request.into_inner();
-        let (meta, _in_flight) = self
-            .platform
-            .commands
-            .begin(&self.platform.store, "RepairRound", &r, r.meta.clone())
-            .await?;
-        let round = r.round;
-        let (running, who) = (self.running.clone(), actor.clone());
-        let slot = JobSlot::default();
-        let job = slot.clone();
-        let answer = self
-            .command(
-                actor.clone(),
-                &meta,
-                &r.tournament_id,
-                round,
-                move |t, roster| engine_pairing(running, who, t, roster, round, true, job),
-            )
-            .await?;
-        self.explain_after(&answer, slot, actor);
-        Ok(answer)
+        self.engine_round(request, "RepairRound", true).await
     }
 
     async fn set_pairings(
