@@ -9,6 +9,7 @@ mod client;
 mod clock_watch;
 mod offline;
 mod output;
+mod player_import;
 mod rating_service;
 mod ratinglist_import;
 mod registry_players;

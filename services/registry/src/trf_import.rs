@@ -303,6 +303,36 @@ fn byes_from_points_column(
 
 /// Plans the import of `input`. `new_id` gives each player its id. `Err` holds the
 /// findings that make the file unusable (nothing is to be imported).
+/// The file with its players only (`tournament import --players-only`, ADR registry-005):
+/// each `001` record's round blocks, points and rank cleared, and the records about rounds
+/// played (`240`, `299`, `XXZ`, team byes, forfeits and line-ups) blanked; every other line
+/// stays where it was, so the line numbers of a finding are the file's own.
+pub fn players_only(input: &[u8]) -> Result<Vec<u8>, Vec<Finding>> {
+    let parsed = trf::parse(input).map_err(|e| vec![error(0, 0, "", e.to_string())])?;
+    let mut doc = parsed.doc;
+    for line in &mut doc.lines {
+        match &mut line.record {
+            Record::Player(p) => {
+                p.rounds.clear();
+                p.points = trf::Field::Empty;
+                p.rank = trf::Field::Empty;
+                line.verbatim = None;
+            }
+            Record::Bye(_)
+            | Record::AbnormalPoints(_)
+            | Record::XxAbsent(_)
+            | Record::TeamBye(_)
+            | Record::ForfeitedMatch(_)
+            | Record::Lineup(_) => {
+                line.record = Record::Empty;
+                line.verbatim = None;
+            }
+            _ => {}
+        }
+    }
+    Ok(trf::write(&doc, trf::TrfVersion::Trf26).into_bytes())
+}
+
 pub fn plan_import(
     input: &[u8],
     name: &str,
