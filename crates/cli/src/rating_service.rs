@@ -788,7 +788,10 @@ fn print_submitted(cli: &Cli, r: &arbiter_proto::v1::SubmitExternalTournamentRes
             &serde_json::json!({"tournament_id": r.tournament_id, "period": r.period,
             "rated_games": r.rated_games, "skipped_games": r.skipped_games, "version": r.version,
             "period_status": r.period_status, "notes": r.notes, "revision": r.revision,
-            "diff": diff_json(&r.diff), "rippled": ripple_json(&r.rippled)}),
+            "diff": diff_json(&r.diff), "rippled": ripple_json(&r.rippled),
+            "skipped": r.skipped.iter().map(|g| serde_json::json!({"round": g.round,
+                "white": g.white, "black": g.black, "result": g.result, "reason": g.reason}))
+                .collect::<Vec<_>>()}),
         );
     } else {
         println!(
@@ -797,6 +800,23 @@ fn print_submitted(cli: &Cli, r: &arbiter_proto::v1::SubmitExternalTournamentRes
         );
         for n in &r.notes {
             println!("note: {}", output::clean(n));
+        }
+        if !r.skipped.is_empty() {
+            println!("not rated:");
+            let rows: Vec<Vec<String>> = r
+                .skipped
+                .iter()
+                .map(|g| {
+                    vec![
+                        g.round.to_string(),
+                        g.white.clone(),
+                        g.black.clone(),
+                        g.result.clone(),
+                        g.reason.clone(),
+                    ]
+                })
+                .collect();
+            output::table(&["ROUND", "WHITE", "BLACK", "RESULT", "WHY"], &rows);
         }
         if !r.diff.is_empty() {
             print_diff(&r.diff);

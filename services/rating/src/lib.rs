@@ -1224,6 +1224,17 @@ impl Rating {
         })
         .map_err(field)?;
         let t = decided.event;
+        let skipped: Vec<arbiter_proto::v1::SkippedGame> = decided
+            .skipped
+            .into_iter()
+            .map(|g| arbiter_proto::v1::SkippedGame {
+                round: g.round,
+                white: g.white,
+                black: g.black,
+                result: g.result,
+                reason: g.reason,
+            })
+            .collect();
         let stream = tournament_stream(&t.tournament_id);
         let replay = self
             .platform
@@ -1354,6 +1365,7 @@ impl Rating {
             revision,
             diff,
             rippled,
+            skipped,
         }))
     }
 }
