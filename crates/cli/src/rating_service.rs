@@ -74,8 +74,9 @@ pub enum RatingCommand {
     Run {
         /// The list produced, YYYY-MM.
         period: String,
-        /// Compute and show, write nothing.
-        #[arg(long)]
+        /// Compute and show, write and publish nothing; also before the period's closing
+        /// date (a rehearsal of the run).
+        #[arg(long, visible_alias = "rehearse")]
         dry_run: bool,
         #[command(flatten)]
         command: CommandArgs,
@@ -596,7 +597,7 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
                     "rippled": ripple_json(&r.rippled)}));
             } else {
                 let what = if *dry_run {
-                    "dry run (nothing written)".to_owned()
+                    "rehearsal (dry run): nothing written, nothing published".to_owned()
                 } else if r.unchanged {
                     format!("unchanged: revision {} stands", status.revision)
                 } else {

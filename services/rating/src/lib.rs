@@ -873,9 +873,10 @@ impl Rating {
                 .is_none_or(|s| s == PeriodStatus::Open);
             if open && closing_date(m) >= (self.today)() {
                 return Err(Status::failed_precondition(format!(
-                    "period: {} is open until its closing date {} (use --dry-run to preview)",
+                    "period: {} is open until its closing date {} (rehearse it now, writing and publishing nothing: `arbiter rating run {} --rehearse`)",
                     month_text(m),
-                    date_text(closing_date(m))
+                    date_text(closing_date(m)),
+                    month_text(m)
                 )));
             }
             self.open_and_close_if_due(m, &actor, &format!("{command_id}-close"), true)
