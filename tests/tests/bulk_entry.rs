@@ -159,3 +159,99 @@ fn players_from_a_csv_or_a_trf_all_or_nothing_with_a_preview() {
     let first = exported.lines().find(|l| l.starts_with("001")).unwrap();
     assert!(first.trim_end().len() <= 89, "no round blocks: {first}");
 }
+
+/// `result set ID ROUND --file`: a round's result sheet, all or nothing with a preview.
+#[test]
+fn a_result_sheet_is_recorded_whole_or_not_at_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = Arbiter {
+        data: dir.path().join("data"),
+        port: arbiter_testkit::free_port(),
+    };
+    let _d = start_arbiterd(&a.data, a.port, |_| {});
+    let t = a.json(&[
+        "tournament",
+        "create",
+        "--name",
+        "Sheet Open",
+        "--rounds",
+        "3",
+    ]);
+    let id = t["tournament_id"].as_str().unwrap().to_owned();
+    let players = write(
+        dir.path(),
+        "p.csv",
+        "name,rating,fide id\n\"A, A\",2200,11\n\"B, B\",2100,12\n\"C, C\",2000,13\n\"D, D\",1900,14\n\"E, E\",1800,15\n\"F, F\",1700,16\n",
+    );
+    a.ok(&["player", "import", &id, &players]);
+    a.ok(&["round", "pair", &id, "1"]);
+    a.ok(&["round", "publish", &id, "1"]);
+    let recorded = |a: &Arbiter| {
+        a.json(&["result", "show", &id, "1"])["boards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|b| !b["result"].as_str().unwrap_or("").is_empty())
+            .count()
+    };
+
+    // A syntax fault: its line and column, nothing sent.
+    let bad = write(dir.path(), "bad.txt", "1 1-0\n2 1-0 0-1\n3 +-\n");
+    let msg = a.refused(&["result", "set", &id, "1", "--file", &bad]);
+    assert!(
+        msg.contains("bad.txt:2:7: \"0-1\": one board and one result a line"),
+        "{msg}"
+    );
+    // A board the round does not have: only the server knows; its line, nothing recorded.
+    let no_board = write(dir.path(), "nine.txt", "1 1-0\n9 0-1\n3 +-\n");
+    let msg = a.refused(&["result", "set", &id, "1", "--file", &no_board]);
+    assert!(msg.contains("nine.txt:2:1: board:"), "{msg}");
+    assert!(msg.contains("nothing recorded"), "{msg}");
+    assert_eq!(recorded(&a), 0, "nothing of the sheet was recorded");
+
+    let sheet = write(dir.path(), "r1.txt", "# round 1\n1 1-0\n2 ½-½\n3 +-\n");
+    let out = a.ok(&["result", "set", &id, "1", "--file", &sheet, "--dry-run"]);
+    assert!(
+        out.contains("dry run: 3 result(s) of round 1 would be recorded"),
+        "{out}"
+    );
+    assert_eq!(recorded(&a), 0);
+    let out = a.ok(&[
+        "result",
+        "set",
+        &id,
+        "1",
+        "--file",
+        &sheet,
+        "--command-id",
+        "sheet-1",
+    ]);
+    assert!(out.contains("recorded 3 result(s) of round 1"), "{out}");
+    let shown = a.json(&["result", "show", &id, "1"]);
+    let results: Vec<&str> = shown["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["result"].as_str().unwrap())
+        .collect();
+    assert_eq!(results, ["1-0", "1/2-1/2", "+-"], "{shown}");
+    let again = a.ok(&[
+        "result",
+        "set",
+        &id,
+        "1",
+        "--file",
+        &sheet,
+        "--command-id",
+        "sheet-1",
+    ]);
+    assert!(again.contains("(replayed)"), "{again}");
+    // Recording over a result: refused at its line, nothing recorded.
+    let over = write(dir.path(), "over.txt", "3 -+\n");
+    let msg = a.refused(&["result", "set", &id, "1", "--file", &over]);
+    assert!(
+        msg.contains("over.txt:1:1: board: board 1.3 already has the result"),
+        "{msg}"
+    );
+    a.ok(&["round", "close", &id, "1"]);
+}

@@ -13,6 +13,7 @@ mod player_import;
 mod rating_service;
 mod ratinglist_import;
 mod registry_players;
+mod result_sheet;
 mod round_results;
 mod tournament;
 

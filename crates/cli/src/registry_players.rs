@@ -300,7 +300,7 @@ fn print_warnings(cli: &Cli, warnings: &[String]) {
 }
 
 /// Reads a file of at most `max` bytes, or says which limit it passes.
-fn read_bounded(path: &std::path::Path, max: u64) -> Result<Vec<u8>, Failure> {
+pub(crate) fn read_bounded(path: &std::path::Path, max: u64) -> Result<Vec<u8>, Failure> {
     use std::io::Read;
     let fail = |m: String| Failure {
         code: 1,
