@@ -154,9 +154,33 @@ fn a_finished_events_export_passes_trf_check_and_the_pairing_checker() {
     a.ok(&["round", "close", &id, "3"]);
     play(&a, &id, 4);
     a.ok(&["player", "withdraw", &id, "5", "--from-round", "5"]);
-    for round in 5..=7 {
+    for round in 5..=6 {
         play(&a, &id, round);
     }
+    // The last round: no time control, so the close says it is not submitted for rating
+    // and which command fixes it.
+    a.ok(&["round", "pair", &id, "7"]);
+    a.ok(&["round", "publish", &id, "7"]);
+    let boards = a.json(&["result", "show", &id, "7"])["boards"]
+        .as_array()
+        .unwrap()
+        .len() as u64;
+    for board in 1..=boards {
+        a.ok(&[
+            "result",
+            "set",
+            &id,
+            "7",
+            &board.to_string(),
+            result_for(7, board),
+        ]);
+    }
+    let closed = a.ok(&["round", "close", &id, "7"]);
+    assert!(
+        closed.contains("not submitted for rating by itself: the time control \"\"")
+            && closed.contains(&format!("`arbiter tournament update {id} --time-control")),
+        "{closed}"
+    );
 
     for engine_lines in [false, true] {
         let (text, file) = export(&a, dir.path(), &id, engine_lines);

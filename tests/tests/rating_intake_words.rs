@@ -64,6 +64,8 @@ fn a_weekend_open_from_the_samples_to_a_rehearsed_period_with_every_skipped_game
         "2026-12-19",
         "--end",
         "2026-12-20",
+        "--time-control",
+        "40/5400:1800+30",
     ]);
     let id = t["tournament_id"].as_str().unwrap().to_owned();
     let o = a.run(&["player", "import", &id, &sample("weekend-open-players.csv")]);
@@ -83,7 +85,13 @@ fn a_weekend_open_from_the_samples_to_a_rehearsed_period_with_every_skipped_game
         let file = sheet(dir.path(), &a, &id, round, (round == 2).then_some(1));
         let out = a.ok(&["result", "set", &id, &r, "--file", file.to_str().unwrap()]);
         assert!(out.contains("result(s) of round"), "{out}");
-        a.ok(&["round", "close", &id, &r]);
+        let closed = a.ok(&["round", "close", &id, &r]);
+        // The close of the last round says where the tournament goes for rating.
+        assert_eq!(
+            closed.contains("submitted for rating, period 2027-01 (standard list)"),
+            round == 2,
+            "{closed}"
+        );
     }
     let trf = dir.path().join("winter.trf");
     a.ok(&[

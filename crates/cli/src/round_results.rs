@@ -458,13 +458,18 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                 )?)
                 .await?
                 .into_inner();
-            let ack = r.ack.unwrap_or_default();
+            let ack = r.ack.clone().unwrap_or_default();
             if cli.json {
                 output::json(
-                    &json!({"round": a.round, "closed": true, "position": ack.last_position}),
+                    &json!({"round": a.round, "closed": true, "position": ack.last_position,
+                        "rating_period": r.rating_period, "rating_list": r.rating_list,
+                        "rating_note": r.rating_note}),
                 );
             } else {
                 println!("round {} closed (position {})", a.round, ack.last_position);
+                if !r.rating_note.is_empty() {
+                    println!("{}", output::clean(&r.rating_note));
+                }
             }
         }
     }

@@ -518,6 +518,28 @@ fn read_122(text: &str) -> Option<clock::time_control::TimeControl> {
 
 /// The list a tournament's time control (PGN or TRF notation) is rated on, if readable
 /// and ratable (B.02 §1, R&B §1).
+/// Where a tournament run here goes for rating when its last round closes (what the
+/// rating service's intake of the results does, ADR rating-001): the list (from its time
+/// control) and the period (`YYYY-MM`, from its end date), or why it is not submitted by
+/// itself, in words that name the command that fixes it.
+pub fn automatic_submission(
+    tournament_id: &str,
+    time_control: &str,
+    end_date: &str,
+) -> Result<(RatingKind, String), String> {
+    let Some(kind) = kind_of_time_control(time_control, elo::Edition::default()) else {
+        return Err(format!(
+            "not submitted for rating by itself: the time control {time_control:?} does not say which list (set it with `arbiter tournament update {tournament_id} --time-control 40/5400:1800+30`, or submit it with `arbiter rating submit-tournament {tournament_id} --kind standard`)"
+        ));
+    };
+    let end = parse_date("end_date", end_date).map_err(|_| {
+        format!(
+            "not submitted for rating by itself: the tournament has no end date (set it with `arbiter tournament update {tournament_id} --end YYYY-MM-DD`)"
+        )
+    })?;
+    Ok((kind, month_text(first_list_for_event(end, false))))
+}
+
 pub fn kind_of_time_control(text: &str, edition: elo::Edition) -> Option<RatingKind> {
     let tc = read_122(text)?;
     let (w, b) = (elo_control(&tc.white), elo_control(&tc.black));

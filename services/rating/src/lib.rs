@@ -1166,10 +1166,17 @@ impl Rating {
             if let Ok(Some(_)) = self.platform.store.find_command(&command_id).await {
                 continue;
             }
-            let Some(kind) = intake::kind_of_time_control(&t.time_control, elo::Edition::default())
-            else {
-                tracing::info!(tournament = %tid, time_control = %t.time_control, "rating: not submitted by itself: no ratable time control");
-                continue;
+            // The same decision the close of the last round announces (results service).
+            let kind = match intake::automatic_submission(
+                &t.tournament_id,
+                &t.time_control,
+                &t.end_date,
+            ) {
+                Ok((kind, _)) => kind,
+                Err(why) => {
+                    tracing::info!(tournament = %tid, time_control = %t.time_control, "rating: {why}");
+                    continue;
+                }
             };
             let Ok((trf, _)) = arbiter_registry::trf_export::export(
                 &t,

@@ -271,6 +271,7 @@ impl Results {
             return Ok(ResultAck {
                 ack: None,
                 boards: boards_of(&events, none),
+                ..Default::default()
             });
         }
         let (meta, _in_flight) = self
@@ -310,6 +311,7 @@ impl Results {
             return Ok(ResultAck {
                 ack: boards.first().and_then(|b| b.ack.clone()),
                 boards,
+                ..Default::default()
             });
         }
         let (t, roster) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
@@ -356,6 +358,7 @@ impl Results {
         Ok(ResultAck {
             ack: acks.first().cloned().flatten(),
             boards: boards_of(&events, acks),
+            ..Default::default()
         })
     }
 
@@ -652,8 +655,29 @@ impl ResultsService for Results {
                 RosterEvent::RoundClosed(e),
             )
             .await?;
+        // The last round closed: say where the tournament goes for rating (ADR rating-001).
+        let (mut rating_period, mut rating_list, mut rating_note) =
+            (String::new(), String::new(), String::new());
+        if t.rounds != 0 && r.round == t.rounds {
+            match arbiter_rating::intake::automatic_submission(
+                &t.tournament_id,
+                &t.time_control,
+                &t.end_date,
+            ) {
+                Ok((kind, period)) => {
+                    rating_list = arbiter_rating::calendar::kind_name(kind).to_owned();
+                    rating_note =
+                        format!("submitted for rating, period {period} ({rating_list} list)");
+                    rating_period = period;
+                }
+                Err(why) => rating_note = why,
+            }
+        }
         Ok(Response::new(ResultAck {
             ack: Some(ack),
+            rating_period,
+            rating_list,
+            rating_note,
             ..Default::default()
         }))
     }
