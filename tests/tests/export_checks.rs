@@ -3,7 +3,8 @@
 //! alone, a half-point bye, a withdrawal from round 5 and a round-2 result corrected after
 //! round 3 was paired — is exported; `arbiter trf check` finds nothing and
 //! `arbiter-pairings --dutch -c` re-pairs every round as recorded, naming round 3 as paired
-//! before a correction (ADR trf-005).
+//! before a correction (ADR trf-005); and `-c` on a file with such a note names the round
+//! it would otherwise count.
 use std::path::Path;
 
 use arbiter_tests::{Arbiter, binary, output_text, start_arbiterd};
@@ -239,4 +240,63 @@ fn a_finished_events_export_passes_trf_check_and_the_pairing_checker() {
             output_text(&o)
         );
     }
+}
+
+/// `-c` names a round paired before a correction (the export's `###` note) instead of
+/// counting it: a complete 10-player file whose round-4 draw 2–4 became a win for 2 after
+/// round 5 was paired re-pairs round 5 differently.
+#[test]
+fn the_pairing_checker_names_a_round_paired_before_a_correction() {
+    let dir = tempfile::tempdir().unwrap();
+    let original = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("data/s456006487535817-p10-r7.trf"),
+    )
+    .unwrap();
+    // Round 4's result column (99 + 10 × 3, 1-based) of players 2 and 4.
+    let corrected: Vec<String> = original
+        .lines()
+        .map(|l| {
+            let code = match l.get(..8) {
+                Some("001    2") => '1',
+                Some("001    4") => '0',
+                _ => return l.to_owned(),
+            };
+            let mut chars: Vec<char> = l.chars().collect();
+            chars[128] = code;
+            chars.into_iter().collect()
+        })
+        .collect();
+    let run = |name: &str, note: bool| {
+        let mut text = corrected.join("\n");
+        if note {
+            text.push_str("\n### paired before a correction: round 5 (corrected: round 4)\n");
+        }
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).unwrap();
+        std::process::Command::new(binary("arbiter-pairings"))
+            .args(["--dutch", file.to_str().unwrap(), "-c"])
+            .output()
+            .unwrap()
+    };
+    let plain = run("plain.trf", false);
+    assert_eq!(plain.status.code(), Some(1), "{}", output_text(&plain));
+    assert!(
+        String::from_utf8_lossy(&plain.stdout).contains("plain: Round #5\n"),
+        "{}",
+        output_text(&plain)
+    );
+    let noted = run("noted.trf", true);
+    assert!(noted.status.success(), "{}", output_text(&noted));
+    assert!(
+        String::from_utf8_lossy(&noted.stdout)
+            .contains("noted: Round #5 paired before a correction of round 4 (not counted)"),
+        "{}",
+        output_text(&noted)
+    );
+    assert!(
+        String::from_utf8_lossy(&noted.stderr)
+            .contains("rounds 7, different 0, paired before a correction 1"),
+        "{}",
+        output_text(&noted)
+    );
 }
