@@ -707,6 +707,33 @@ pub fn plan_import(
 mod tests {
     use super::*;
 
+    /// `--players-only`: the players and the header, no rounds, points, ranks or byes;
+    /// every line where it was.
+    #[test]
+    fn players_only_keeps_the_players_and_drops_the_rounds() {
+        let text = "012 T\n\
+001    1      A, A                              2100                             1.5    1     2 w 1  0000 - H\n\
+001    2      B, B                              2000                             0.0    2     1 b 0  0000 - Z\n\
+240 H   2    1\n\
+XXR 5\n";
+        let only = players_only(text.as_bytes()).unwrap();
+        let doc = trf::parse(&only).unwrap().doc;
+        assert_eq!(doc.lines.len(), 5, "{}", String::from_utf8_lossy(&only));
+        for p in doc.players() {
+            assert!(p.rounds.iter().all(trf::RoundResult::is_blank), "{p:?}");
+            assert_eq!(p.points, trf::Field::Empty);
+        }
+        assert!(matches!(doc.lines[3].record, Record::Empty));
+        let plan = plan_import(&only, "", &mut ids()).unwrap();
+        assert_eq!(plan.draft.rounds, 5);
+        let mut roster = crate::roster::Roster::default();
+        for e in plan.events {
+            roster.apply(e);
+        }
+        assert_eq!(roster.entries.len(), 2);
+        assert_eq!(roster.paired_rounds, 0);
+    }
+
     fn ids() -> impl FnMut() -> String {
         let mut n = 0;
         move || {
