@@ -40,3 +40,32 @@ pub fn decide_sheet(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result_entry::tests::{record, t};
+
+    #[test]
+    fn a_sheet_is_decided_whole_or_the_first_bad_board_is_named() {
+        let r = record(1, 1, 0);
+        let ok = decide_sheet(&t(), &r, 1, &[(2, "1/2".into()), (1, "1-0".into())]).unwrap();
+        assert_eq!(
+            ok.iter()
+                .map(|e| (e.board, e.result.as_str()))
+                .collect::<Vec<_>>(),
+            [(2, "1/2-1/2"), (1, "1-0")]
+        );
+        let (i, e) =
+            decide_sheet(&t(), &r, 1, &[(1, "1-0".into()), (3, "1-0".into())]).unwrap_err();
+        assert_eq!((i, e.field), (1, "board"));
+        let (i, e) =
+            decide_sheet(&t(), &r, 1, &[(1, "1-0".into()), (1, "0-1".into())]).unwrap_err();
+        assert_eq!(i, 1);
+        assert!(e.message.contains("given twice"), "{}", e.message);
+        let (i, e) = decide_sheet(&t(), &r, 1, &[(2, "9-9".into())]).unwrap_err();
+        assert_eq!((i, e.field), (0, "result"));
+        assert!(decide_sheet(&t(), &record(1, 0, 0), 1, &[(1, "1-0".into())]).is_err());
+        assert!(decide_sheet(&t(), &r, 1, &[]).is_err());
+    }
+}
