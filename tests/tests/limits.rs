@@ -62,6 +62,7 @@ fn add_player(t: &str, name: &str) -> AddPlayerRequest {
             ..Default::default()
         }),
         missed_rounds: String::new(),
+        ..Default::default()
     }
 }
 

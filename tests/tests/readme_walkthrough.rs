@@ -14,8 +14,9 @@ use arbiter_tests::{Arbiter, binary, output_text, start_arbiterd};
 
 /// The walk-through's shell block of README.md.
 fn walkthrough() -> String {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
-        .expect("README.md");
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .expect("README.md");
     let begin = readme
         .find("<!-- walkthrough: begin")
         .expect("README.md has the walk-through's begin marker");
@@ -62,7 +63,10 @@ fn the_readme_walkthrough_runs_as_written_from_a_csv_to_the_published_list() {
         .output()
         .unwrap();
     let out = output_text(&o);
-    assert!(o.status.success(), "the README's walk-through failed:\n{out}");
+    assert!(
+        o.status.success(),
+        "the README's walk-through failed:\n{out}"
+    );
     let stdout = String::from_utf8_lossy(&o.stdout);
 
     // The walk-through's tournament is the CLI's default now.
@@ -96,7 +100,9 @@ fn the_readme_walkthrough_runs_as_written_from_a_csv_to_the_published_list() {
     }
     let bye = name_of(r1["bye_tpn"].as_u64().unwrap());
     assert!(
-        shown.lines().any(|l| l.contains(&bye) && l.contains("pairing-allocated bye")),
+        shown
+            .lines()
+            .any(|l| l.contains(&bye) && l.contains("pairing-allocated bye")),
         "the bye of round 1 listed with its kind:\n{shown}"
     );
     // Round 3: the half-point bye asked for; round 5: the withdrawn player absent.
@@ -108,11 +114,17 @@ fn the_readme_walkthrough_runs_as_written_from_a_csv_to_the_published_list() {
     );
     let r5 = a.ok(&["round", "show", "5"]);
     assert!(
-        r5.lines().any(|l| l.contains(&name_of(17)) && l.contains("withdrawn")),
+        r5.lines()
+            .any(|l| l.contains(&name_of(17)) && l.contains("withdrawn")),
         "{r5}"
     );
     // The printed pages and the wall list were written.
-    for f in ["round-1.html", "round-7.html", "standings.html", "crosstable.csv"] {
+    for f in [
+        "round-1.html",
+        "round-7.html",
+        "standings.html",
+        "crosstable.csv",
+    ] {
         let text = std::fs::read_to_string(work.join(f)).unwrap();
         assert!(text.contains(&name_of(1)), "{f} names the players");
     }

@@ -224,8 +224,8 @@ fn initial_ranking_late_entry_withdrawal_and_half_point_bye_in_the_exported_trf(
     let gm = exported.lines().find(|l| l.contains("Gm, Equal")).unwrap();
     assert_eq!(
         gm.get(10..13).map(str::trim),
-        Some("g"),
-        "TRF title letter: {gm}"
+        Some("GM"),
+        "the title as TRF16/TRF26 spell it (ADR trf-005): {gm}"
     );
     let bad = a.run(&["player", "add", &open, "--name", "X", "--title", "GMX"]);
     assert_eq!(bad.status.code(), Some(1));

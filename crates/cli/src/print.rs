@@ -45,7 +45,7 @@ pub enum Order {
 
 #[derive(Args)]
 pub struct PairingsArgs {
-    /// Tournament id.
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     /// Round (default: the last paired).
     #[arg(default_value_t = 0)]
@@ -59,7 +59,7 @@ pub struct PairingsArgs {
 
 #[derive(Args)]
 pub struct RoundArgs {
-    /// Tournament id.
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     /// Round.
     round: u32,
@@ -69,7 +69,7 @@ pub struct RoundArgs {
 
 #[derive(Args)]
 pub struct StandingsArgs {
-    /// Tournament id.
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     /// After this round (default: every round with all its results).
     #[arg(long, default_value_t = 0)]
@@ -91,7 +91,7 @@ pub struct StandingsArgs {
 
 #[derive(Args)]
 pub struct CrosstableArgs {
-    /// Tournament id.
+    /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
     id: String,
     /// After this round (default: every round with all its results).
     #[arg(long, default_value_t = 0)]
@@ -227,8 +227,19 @@ pub async fn run(cli: &Cli, cmd: &PrintCommand) -> Result<(), Failure> {
         PrintCommand::Pairings(a) => {
             let f = check_output(&a.out)?;
             let chan = connect(cli).await?;
-            let id = crate::resolve::tournament(cli, &chan, &a.id).await?;
-            let view = pairing_of(&chan, &id, a.round).await?;
+            // `print pairings 3`: a lone argument of 1–2 digits is the round of the
+            // default tournament (a tournament prefix has at least 4 characters).
+            let (given, round) = match a.id.trim() {
+                r if a.round == 0
+                    && (1..=2).contains(&r.len())
+                    && r.bytes().all(|b| b.is_ascii_digit()) =>
+                {
+                    (crate::resolve::DEFAULT, r.parse().unwrap_or(0))
+                }
+                _ => (a.id.as_str(), a.round),
+            };
+            let id = crate::resolve::tournament(cli, &chan, given).await?;
+            let view = pairing_of(&chan, &id, round).await?;
             let event = sheets::event(&chan, &id).await?;
             let roster = sheets::roster(&chan, &id).await?;
             let points = sheets::points_before(&chan, &id, view.round).await;

@@ -74,8 +74,9 @@ pub enum RatingCommand {
     Run {
         /// The list produced, YYYY-MM.
         period: String,
-        /// Compute and show, write nothing.
-        #[arg(long)]
+        /// Compute and show, write and publish nothing; also before the period's closing
+        /// date (a rehearsal of the run).
+        #[arg(long, visible_alias = "rehearse")]
         dry_run: bool,
         #[command(flatten)]
         command: CommandArgs,
@@ -597,7 +598,7 @@ pub async fn run(cli: &Cli, cmd: &RatingCommand) -> Result<(), Failure> {
                     "rippled": ripple_json(&r.rippled)}));
             } else {
                 let what = if *dry_run {
-                    "dry run (nothing written)".to_owned()
+                    "rehearsal (dry run): nothing written, nothing published".to_owned()
                 } else if r.unchanged {
                     format!("unchanged: revision {} stands", status.revision)
                 } else {
@@ -789,7 +790,10 @@ fn print_submitted(cli: &Cli, r: &arbiter_proto::v1::SubmitExternalTournamentRes
             &serde_json::json!({"tournament_id": r.tournament_id, "period": r.period,
             "rated_games": r.rated_games, "skipped_games": r.skipped_games, "version": r.version,
             "period_status": r.period_status, "notes": r.notes, "revision": r.revision,
-            "diff": diff_json(&r.diff), "rippled": ripple_json(&r.rippled)}),
+            "diff": diff_json(&r.diff), "rippled": ripple_json(&r.rippled),
+            "skipped": r.skipped.iter().map(|g| serde_json::json!({"round": g.round,
+                "white": g.white, "black": g.black, "result": g.result, "reason": g.reason}))
+                .collect::<Vec<_>>()}),
         );
     } else {
         println!(
@@ -798,6 +802,23 @@ fn print_submitted(cli: &Cli, r: &arbiter_proto::v1::SubmitExternalTournamentRes
         );
         for n in &r.notes {
             println!("note: {}", output::clean(n));
+        }
+        if !r.skipped.is_empty() {
+            println!("not rated:");
+            let rows: Vec<Vec<String>> = r
+                .skipped
+                .iter()
+                .map(|g| {
+                    vec![
+                        g.round.to_string(),
+                        g.white.clone(),
+                        g.black.clone(),
+                        g.result.clone(),
+                        g.reason.clone(),
+                    ]
+                })
+                .collect();
+            output::table(&["ROUND", "WHITE", "BLACK", "RESULT", "WHY"], &rows);
         }
         if !r.diff.is_empty() {
             print_diff(&r.diff);

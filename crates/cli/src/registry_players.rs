@@ -77,6 +77,9 @@ pub enum TournamentTrfCommand {
         /// already here (a second, separate tournament).
         #[arg(long)]
         as_new: bool,
+        /// The tournament and its players only: none of the file's rounds, results or byes.
+        #[arg(long)]
+        players_only: bool,
         #[command(flatten)]
         meta: Meta,
     },
@@ -166,6 +169,23 @@ pub enum PlayerCommand {
         #[command(flatten)]
         data: DataArgs,
         /// Rounds a late entry missed score as: zero (default) or half.
+        #[arg(long, default_value = "")]
+        missed_rounds: String,
+        #[command(flatten)]
+        meta: Meta,
+    },
+    /// Enter many players from a file, all or nothing: a CSV with a header (name, title,
+    /// rating, federation, fide id, birth date, sex, …) or the player lines (001) of a TRF.
+    /// Everything is checked first (faults as FILE:LINE:COLUMN); nothing is written then.
+    Import {
+        /// Tournament id.
+        tournament: String,
+        /// The CSV or TRF file.
+        file: PathBuf,
+        /// Print what would be written (pairing numbers included), write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Rounds late entries missed score as: zero (default) or half.
         #[arg(long, default_value = "")]
         missed_rounds: String,
         #[command(flatten)]
@@ -269,12 +289,149 @@ async fn players(
         .players)
 }
 
+/// Warnings of an entry (players without a FIDE ID), on stderr so a script's stdout stays
+/// the answer.
+fn print_warnings(cli: &Cli, warnings: &[String]) {
+    if !cli.json {
+        for w in warnings {
+            eprintln!("warning: {}", output::clean(w));
+        }
+    }
+}
+
+/// Reads a file of at most `max` bytes, or says which limit it passes.
+pub(crate) fn read_bounded(path: &std::path::Path, max: u64) -> Result<Vec<u8>, Failure> {
+    use std::io::Read;
+    let fail = |m: String| Failure {
+        code: 1,
+        message: format!("{}: {m}", path.display()),
+    };
+    let f = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+    let mut bytes = Vec::new();
+    f.take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(e.to_string()))?;
+    if bytes.len() as u64 > max {
+        return Err(fail(format!("larger than {max} bytes, the most read")));
+    }
+    Ok(bytes)
+}
+
+/// `arbiter player import`: read and check the file, then one `AddPlayer` with every
+/// player (a dry run first when asked), all or nothing.
+async fn import_players(
+    cli: &Cli,
+    client: &mut RegistryServiceClient<crate::client::Chan>,
+    tournament: &str,
+    file: &std::path::Path,
+    dry_run: bool,
+    missed_rounds: &str,
+    meta: &Meta,
+) -> Result<(), Failure> {
+    use crate::player_import;
+    let bytes = read_bounded(file, player_import::MAX_FILE_BYTES)?;
+    let at = |line: usize, column: usize| match (line, column) {
+        (0, _) => file.display().to_string(),
+        (l, 0) => format!("{}:{l}", file.display()),
+        (l, c) => format!("{}:{l}:{c}", file.display()),
+    };
+    let (players, source) = player_import::read(&bytes).map_err(|f| Failure {
+        code: 1,
+        message: format!("{}: {} (nothing written)", at(f.line, f.column), f.message),
+    })?;
+    let count = players.len();
+    let request = AddPlayerRequest {
+        meta: meta.to_proto(),
+        tournament_id: tournament.to_owned(),
+        missed_rounds: missed_rounds.to_owned(),
+        players,
+        dry_run,
+        ..Default::default()
+    };
+    let answer = client
+        .add_player(authed(&token(cli)?, request)?)
+        .await
+        .map_err(|status| {
+            let message = status.message();
+            match player_import::refused_player(message) {
+                Some((index, field, what)) => {
+                    let (line, column) = source.locate(index, field).unwrap_or((0, 0));
+                    Failure {
+                        code: 1,
+                        message: format!(
+                            "{}: {field}: {what} (player {} of the file; nothing written)",
+                            at(line, column),
+                            index + 1
+                        ),
+                    }
+                }
+                None => Failure::from(status),
+            }
+        })?
+        .into_inner();
+    if cli.json {
+        output::json(&serde_json::json!({
+            "dry_run": dry_run,
+            "format": source.format,
+            "players": answer.players.iter().map(player_json).collect::<Vec<_>>(),
+            "warnings": answer.warnings,
+            "version": answer.ack.as_ref().map(|a| a.stream_version),
+        }));
+        return Ok(());
+    }
+    print_warnings(cli, &answer.warnings);
+    let rows: Vec<Vec<String>> = answer
+        .players
+        .iter()
+        .zip(&source.lines)
+        .map(|(p, line)| {
+            let d = p.data.clone().unwrap_or_default();
+            vec![
+                line.to_string(),
+                p.pairing_number.to_string(),
+                d.title,
+                d.name,
+                if d.rating_standard == 0 {
+                    String::new()
+                } else {
+                    d.rating_standard.to_string()
+                },
+                d.federation,
+                if d.fide_id == 0 {
+                    String::new()
+                } else {
+                    d.fide_id.to_string()
+                },
+            ]
+        })
+        .collect();
+    output::table(
+        &["LINE", "TPN", "TITLE", "NAME", "RATING", "FED", "FIDE ID"],
+        &rows,
+    );
+    match (&answer.ack, dry_run) {
+        (_, true) => println!(
+            "dry run: {count} player(s) would be added from {}; nothing written",
+            file.display()
+        ),
+        (Some(a), false) => println!(
+            "added {count} player(s) from {} in one command (version {}{})",
+            file.display(),
+            a.stream_version,
+            if a.replayed { ", replayed" } else { "" }
+        ),
+        (None, false) => println!("added {count} player(s) from {}", file.display()),
+    }
+    Ok(())
+}
+
 /// `arbiter player …`.
 impl PlayerCommand {
     /// The tournament argument as given.
     fn given(&self) -> &str {
         match self {
             PlayerCommand::Add { tournament, .. }
+            | PlayerCommand::Import { tournament, .. }
             | PlayerCommand::List { tournament }
             | PlayerCommand::Correct { tournament, .. }
             | PlayerCommand::Withdraw { tournament, .. }
@@ -330,10 +487,12 @@ pub async fn run_player(cli: &Cli, cmd: &PlayerCommand) -> Result<(), Failure> {
                         tournament_id: tournament.clone(),
                         data: Some(data.apply(PlayerData::default())),
                         missed_rounds: missed_rounds.clone(),
+                        ..Default::default()
                     },
                 )?)
                 .await?
                 .into_inner();
+            print_warnings(cli, &r.warnings);
             let p = r.player.unwrap_or_default();
             if cli.json {
                 output::json(&player_json(&p));
@@ -346,6 +505,24 @@ pub async fn run_player(cli: &Cli, cmd: &PlayerCommand) -> Result<(), Failure> {
                     p.player_id
                 );
             }
+        }
+        PlayerCommand::Import {
+            file,
+            dry_run,
+            missed_rounds,
+            meta,
+            ..
+        } => {
+            import_players(
+                cli,
+                &mut client,
+                tournament,
+                file,
+                *dry_run,
+                missed_rounds,
+                meta,
+            )
+            .await?;
         }
         PlayerCommand::List { .. } => {
             let list = players(&mut client, tournament).await?;
@@ -540,6 +717,7 @@ pub async fn run_trf(cli: &Cli, cmd: &TournamentTrfCommand) -> Result<(), Failur
             file,
             name,
             as_new,
+            players_only,
             meta,
         } => {
             let bytes = std::fs::read(file).map_err(|e| Failure {
@@ -557,6 +735,7 @@ pub async fn run_trf(cli: &Cli, cmd: &TournamentTrfCommand) -> Result<(), Failur
                         trf: bytes,
                         name: name.clone(),
                         as_new: *as_new,
+                        players_only: *players_only,
                     },
                 )?)
                 .await

@@ -35,6 +35,7 @@ const TOURNAMENT_FIRST: &[&[&str]] = &[
     &["tournament", "rules"],
     &["tournament", "export"],
     &["player", "add"],
+    &["player", "import"],
     &["player", "list"],
     &["player", "correct"],
     &["player", "withdraw"],

@@ -31,7 +31,7 @@ pub struct MetaArgs {
     expected_version: Option<i64>,
 }
 
-fn meta(m: &MetaArgs) -> Option<CommandMeta> {
+pub(crate) fn meta(m: &MetaArgs) -> Option<CommandMeta> {
     Some(CommandMeta {
         command_id: m
             .command_id
@@ -124,14 +124,24 @@ pub enum ResultCommand {
 #[derive(Args)]
 pub struct SetResultArgs {
     /// Tournament id or a unique prefix; left out: the default (`arbiter use`).
-    id: String,
-    round: u32,
-    board: u32,
+    pub(crate) id: String,
+    pub(crate) round: u32,
+    /// The board (not with --file).
+    #[arg(required_unless_present = "file")]
+    board: Option<u32>,
     /// The result (a double forfeit: `-:-`, or `-- --` after the other arguments).
-    #[arg(allow_hyphen_values = true)]
-    result: String,
+    #[arg(allow_hyphen_values = true, required_unless_present = "file")]
+    result: Option<String>,
+    /// A result sheet: lines `BOARD RESULT` (e.g. `12 1-0`, `13 ½-½`, `14 +-`; `#` starts
+    /// a comment). Every line is checked first (faults as FILE:LINE:COLUMN) and nothing
+    /// is recorded then; all the boards are recorded in one command.
+    #[arg(long, conflicts_with_all = ["board", "result"])]
+    file: Option<std::path::PathBuf>,
+    /// With --file: print what would be recorded, record nothing.
+    #[arg(long, requires = "file")]
+    pub(crate) dry_run: bool,
     #[command(flatten)]
-    meta: MetaArgs,
+    pub(crate) meta: MetaArgs,
 }
 
 #[derive(Args)]
@@ -524,13 +534,18 @@ pub async fn run_round(cli: &Cli, cmd: &RoundCommand) -> Result<(), Failure> {
                 )?)
                 .await?
                 .into_inner();
-            let ack = r.ack.unwrap_or_default();
+            let ack = r.ack.clone().unwrap_or_default();
             if cli.json {
                 output::json(
-                    &json!({"round": a.round, "closed": true, "position": ack.last_position}),
+                    &json!({"round": a.round, "closed": true, "position": ack.last_position,
+                        "rating_period": r.rating_period, "rating_list": r.rating_list,
+                        "rating_note": r.rating_note}),
                 );
             } else {
                 println!("round {} closed (position {})", a.round, ack.last_position);
+                if !r.rating_note.is_empty() {
+                    println!("{}", output::clean(&r.rating_note));
+                }
             }
         }
     }
@@ -631,7 +646,13 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
     let id = crate::resolve::tournament(cli, &channel, cmd.given()).await?;
     let mut results = ResultsServiceClient::new(channel.clone());
     match cmd {
+        ResultCommand::Set(a) if a.file.is_some() => {
+            let file = a.file.as_deref().unwrap_or(std::path::Path::new(""));
+            crate::result_sheet::record(cli, &mut results, &id, a, file).await?;
+        }
         ResultCommand::Set(a) => {
+            let board = a.board.unwrap_or(0);
+            let result = a.result.clone().unwrap_or_default();
             let r = results
                 .record_result(authed(
                     &token(cli)?,
@@ -639,9 +660,10 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                         meta: meta(&a.meta),
                         tournament_id: id.clone(),
                         round: a.round,
-                        board: a.board,
-                        result: a.result.clone(),
+                        board,
+                        result: result.clone(),
                         confirm_reported: false,
+                        ..Default::default()
                     },
                 )?)
                 .await?
@@ -649,12 +671,12 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
             let ack = r.ack.unwrap_or_default();
             if cli.json {
                 output::json(
-                    &json!({"round": a.round, "board": a.board, "position": ack.last_position, "replayed": ack.replayed}),
+                    &json!({"round": a.round, "board": board, "position": ack.last_position, "replayed": ack.replayed}),
                 );
             } else {
                 println!(
-                    "round {} board {}: {} recorded (position {})",
-                    a.round, a.board, a.result, ack.last_position
+                    "round {} board {board}: {result} recorded (position {})",
+                    a.round, ack.last_position
                 );
             }
         }
@@ -669,6 +691,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                         board: a.board,
                         result: String::new(),
                         confirm_reported: true,
+                        ..Default::default()
                     },
                 )?)
                 .await?

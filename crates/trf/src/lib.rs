@@ -82,6 +82,7 @@
 #![deny(missing_docs)]
 
 mod columns;
+pub mod correction_note;
 pub mod document;
 pub mod engine_extensions;
 pub mod field;

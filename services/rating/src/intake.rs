@@ -120,6 +120,43 @@ pub struct Decided {
     pub event: ExternalTournamentSubmitted,
     /// Human-readable notes (games skipped and why, rate of play).
     pub notes: Vec<String>,
+    /// Every game not rated, with its reason (ADR rating-001).
+    pub skipped: Vec<SkippedGame>,
+}
+
+/// A game of the file that is not rated, and why, in the officer's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedGame {
+    /// Round (1-based).
+    pub round: u32,
+    /// White's (or, without colours, the lower start rank's) name, start rank in brackets.
+    pub white: String,
+    /// The other player.
+    pub black: String,
+    /// The TRF codes of the two sides, e.g. `+-`, `1-0`.
+    pub result: String,
+    /// Why it is not rated.
+    pub reason: String,
+}
+
+/// `Name (12)`: a player of the file as the officer reads it.
+fn who(p: &trf::PlayerRecord) -> String {
+    format!(
+        "{} ({})",
+        clean(&p.name, 60),
+        p.start_rank.get().map_or(0, u32::from)
+    )
+}
+
+/// Why a game with this code is not rated (B.02 §5 and the TRF result codes).
+fn unrated_code_reason(code: ResultCode) -> &'static str {
+    match code {
+        ResultCode::ForfeitWin | ResultCode::ForfeitLoss => "forfeit: not rated (B.02 §5)",
+        ResultCode::UnratedWin | ResultCode::UnratedDraw | ResultCode::UnratedLoss => {
+            "lasted less than one move: not rated"
+        }
+        _ => "no result played over the board",
+    }
 }
 
 /// Decides a submission: parses and validates the TRF, extracts the rated games.
@@ -232,6 +269,23 @@ pub fn decide_submission(s: &Submission<'_>) -> Result<Decided, FieldError> {
 
     let mut games = Vec::new();
     let mut skipped = 0u32;
+    let mut skipped_list: Vec<SkippedGame> = Vec::new();
+    let by_rank: std::collections::BTreeMap<u16, &trf::PlayerRecord> = doc
+        .players()
+        .filter_map(|p| Some((p.start_rank.get()?, p)))
+        .collect();
+    let opponent_code = |opp: u16, round: usize| {
+        by_rank
+            .get(&opp)
+            .and_then(|o| o.rounds.get(round))
+            .map_or(' ', |r| r.result.to_char())
+    };
+    // Players without a FIDE ID: warned about once, their games listed below.
+    let no_id: Vec<String> = doc
+        .players()
+        .filter(|p| p.fide_id.get().unwrap_or(0) == 0)
+        .map(who)
+        .collect();
     for p in doc.players() {
         let Some(rank) = p.start_rank.get() else {
             continue;
@@ -249,16 +303,34 @@ pub fn decide_submission(s: &Submission<'_>) -> Result<Decided, FieldError> {
             if !from_here {
                 continue;
             }
+            let other = by_rank.get(&opp).copied();
+            let skip = |reason: String| SkippedGame {
+                round: (i + 1) as u32,
+                white: who(p),
+                black: other.map_or_else(|| format!("({opp})"), who),
+                result: format!("{}-{}", r.result.to_char(), opponent_code(opp, i)),
+                reason,
+            };
             let (Some(&w), Some(&b)) = (ids.get(&rank), ids.get(&opp)) else {
                 skipped += 1;
+                let missing: Vec<String> = [(rank, Some(p)), (opp, other)]
+                    .into_iter()
+                    .filter(|(k, _)| !ids.contains_key(k))
+                    .map(|(k, x)| x.map_or_else(|| format!("({k})"), who))
+                    .collect();
+                skipped_list.push(skip(format!(
+                    "no FIDE ID: {} (a game is rated only between two players with FIDE IDs)",
+                    missing.join(", ")
+                )));
                 continue;
             };
             let result = match r.result {
                 ResultCode::Win => WHITE_WINS,
                 ResultCode::Draw => DRAW,
                 ResultCode::Loss => BLACK_WINS,
-                _ => {
+                code => {
                     skipped += 1;
+                    skipped_list.push(skip(unrated_code_reason(code).to_owned()));
                     continue;
                 }
             };
@@ -295,6 +367,7 @@ pub fn decide_submission(s: &Submission<'_>) -> Result<Decided, FieldError> {
         let top = rating.values().copied().max().unwrap_or(0);
         let mut below = 0u32;
         let mut required = 0u32;
+        let mut dropped_games = Vec::new();
         games.retain(|g| {
             let highest = match edition {
                 elo::Edition::Fide2014 => top,
@@ -311,11 +384,19 @@ pub fn decide_submission(s: &Submission<'_>) -> Result<Decided, FieldError> {
                 })) => {
                     below += 1;
                     required = required.max(required_minutes);
+                    dropped_games.push((*g, required_minutes));
                     false
                 }
                 _ => true,
             }
         });
+        for (g, minutes) in dropped_games {
+            skipped_list.push(rated_game_skipped(
+                &by_rank,
+                &g,
+                format!("rate of play below the {minutes} min for 60 moves B.02 §1.1 requires for these ratings"),
+            ));
+        }
         if below > 0 {
             skipped = skipped.saturating_add(below);
             notes.push(format!(
@@ -329,13 +410,32 @@ pub fn decide_submission(s: &Submission<'_>) -> Result<Decided, FieldError> {
     }
     if let Some(m) = match_rules(doc, s)? {
         let before = games.len();
+        for g in games.iter().filter(|g| !m.rated_rounds.contains(&g.round)) {
+            skipped_list.push(rated_game_skipped(
+                &by_rank,
+                g,
+                "match game not rated (B.02 §6: played after the match was decided, or an unrated player)".into(),
+            ));
+        }
         games.retain(|g| m.rated_rounds.contains(&g.round));
         let dropped = (before - games.len()) as u32;
         skipped = skipped.saturating_add(dropped);
         notes.extend(m.notes);
     }
+    if !no_id.is_empty() {
+        notes.insert(
+            0,
+            format!(
+                "{} player(s) without a FIDE ID, whose games are not rated: {}",
+                no_id.len(),
+                no_id.join(", ")
+            ),
+        );
+    }
+    skipped_list.sort_by(|a, b| (a.round, &a.white).cmp(&(b.round, &b.white)));
     Ok(Decided {
         notes,
+        skipped: skipped_list,
         event: ExternalTournamentSubmitted {
             tournament_id: id,
             name,
@@ -349,6 +449,31 @@ pub fn decide_submission(s: &Submission<'_>) -> Result<Decided, FieldError> {
             file_sha256: hex::encode(Sha256::digest(s.trf)),
         },
     })
+}
+
+/// A game the rated list held, dropped by a later rule: named from the file's players.
+fn rated_game_skipped(
+    by_rank: &std::collections::BTreeMap<u16, &trf::PlayerRecord>,
+    g: &RatingGame,
+    reason: String,
+) -> SkippedGame {
+    let by_id = |id: u32| {
+        by_rank
+            .values()
+            .find(|p| p.fide_id.get() == Some(u64::from(id)))
+            .map_or_else(|| format!("FIDE ID {id}"), |p| who(p))
+    };
+    SkippedGame {
+        round: g.round,
+        white: by_id(g.white),
+        black: by_id(g.black),
+        result: match g.result {
+            WHITE_WINS => "1-0".into(),
+            BLACK_WINS => "0-1".into(),
+            _ => "=-=".into(),
+        },
+        reason,
+    }
 }
 
 /// Clock time control → the Elo crate's (seconds). A last period with a move count
@@ -393,6 +518,28 @@ fn read_122(text: &str) -> Option<clock::time_control::TimeControl> {
 
 /// The list a tournament's time control (PGN or TRF notation) is rated on, if readable
 /// and ratable (B.02 §1, R&B §1).
+/// Where a tournament run here goes for rating when its last round closes (what the
+/// rating service's intake of the results does, ADR rating-001): the list (from its time
+/// control) and the period (`YYYY-MM`, from its end date), or why it is not submitted by
+/// itself, in words that name the command that fixes it.
+pub fn automatic_submission(
+    tournament_id: &str,
+    time_control: &str,
+    end_date: &str,
+) -> Result<(RatingKind, String), String> {
+    let Some(kind) = kind_of_time_control(time_control, elo::Edition::default()) else {
+        return Err(format!(
+            "not submitted for rating by itself: the time control {time_control:?} does not say which list (set it with `arbiter tournament update {tournament_id} --time-control 40/5400:1800+30`, or submit it with `arbiter rating submit-tournament {tournament_id} --kind standard`)"
+        ));
+    };
+    let end = parse_date("end_date", end_date).map_err(|_| {
+        format!(
+            "not submitted for rating by itself: the tournament has no end date (set it with `arbiter tournament update {tournament_id} --end YYYY-MM-DD`)"
+        )
+    })?;
+    Ok((kind, month_text(first_list_for_event(end, false))))
+}
+
 pub fn kind_of_time_control(text: &str, edition: elo::Edition) -> Option<RatingKind> {
     let tc = read_122(text)?;
     let (w, b) = (elo_control(&tc.white), elo_control(&tc.black));
@@ -732,6 +879,51 @@ pub(crate) mod tests {
         assert_eq!(t.players.len(), 3);
         assert_eq!(t.players[2].women_title, "WGM");
         assert_eq!(t.players[1].birth_year, 2010);
+    }
+
+    /// Every skipped game is listed with its reason; players without a FIDE ID are named
+    /// in a note (ADR rating-001).
+    #[test]
+    fn every_skipped_game_is_listed_with_its_reason() {
+        let d = decide_submission(&Submission {
+            trf: sample().as_bytes(),
+            kind: Some(RatingKind::Standard),
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(d.skipped.len() as u32, d.event.skipped_games);
+        let g = &d.skipped[0];
+        assert_eq!(g.round, 3);
+        assert_eq!(g.white, "Beta, Bob (2)");
+        assert_eq!(g.black, "Gamma, Gia (3)");
+        assert_eq!(g.result, "+--");
+        assert!(g.reason.starts_with("forfeit"), "{g:?}");
+        assert!(!d.notes.iter().any(|n| n.contains("without a FIDE ID")));
+
+        // Gamma without a FIDE ID: the draw of round 2 is listed, and she is named.
+        let text = sample().replace("    1000003 ", "            ");
+        let d = decide_submission(&Submission {
+            trf: text.as_bytes(),
+            kind: Some(RatingKind::Standard),
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(d.event.skipped_games, 2);
+        assert_eq!(d.skipped.len(), 2);
+        let draw = d.skipped.iter().find(|g| g.round == 2).unwrap();
+        assert_eq!(draw.white, "Gamma, Gia (3)");
+        assert_eq!(draw.result, "=-=");
+        assert!(
+            draw.reason.starts_with("no FIDE ID: Gamma, Gia (3)"),
+            "{draw:?}"
+        );
+        assert!(
+            d.notes[0].starts_with(
+                "1 player(s) without a FIDE ID, whose games are not rated: Gamma, Gia (3)"
+            ),
+            "{:?}",
+            d.notes
+        );
     }
 
     #[test]

@@ -873,9 +873,10 @@ impl Rating {
                 .is_none_or(|s| s == PeriodStatus::Open);
             if open && closing_date(m) >= (self.today)() {
                 return Err(Status::failed_precondition(format!(
-                    "period: {} is open until its closing date {} (use --dry-run to preview)",
+                    "period: {} is open until its closing date {} (rehearse it now, writing and publishing nothing: `arbiter rating run {} --rehearse`)",
                     month_text(m),
-                    date_text(closing_date(m))
+                    date_text(closing_date(m)),
+                    month_text(m)
                 )));
             }
             self.open_and_close_if_due(m, &actor, &format!("{command_id}-close"), true)
@@ -1165,10 +1166,17 @@ impl Rating {
             if let Ok(Some(_)) = self.platform.store.find_command(&command_id).await {
                 continue;
             }
-            let Some(kind) = intake::kind_of_time_control(&t.time_control, elo::Edition::default())
-            else {
-                tracing::info!(tournament = %tid, time_control = %t.time_control, "rating: not submitted by itself: no ratable time control");
-                continue;
+            // The same decision the close of the last round announces (results service).
+            let kind = match intake::automatic_submission(
+                &t.tournament_id,
+                &t.time_control,
+                &t.end_date,
+            ) {
+                Ok((kind, _)) => kind,
+                Err(why) => {
+                    tracing::info!(tournament = %tid, time_control = %t.time_control, "rating: {why}");
+                    continue;
+                }
             };
             let Ok((trf, _)) = arbiter_registry::trf_export::export(
                 &t,
@@ -1224,6 +1232,17 @@ impl Rating {
         })
         .map_err(field)?;
         let t = decided.event;
+        let skipped: Vec<arbiter_proto::v1::SkippedGame> = decided
+            .skipped
+            .into_iter()
+            .map(|g| arbiter_proto::v1::SkippedGame {
+                round: g.round,
+                white: g.white,
+                black: g.black,
+                result: g.result,
+                reason: g.reason,
+            })
+            .collect();
         let stream = tournament_stream(&t.tournament_id);
         let replay = self
             .platform
@@ -1354,6 +1373,7 @@ impl Rating {
             revision,
             diff,
             rippled,
+            skipped,
         }))
     }
 }

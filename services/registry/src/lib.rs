@@ -3,6 +3,7 @@
 //! Owns tournaments (and, as they arrive, players, entries, absences). gRPC handler →
 //! command → [`tournament`] decides (pure) → event appended to `tournament-<id>` →
 //! [`projection::Tournaments`] folds it → queries read the projection.
+pub mod bulk_entry;
 pub mod event_index;
 pub mod initial_ranking_c04_2_art2;
 pub mod player_directory;
@@ -212,6 +213,113 @@ impl Registry {
         event_type: &str,
     ) -> Result<Option<CommandAck>, Status> {
         record_commands::replayed(&self.platform, meta, &[event_type]).await
+    }
+
+    /// `AddPlayer` with `players` (or `dry_run`): the whole batch decided at once
+    /// (`bulk_entry`), written by one append, or on a dry run only answered.
+    async fn add_players(
+        &self,
+        actor: String,
+        mut r: AddPlayerRequest,
+    ) -> Result<AddPlayerResponse, Status> {
+        if let Some(d) = r.data.take()
+            && d != arbiter_proto::v1::PlayerData::default()
+        {
+            r.players.insert(0, d);
+        }
+        let limit = arbiter_service_kit::limits::MAX_PLAYERS;
+        if r.players.len() > limit {
+            return Err(invalid(
+                "players",
+                format!(
+                    "{} players in one command, at most {limit} (the most a tournament holds)",
+                    r.players.len()
+                ),
+            ));
+        }
+        let bulk = |index: usize, field: &str, message: &str| {
+            invalid(&format!("players[{index}].{field}"), message)
+        };
+        let decide =
+            |t: &Tournament, roster: &Roster, players: &[arbiter_proto::v1::PlayerData]| {
+                let mut batch = Vec::with_capacity(players.len());
+                for (i, d) in players.iter().enumerate() {
+                    let data = self.filled_from_directory(d.clone()).map_err(|s| {
+                        let m = s.message();
+                        let (f, m) = m.split_once(": ").unwrap_or(("data", m));
+                        bulk(i, f, m)
+                    })?;
+                    batch.push((uuid::Uuid::now_v7().to_string(), data));
+                }
+                bulk_entry::decide_add_players(roster, t.rounds, batch, &r.missed_rounds)
+                    .map_err(|e| bulk(e.index, e.error.field, &e.error.message))
+            };
+        let added_ids = |events: &[RosterEvent]| -> Vec<String> {
+            events
+                .iter()
+                .filter_map(|e| match e {
+                    RosterEvent::PlayerAdded(p) => Some(p.player_id.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let answer = |roster: &Roster, ids: &[String], ack: Option<CommandAck>| {
+            let players: Vec<Player> = ids
+                .iter()
+                .filter_map(|id| roster.entry(id).map(|e| player_of(roster, e)))
+                .collect();
+            let warnings =
+                bulk_entry::entry_warnings(players.iter().filter_map(|p| p.data.as_ref()));
+            AddPlayerResponse {
+                ack,
+                player: players.first().cloned(),
+                players,
+                warnings,
+            }
+        };
+        if r.dry_run {
+            let (t, roster) = self.load_latest(&r.tournament_id).await?;
+            let events = decide(&t, &roster, &r.players)?;
+            let ids = added_ids(&events);
+            let mut next = roster;
+            for e in events {
+                next.apply(e);
+            }
+            return Ok(answer(&next, &ids, None));
+        }
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "AddPlayer", &r, r.meta.clone())
+            .await?;
+        let (a, ids) = if let Some(a) = self.replayed(&meta, roster::types::PLAYER_ADDED).await? {
+            let mut ids = Vec::new();
+            for position in a.first_position..=a.last_position {
+                let Some(e) = self
+                    .platform
+                    .store
+                    .read_at(position)
+                    .await
+                    .map_err(from_log)?
+                else {
+                    continue;
+                };
+                if e.event_type == roster::types::PLAYER_ADDED {
+                    let p = PlayerAdded::decode(e.payload.as_slice())
+                        .map_err(|e| Status::internal(e.to_string()))?;
+                    ids.push(p.player_id);
+                }
+            }
+            (a, ids)
+        } else {
+            let (t, roster) = self.load_latest(&r.tournament_id).await?;
+            let events = decide(&t, &roster, &r.players)?;
+            let ids = added_ids(&events);
+            (self.append_roster(actor, &meta, &t, events).await?, ids)
+        };
+        let tid = a.stream.trim_start_matches("tournament-").to_owned();
+        let roster = self.tournaments.roster(&tid).unwrap_or_default();
+        Ok(answer(&roster, &ids, Some(a)))
     }
 
     /// Appends roster events decided against `t` (at `t.version` unless the client gave
@@ -504,6 +612,9 @@ impl RegistryService for Registry {
             Scope::Tournament(&request.get_ref().tournament_id),
         )?;
         let r = request.into_inner();
+        if !r.players.is_empty() || r.dry_run {
+            return self.add_players(actor, r).await.map(Response::new);
+        }
         let (meta, _in_flight) = self
             .platform
             .commands
@@ -533,9 +644,12 @@ impl RegistryService for Registry {
         let tid = a.stream.trim_start_matches("tournament-").to_owned();
         let roster = self.tournaments.roster(&tid).unwrap_or_default();
         let player = roster.entry(&player_id).map(|e| player_of(&roster, e));
+        let warnings = bulk_entry::entry_warnings(player.iter().filter_map(|p| p.data.as_ref()));
         Ok(Response::new(AddPlayerResponse {
             ack: Some(a),
+            players: player.iter().cloned().collect(),
             player,
+            warnings,
         }))
     }
 
@@ -763,8 +877,23 @@ impl RegistryService for Registry {
             )
             .map_err(field)?;
         }
+        let players_only;
+        let input: &[u8] = if r.players_only {
+            players_only = trf_import::players_only(&r.trf).map_err(|f| {
+                invalid(
+                    "trf",
+                    format!(
+                        "the file cannot be imported: {}; nothing was written",
+                        f.first().map(ToString::to_string).unwrap_or_default()
+                    ),
+                )
+            })?;
+            &players_only
+        } else {
+            &r.trf
+        };
         let plan =
-            trf_import::plan_import(&r.trf, &r.name, &mut || uuid::Uuid::now_v7().to_string())
+            trf_import::plan_import(input, &r.name, &mut || uuid::Uuid::now_v7().to_string())
                 .map_err(|findings| {
                     let shown: Vec<String> =
                         findings.iter().take(20).map(ToString::to_string).collect();

@@ -79,6 +79,71 @@ pub fn load(tournaments: &Tournaments, id: &str) -> Result<(Tournament, Roster),
         .ok_or_else(|| not_found("tournament_id", format!("no tournament {id:?}")))
 }
 
+/// Appends to several streams in one batch (one database transaction, ADR registry-005):
+/// each item is (stream, expected version, events, command id); the other fields of the
+/// context are `meta`'s. A failure of the database writes nothing of the batch; an item
+/// the log refuses (a concurrent write on its stream) is answered with its error and the
+/// others commit. Waits until the projection has folded what was written.
+#[allow(clippy::too_many_arguments)]
+pub async fn append_many(
+    platform: &Platform,
+    tournaments: &Tournaments,
+    service: &str,
+    actor: String,
+    meta: &CommandMeta,
+    rule_edition: &str,
+    items: Vec<(String, Option<i64>, Vec<RosterEvent>, String)>,
+) -> Result<Vec<Result<CommandAck, Status>>, Status> {
+    crate::tournament::check_reason(&meta.reason).map_err(|e| invalid(e.field, e.message))?;
+    let streams: Vec<String> = items.iter().map(|i| i.0.clone()).collect();
+    let reqs: Vec<AppendRequest> = items
+        .into_iter()
+        .map(
+            |(stream, expected_version, events, command_id)| AppendRequest {
+                stream,
+                expected_version,
+                events: events
+                    .iter()
+                    .map(|e| {
+                        let (event_type, payload) = e.encode();
+                        NewEvent {
+                            event_type: event_type.into(),
+                            schema_version: 1,
+                            payload,
+                        }
+                    })
+                    .collect(),
+                context: CommandContext {
+                    command_id,
+                    request_digest: meta.request_digest.clone(),
+                    actor: actor.clone(),
+                    reason: meta.reason.clone(),
+                    rule_edition: rule_edition.to_owned(),
+                    service: service.to_owned(),
+                    trace_parent: current_traceparent(),
+                    ..Default::default()
+                },
+            },
+        )
+        .collect();
+    let outcomes = platform.store.append_batch(&reqs).await.map_err(from_log)?;
+    let last = outcomes
+        .iter()
+        .filter_map(|o| o.as_ref().ok().map(|a| a.last_position))
+        .max()
+        .unwrap_or(0);
+    if last > 0 && !tournaments.caught_up(last).await {
+        return Err(Status::unavailable(
+            "the tournament projection is behind the log; retry",
+        ));
+    }
+    Ok(outcomes
+        .into_iter()
+        .zip(streams)
+        .map(|(o, stream)| o.map(|a| ack(stream, a)).map_err(from_log))
+        .collect())
+}
+
 /// Appends `events` to `stream` as `actor` under `meta`, then waits until the
 /// projection has folded them.
 #[allow(clippy::too_many_arguments)]

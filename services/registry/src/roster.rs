@@ -470,7 +470,7 @@ impl Roster {
 
     /// `PairingNumbersAssigned` by art. 2 after `pending` would be applied, if numbers may
     /// still be re-derived and the order changes.
-    fn renumber_after(&self, pending: &[RosterEvent]) -> Option<RosterEvent> {
+    pub(crate) fn renumber_after(&self, pending: &[RosterEvent]) -> Option<RosterEvent> {
         if self.numbers_frozen() {
             return None;
         }

@@ -86,6 +86,10 @@ pub struct RoundRecord {
     pub closed: BTreeSet<u32>,
     /// (round, board) → the result a clock or sensor board reported (latest).
     pub reported: BTreeMap<(u32, u32), ReportedResult>,
+    /// Round → the earlier rounds whose results were corrected (for standings and
+    /// pairings) after it was paired: it was paired on the old result, so re-pairing it
+    /// from the final record can differ (ADR trf-005).
+    pub paired_before_correction: BTreeMap<u32, BTreeSet<u32>>,
 }
 
 /// A result reported by clock-telemetry, for the arbiter to confirm (or applied
@@ -289,6 +293,7 @@ impl Roster {
                 }
                 self.rounds.insert(r, blocks);
                 let rec = &mut self.record;
+                rec.paired_before_correction.remove(&r);
                 rec.boards.retain(|(round, _), _| *round != r);
                 rec.byes.retain(|(round, _), _| *round != r);
                 let times = rec.pairings.get(&r).map_or(0, |x| x.times_paired) + 1;
@@ -335,6 +340,7 @@ impl Roster {
             RosterEvent::PairingDiscarded(p) => {
                 let r = p.round;
                 if self.record.pairings.remove(&r).is_some() {
+                    self.record.paired_before_correction.remove(&r);
                     self.rounds.remove(&r);
                     self.record.boards.retain(|(round, _), _| *round != r);
                     self.record.byes.retain(|(round, _), _| *round != r);
@@ -366,6 +372,19 @@ impl Roster {
             RosterEvent::ResultCorrected(x) => {
                 let rating_only = x.applies_to == CorrectionScope::RatingOnly.as_str();
                 if !rating_only {
+                    let later: Vec<u32> = self
+                        .record
+                        .pairings
+                        .range(x.round + 1..)
+                        .map(|(r, _)| *r)
+                        .collect();
+                    for r in later {
+                        self.record
+                            .paired_before_correction
+                            .entry(r)
+                            .or_default()
+                            .insert(x.round);
+                    }
                     self.set_codes(
                         x.round,
                         x.board,

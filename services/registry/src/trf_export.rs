@@ -53,20 +53,21 @@ fn u16_field(v: u32) -> Field<u16> {
     }
 }
 
-/// TRF title letters (C.04 / TRF: g m wg f wm c wf wc).
+/// The title field (columns 11–13) as TRF16/TRF26 write it: `GM IM WGM FM WIM CM WFM WCM`
+/// (ADR trf-005; the one-letter forms are not in either text).
 fn trf_title(title: &str) -> String {
-    match title {
-        "GM" => "g",
-        "IM" => "m",
-        "WGM" => "wg",
-        "FM" => "f",
-        "WIM" => "wm",
-        "CM" => "c",
-        "WFM" => "wf",
-        "WCM" => "wc",
-        other => other,
+    title.trim().to_ascii_uppercase()
+}
+
+/// The birth date field (columns 70–79): `YYYY/MM/DD`; a year alone (what the FIDE rating
+/// list publishes) is written `YYYY/00/00`, as FIDE's own TRF26 sample does (ADR trf-005).
+fn trf_birth_date(date: &str) -> String {
+    let d = date.trim();
+    if d.len() == 4 && d.bytes().all(|b| b.is_ascii_digit()) {
+        format!("{d}/00/00")
+    } else {
+        d.to_owned()
     }
-    .to_owned()
 }
 
 fn bye_code(kind: &str) -> ResultCode {
@@ -246,9 +247,11 @@ fn future_byes(roster: &Roster, n: u32, total: u32) -> BTreeMap<(u32, u32), &'st
                 out.insert((*r, tpn), kind);
             }
         }
+        // A withdrawal: a zero-point bye in every round after it (C.07 16.2.5), so `240 Z`
+        // for the rounds still to pair, none beyond the last round (ADR trf-005).
         if e.withdrawn_from_round != 0 {
             let from = e.withdrawn_from_round.max(n + 1);
-            let to = if total >= from { total } else { from };
+            let to = if total == 0 { from } else { total };
             for r in from..=to.min(MAX_ROUND) {
                 out.insert((r, tpn), "zero");
             }
@@ -293,6 +296,11 @@ fn history_block(roster: &Roster, index: &BlockIndex<'_>, e: &Entry, r: u32) -> 
             },
             result: ResultCode::parse(b.result.chars().next().unwrap_or(' ')),
         },
+        // Not paired because withdrawn: the round's zero-point bye written out (`0000 - Z`),
+        // not left blank, so every reader sees the absence (ADR trf-005).
+        None if e.withdrawn_from_round != 0 && r >= e.withdrawn_from_round => {
+            RoundResult::bye(ResultCode::ZeroPointBye)
+        }
         None if r < e.joined_round => RoundResult::bye(if e.missed_rounds == "half" {
             ResultCode::HalfPointBye
         } else {
@@ -436,7 +444,7 @@ pub fn export_doc(
             } else {
                 Field::Value(e.data.fide_id)
             },
-            birth_date: e.data.birth_date.clone(),
+            birth_date: trf_birth_date(&e.data.birth_date),
             ..PlayerRecord::default()
         };
         for r in 1..=n {
@@ -502,6 +510,14 @@ pub fn export_doc(
                     .map(|id| u16_field(roster.pairing_number(id)))
                     .collect(),
             }));
+        }
+    }
+    if options.version == TrfVersion::Trf26 {
+        // Rounds paired on a result corrected later, for `arbiter-pairings -c` to name
+        // rather than count as differences (ADR trf-005).
+        for (r, corrected) in roster.record.paired_before_correction.range(..=n) {
+            let corrected: Vec<u32> = corrected.iter().copied().collect();
+            doc.push(trf::correction_note::note(*r, &corrected));
         }
     }
     if options.engine_lines {

@@ -303,6 +303,36 @@ fn byes_from_points_column(
 
 /// Plans the import of `input`. `new_id` gives each player its id. `Err` holds the
 /// findings that make the file unusable (nothing is to be imported).
+/// The file with its players only (`tournament import --players-only`, ADR registry-005):
+/// each `001` record's round blocks, points and rank cleared, and the records about rounds
+/// played (`240`, `299`, `XXZ`, team byes, forfeits and line-ups) blanked; every other line
+/// stays where it was, so the line numbers of a finding are the file's own.
+pub fn players_only(input: &[u8]) -> Result<Vec<u8>, Vec<Finding>> {
+    let parsed = trf::parse(input).map_err(|e| vec![error(0, 0, "", e.to_string())])?;
+    let mut doc = parsed.doc;
+    for line in &mut doc.lines {
+        match &mut line.record {
+            Record::Player(p) => {
+                p.rounds.clear();
+                p.points = trf::Field::Empty;
+                p.rank = trf::Field::Empty;
+                line.verbatim = None;
+            }
+            Record::Bye(_)
+            | Record::AbnormalPoints(_)
+            | Record::XxAbsent(_)
+            | Record::TeamBye(_)
+            | Record::ForfeitedMatch(_)
+            | Record::Lineup(_) => {
+                line.record = Record::Empty;
+                line.verbatim = None;
+            }
+            _ => {}
+        }
+    }
+    Ok(trf::write(&doc, trf::TrfVersion::Trf26).into_bytes())
+}
+
 pub fn plan_import(
     input: &[u8],
     name: &str,
@@ -678,6 +708,33 @@ pub fn plan_import(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `--players-only`: the players and the header, no rounds, points, ranks or byes;
+    /// every line where it was.
+    #[test]
+    fn players_only_keeps_the_players_and_drops_the_rounds() {
+        let text = "012 T\n\
+001    1      A, A                              2100                             1.5    1     2 w 1  0000 - H\n\
+001    2      B, B                              2000                             0.0    2     1 b 0  0000 - Z\n\
+240 H   2    1\n\
+XXR 5\n";
+        let only = players_only(text.as_bytes()).unwrap();
+        let doc = trf::parse(&only).unwrap().doc;
+        assert_eq!(doc.lines.len(), 5, "{}", String::from_utf8_lossy(&only));
+        for p in doc.players() {
+            assert!(p.rounds.iter().all(trf::RoundResult::is_blank), "{p:?}");
+            assert_eq!(p.points, trf::Field::Empty);
+        }
+        assert!(matches!(doc.lines[3].record, Record::Empty));
+        let plan = plan_import(&only, "", &mut ids()).unwrap();
+        assert_eq!(plan.draft.rounds, 5);
+        let mut roster = crate::roster::Roster::default();
+        for e in plan.events {
+            roster.apply(e);
+        }
+        assert_eq!(roster.entries.len(), 2);
+        assert_eq!(roster.paired_rounds, 0);
+    }
 
     fn ids() -> impl FnMut() -> String {
         let mut n = 0;

@@ -10,6 +10,7 @@
 pub mod audit;
 pub mod correction_impact;
 pub mod result_entry;
+pub mod result_sheet;
 pub mod standings_projection;
 
 use arbiter_eventlog::EventStore;
@@ -221,6 +222,146 @@ impl Results {
         .await
     }
 
+    /// `RecordResult` with `results` (or `dry_run`): a round's result sheet, every board
+    /// decided before anything is written (`result_sheet`), then one batch append; each
+    /// board's command id is the command's with `/b<board>` (ADR registry-005).
+    async fn record_sheet(
+        &self,
+        actor: String,
+        r: arbiter_proto::v1::RecordResultRequest,
+    ) -> Result<ResultAck, Status> {
+        if r.confirm_reported {
+            return Err(invalid(
+                "confirm_reported",
+                "a result sheet records results; confirm reported results board by board",
+            ));
+        }
+        if r.results.len() > 5_000 {
+            return Err(invalid(
+                "results",
+                format!("{} results in one command, at most 5000", r.results.len()),
+            ));
+        }
+        let sheet: Vec<(u32, String)> = r
+            .results
+            .iter()
+            .map(|b| (b.board, b.result.clone()))
+            .collect();
+        let decide = |t: &Tournament, roster: &_| {
+            result_sheet::decide_sheet(t, roster, r.round, &sheet)
+                .map_err(|(i, e)| invalid(&format!("results[{i}].{}", e.field), e.message))
+        };
+        let boards_of = |events: &[arbiter_proto::v1::ResultRecorded],
+                         acks: Vec<Option<arbiter_proto::v1::CommandAck>>| {
+            events
+                .iter()
+                .zip(acks)
+                .map(|(e, ack)| arbiter_proto::v1::RecordedBoard {
+                    board: e.board,
+                    result: e.result.clone(),
+                    ack,
+                })
+                .collect::<Vec<_>>()
+        };
+        if r.dry_run {
+            let (t, roster) =
+                load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
+            let events = decide(&t, &roster)?;
+            let none = vec![None; events.len()];
+            return Ok(ResultAck {
+                ack: None,
+                boards: boards_of(&events, none),
+                ..Default::default()
+            });
+        }
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "RecordResult", &r, r.meta.clone())
+            .await?;
+        let board_id = |board: u32| format!("{}/b{board}", meta.command_id);
+        // A retry: every board's append is found by its command id.
+        if let Some((first, _)) = sheet.first()
+            && self
+                .platform
+                .store
+                .find_command(&board_id(*first))
+                .await
+                .map_err(from_log)?
+                .is_some()
+        {
+            let mut boards = Vec::new();
+            for (board, _) in &sheet {
+                let mut m = meta.clone();
+                m.command_id = board_id(*board);
+                let ack = self.replayed(&m, &[types::RESULT_RECORDED]).await?;
+                let (_, roster) =
+                    load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
+                boards.push(arbiter_proto::v1::RecordedBoard {
+                    board: *board,
+                    result: roster
+                        .record
+                        .boards
+                        .get(&(r.round, *board))
+                        .map(|b| b.result.clone())
+                        .unwrap_or_default(),
+                    ack,
+                });
+            }
+            return Ok(ResultAck {
+                ack: boards.first().and_then(|b| b.ack.clone()),
+                boards,
+                ..Default::default()
+            });
+        }
+        let (t, roster) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
+        let events = decide(&t, &roster)?;
+        let items = events
+            .iter()
+            .map(|e| {
+                (
+                    result_entry::board_stream(&t.tournament_id, r.round, e.board),
+                    Some(0),
+                    vec![RosterEvent::ResultRecorded(e.clone())],
+                    board_id(e.board),
+                )
+            })
+            .collect();
+        let outcomes = arbiter_registry::record_commands::append_many(
+            &self.platform,
+            &self.tournaments,
+            SERVICE,
+            actor,
+            &meta,
+            &t.rule_edition,
+            items,
+        )
+        .await?;
+        let mut acks = Vec::with_capacity(outcomes.len());
+        let mut raced = Vec::new();
+        for (o, e) in outcomes.into_iter().zip(&events) {
+            match o {
+                Ok(a) => acks.push(Some(a)),
+                Err(_) => {
+                    raced.push(e.board.to_string());
+                    acks.push(None);
+                }
+            }
+        }
+        if !raced.is_empty() {
+            return Err(Status::failed_precondition(format!(
+                "results: board(s) {} of round {} were recorded by another command at the same time (the other boards were recorded); see `arbiter result show`",
+                raced.join(", "),
+                r.round
+            )));
+        }
+        Ok(ResultAck {
+            ack: acks.first().cloned().flatten(),
+            boards: boards_of(&events, acks),
+            ..Default::default()
+        })
+    }
+
     async fn replayed(
         &self,
         meta: &arbiter_proto::v1::CommandMeta,
@@ -318,13 +459,19 @@ impl ResultsService for Results {
             Scope::Tournament(&request.get_ref().tournament_id),
         )?;
         let r = request.into_inner();
+        if !r.results.is_empty() || r.dry_run {
+            return self.record_sheet(actor, r).await.map(Response::new);
+        }
         let (meta, _in_flight) = self
             .platform
             .commands
             .begin(&self.platform.store, "RecordResult", &r, r.meta.clone())
             .await?;
         if let Some(ack) = self.replayed(&meta, &[types::RESULT_RECORDED]).await? {
-            return Ok(Response::new(ResultAck { ack: Some(ack) }));
+            return Ok(Response::new(ResultAck {
+                ack: Some(ack),
+                ..Default::default()
+            }));
         }
         let (t, roster) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
         let e = if r.confirm_reported {
@@ -344,7 +491,10 @@ impl ResultsService for Results {
                 )),
                 _ => s,
             })?;
-        Ok(Response::new(ResultAck { ack: Some(ack) }))
+        Ok(Response::new(ResultAck {
+            ack: Some(ack),
+            ..Default::default()
+        }))
     }
 
     async fn correct_result(
@@ -435,7 +585,10 @@ impl ResultsService for Results {
             .begin(&self.platform.store, "RecordBye", &r, r.meta.clone())
             .await?;
         if let Some(ack) = self.replayed(&meta, &[types::BYE_RECORDED]).await? {
-            return Ok(Response::new(ResultAck { ack: Some(ack) }));
+            return Ok(Response::new(ResultAck {
+                ack: Some(ack),
+                ..Default::default()
+            }));
         }
         let (t, roster) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
         let (e, tpn) =
@@ -456,7 +609,10 @@ impl ResultsService for Results {
                 RosterEvent::ByeRecorded(e),
             )
             .await?;
-        Ok(Response::new(ResultAck { ack: Some(ack) }))
+        Ok(Response::new(ResultAck {
+            ack: Some(ack),
+            ..Default::default()
+        }))
     }
 
     async fn close_round(
@@ -475,7 +631,10 @@ impl ResultsService for Results {
             .begin(&self.platform.store, "CloseRound", &r, r.meta.clone())
             .await?;
         if let Some(ack) = self.replayed(&meta, &[types::ROUND_CLOSED]).await? {
-            return Ok(Response::new(ResultAck { ack: Some(ack) }));
+            return Ok(Response::new(ResultAck {
+                ack: Some(ack),
+                ..Default::default()
+            }));
         }
         let (t, roster) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
         let e = result_entry::decide_close(&t, &roster, r.round).map_err(field)?;
@@ -496,7 +655,31 @@ impl ResultsService for Results {
                 RosterEvent::RoundClosed(e),
             )
             .await?;
-        Ok(Response::new(ResultAck { ack: Some(ack) }))
+        // The last round closed: say where the tournament goes for rating (ADR rating-001).
+        let (mut rating_period, mut rating_list, mut rating_note) =
+            (String::new(), String::new(), String::new());
+        if t.rounds != 0 && r.round == t.rounds {
+            match arbiter_rating::intake::automatic_submission(
+                &t.tournament_id,
+                &t.time_control,
+                &t.end_date,
+            ) {
+                Ok((kind, period)) => {
+                    rating_list = arbiter_rating::calendar::kind_name(kind).to_owned();
+                    rating_note =
+                        format!("submitted for rating, period {period} ({rating_list} list)");
+                    rating_period = period;
+                }
+                Err(why) => rating_note = why,
+            }
+        }
+        Ok(Response::new(ResultAck {
+            ack: Some(ack),
+            rating_period,
+            rating_list,
+            rating_note,
+            ..Default::default()
+        }))
     }
 
     async fn get_round_results(

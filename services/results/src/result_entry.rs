@@ -339,12 +339,12 @@ pub fn decide_close(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use arbiter_proto::v1::{PairingsPublished, PlayerAdded, PlayerData, RoundPaired};
     use arbiter_registry::roster::RosterEvent;
 
-    fn t() -> Tournament {
+    pub(crate) fn t() -> Tournament {
         Tournament {
             tournament_id: "t".into(),
             rounds: 5,
@@ -353,7 +353,7 @@ mod tests {
     }
 
     /// Four players; rounds paired 1-2 3-4 (round 1), 1-3 2-4 (round 2)…
-    fn record(paired: u32, published: u32, closed: u32) -> Roster {
+    pub(crate) fn record(paired: u32, published: u32, closed: u32) -> Roster {
         let mut r = Roster::default();
         for p in ["a", "b", "c", "d"] {
             r.apply(RosterEvent::PlayerAdded(PlayerAdded {

@@ -1601,6 +1601,7 @@ async fn limits_section(out: &Path) -> anyhow::Result<()> {
                     ..Default::default()
                 }),
                 missed_rounds: String::new(),
+                ..Default::default()
             },
         )?;
         let started = Instant::now();
