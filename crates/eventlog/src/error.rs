@@ -47,6 +47,10 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// Not written: another request of an all-or-nothing batch was refused
+    /// (`EventStore::append_all`).
+    #[error("not written: another request of the batch was refused, so none was written")]
+    NotWritten,
     /// The log refuses appends (it failed its check at start).
     #[error("{0}")]
     ReadOnly(String),

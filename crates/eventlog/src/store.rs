@@ -459,6 +459,23 @@ impl EventStore {
     /// nothing of the batch is written and the caller may retry the batch, or its
     /// requests one by one with [`EventStore::append`] (idempotent by command id).
     pub async fn append_batch(&self, reqs: &[AppendRequest]) -> Result<Vec<Result<AppendAck>>> {
+        self.append_requests(reqs, false).await
+    }
+
+    /// [`append_batch`](Self::append_batch) all or nothing: when any request would be
+    /// refused (its expected version, its command id), nothing of the batch is written;
+    /// the refused requests get their error and the others
+    /// [`Error::NotWritten`]. Requests that are retries of commands already written
+    /// answer as retries (a batch retried whole writes nothing twice).
+    pub async fn append_all(&self, reqs: &[AppendRequest]) -> Result<Vec<Result<AppendAck>>> {
+        self.append_requests(reqs, true).await
+    }
+
+    async fn append_requests(
+        &self,
+        reqs: &[AppendRequest],
+        all_or_nothing: bool,
+    ) -> Result<Vec<Result<AppendAck>>> {
         if reqs.is_empty() {
             return Ok(Vec::new());
         }
@@ -467,7 +484,10 @@ impl EventStore {
         // head anyway), so the heads it knows stay its own (ADR platform-011).
         let mut writer = self.inner.append_lock.lock().await;
         writer.taken();
-        match self.append_from_known_heads(&mut writer, reqs).await {
+        match self
+            .append_from_known_heads(&mut writer, reqs, all_or_nothing)
+            .await
+        {
             Ok(Some(outcomes)) => return Ok(outcomes),
             Ok(None) => {}
             Err(e) => {
@@ -475,7 +495,7 @@ impl EventStore {
                 return Err(e);
             }
         }
-        let result = self.append_locked(&mut writer, reqs).await;
+        let result = self.append_locked(&mut writer, reqs, all_or_nothing).await;
         if result.is_err() {
             writer.reset();
         }
@@ -493,6 +513,7 @@ impl EventStore {
         &self,
         writer: &mut Writer,
         reqs: &[AppendRequest],
+        all_or_nothing: bool,
     ) -> Result<Option<Vec<Result<AppendAck>>>> {
         let valid: Vec<Result<()>> = reqs.iter().map(validate).collect();
         let names = reqs
@@ -512,7 +533,8 @@ impl EventStore {
             &mut streams,
             &mut commands,
         );
-        if plan.conflict {
+        // A refusal of an all-or-nothing batch is judged on the database's heads.
+        if plan.conflict || (all_or_nothing && plan.outcomes.iter().any(Result::is_err)) {
             return Ok(None);
         }
         if plan.head == start {
@@ -550,6 +572,7 @@ impl EventStore {
         &self,
         writer: &mut Writer,
         reqs: &[AppendRequest],
+        all_or_nothing: bool,
     ) -> Result<Vec<Result<AppendAck>>> {
         let backend = self.inner.backend;
         let valid: Vec<Result<()>> = reqs.iter().map(validate).collect();
@@ -610,6 +633,14 @@ impl EventStore {
             &mut streams,
             &mut commands,
         );
+        if all_or_nothing && plan.outcomes.iter().any(Result::is_err) {
+            tx.rollback().await?;
+            return Ok(plan
+                .outcomes
+                .into_iter()
+                .map(|o| o.and(Err(Error::NotWritten)))
+                .collect());
+        }
         if plan.head == start {
             tx.rollback().await?;
             // The heads read are the database's under the lock.

@@ -612,6 +612,44 @@ async fn append_batch_has_per_request_semantics(f: Fixture) {
     assert_eq!(s.head_position().await.unwrap(), 5);
 }
 
+/// `append_all`: a batch of which one request is refused writes nothing (both paths: a
+/// first batch on streams whose heads the store knows, and one after a refusal); a batch
+/// that is all accepted writes all; retried whole it writes nothing twice.
+async fn append_all_writes_all_or_nothing(f: Fixture) {
+    let s = &f.store;
+    s.append(req("a-1", Some(0), "pre", vec![ev("A", "0")]))
+        .await
+        .unwrap();
+    let batch = [
+        req("a-2", Some(0), "n1", vec![ev("B", "1")]),
+        // Stale: a-1 is at version 1.
+        req("a-1", Some(0), "n2", vec![ev("C", "2")]),
+        req("a-3", Some(0), "n3", vec![ev("D", "3")]),
+    ];
+    for _ in 0..2 {
+        let out = s.append_all(&batch).await.unwrap();
+        assert!(matches!(out[0], Err(Error::NotWritten)), "{out:?}");
+        assert!(matches!(
+            &out[1],
+            Err(Error::Conflict { stream, expected: 0, actual: 1 }) if stream == "a-1"
+        ));
+        assert!(matches!(out[2], Err(Error::NotWritten)), "{out:?}");
+        assert_eq!(s.head_position().await.unwrap(), 1, "nothing of the batch");
+        assert_eq!(s.stream_version("a-2").await.unwrap(), 0);
+    }
+    let ok = [
+        req("a-2", Some(0), "n1", vec![ev("B", "1")]),
+        req("a-1", Some(1), "n2", vec![ev("C", "2")]),
+    ];
+    let out = s.append_all(&ok).await.unwrap();
+    assert!(out.iter().all(Result::is_ok), "{out:?}");
+    assert_eq!(s.head_position().await.unwrap(), 3);
+    let again = s.append_all(&ok).await.unwrap();
+    assert!(again.iter().all(|o| o.as_ref().unwrap().replayed));
+    assert_eq!(s.head_position().await.unwrap(), 3);
+    assert!(s.verify().await.unwrap().is_ok());
+}
+
 /// Batches and single appends from concurrent writers interleave into one gap-free log.
 async fn concurrent_batches_are_ordered_and_gap_free(f: Fixture) {
     let s = f.store.clone();
@@ -1011,7 +1049,7 @@ conformance!(sqlite: append_and_read, conflict_names_stream_and_versions, retrie
     invalid_requests_write_nothing, concurrent_appends_are_ordered_and_gap_free,
     racing_writers_with_expected_version_one_wins, verify_detects_edit_delete_reorder,
     subscribe_catches_up_then_goes_live, outbox_holds_every_event_until_acked, old_schema_versions_are_upcast_on_read,
-    append_batch_has_per_request_semantics, concurrent_batches_are_ordered_and_gap_free,
+    append_batch_has_per_request_semantics, append_all_writes_all_or_nothing, concurrent_batches_are_ordered_and_gap_free,
     incremental_check_walks_only_after_the_anchor, check_at_start_finds_an_edit_with_its_hash_recomputed,
     check_at_start_finds_last_events_truncated_against_the_anchor,
     check_at_start_finds_two_positions_swapped_across_streams,
@@ -1021,7 +1059,7 @@ conformance!(postgres: append_and_read, conflict_names_stream_and_versions, retr
     invalid_requests_write_nothing, concurrent_appends_are_ordered_and_gap_free,
     racing_writers_with_expected_version_one_wins, verify_detects_edit_delete_reorder,
     subscribe_catches_up_then_goes_live, outbox_holds_every_event_until_acked, old_schema_versions_are_upcast_on_read,
-    append_batch_has_per_request_semantics, concurrent_batches_are_ordered_and_gap_free,
+    append_batch_has_per_request_semantics, append_all_writes_all_or_nothing, concurrent_batches_are_ordered_and_gap_free,
     incremental_check_walks_only_after_the_anchor, check_at_start_finds_an_edit_with_its_hash_recomputed,
     check_at_start_finds_last_events_truncated_against_the_anchor,
     check_at_start_finds_two_positions_swapped_across_streams,

@@ -16,7 +16,7 @@ pub fn not_found(field: &str, message: impl std::fmt::Display) -> Status {
 pub fn from_log(e: arbiter_eventlog::Error) -> Status {
     use arbiter_eventlog::Error as E;
     match e {
-        E::Conflict { .. } => Status::aborted(e.to_string()),
+        E::Conflict { .. } | E::NotWritten => Status::aborted(e.to_string()),
         E::CommandIdReused { .. } | E::CommandIdMismatch { .. } => {
             Status::already_exists(e.to_string())
         }

@@ -79,11 +79,12 @@ pub fn load(tournaments: &Tournaments, id: &str) -> Result<(Tournament, Roster),
         .ok_or_else(|| not_found("tournament_id", format!("no tournament {id:?}")))
 }
 
-/// Appends to several streams in one batch (one database transaction, ADR registry-005):
-/// each item is (stream, expected version, events, command id); the other fields of the
-/// context are `meta`'s. A failure of the database writes nothing of the batch; an item
-/// the log refuses (a concurrent write on its stream) is answered with its error and the
-/// others commit. Waits until the projection has folded what was written.
+/// Appends to several streams all or nothing (one database transaction, ADR
+/// registry-005): each item is (stream, expected version, events, command id); the other
+/// fields of the context are `meta`'s. When the log refuses an item (a concurrent write on
+/// its stream), nothing of the batch is written: that item is answered with its error,
+/// the others with "not written" (`EventStore::append_all`). Waits until the projection
+/// has folded what was written.
 #[allow(clippy::too_many_arguments)]
 pub async fn append_many(
     platform: &Platform,
@@ -126,7 +127,7 @@ pub async fn append_many(
             },
         )
         .collect();
-    let outcomes = platform.store.append_batch(&reqs).await.map_err(from_log)?;
+    let outcomes = platform.store.append_all(&reqs).await.map_err(from_log)?;
     let last = outcomes
         .iter()
         .filter_map(|o| o.as_ref().ok().map(|a| a.last_position))

@@ -342,15 +342,17 @@ impl Results {
         for (o, e) in outcomes.into_iter().zip(&events) {
             match o {
                 Ok(a) => acks.push(Some(a)),
+                // Not written because another board was refused (all or nothing).
+                Err(s) if s.message().starts_with("not written") => acks.push(None),
                 Err(_) => {
                     raced.push(e.board.to_string());
                     acks.push(None);
                 }
             }
         }
-        if !raced.is_empty() {
+        if !raced.is_empty() || acks.iter().any(Option::is_none) {
             return Err(Status::failed_precondition(format!(
-                "results: board(s) {} of round {} were recorded by another command at the same time (the other boards were recorded); see `arbiter result show`",
+                "results: board(s) {} of round {} were recorded by another command at the same time; nothing of the sheet was recorded: see `arbiter result show`, then send the sheet again without them",
                 raced.join(", "),
                 r.round
             )));
