@@ -1,7 +1,8 @@
 //! Issue 42 (4, 8): a weekend open entered from the sample players' CSV (docs/samples) and
 //! played from result sheets; its export submitted for rating lists every game not rated
 //! with its reason and names the player without a FIDE ID; the period is rehearsed before
-//! its closing date from the sample starting list (ADRs registry-005, rating-001).
+//! its closing date from the sample starting list (a period of 2100, so that its date never
+//! passes) (ADRs registry-005, rating-001).
 use std::path::{Path, PathBuf};
 
 use arbiter_tests::{Arbiter, output_text, start_arbiterd};
@@ -47,7 +48,7 @@ fn a_weekend_open_from_the_samples_to_a_rehearsed_period_with_every_skipped_game
         "list-import",
         &sample("players_list_foa.txt"),
         "--month",
-        "2026-12",
+        "2099-12",
     ]);
     assert!(out.contains("40"), "the sample list's 40 players: {out}");
 
@@ -61,9 +62,9 @@ fn a_weekend_open_from_the_samples_to_a_rehearsed_period_with_every_skipped_game
         "--federation",
         "IRL",
         "--start",
-        "2026-12-19",
+        "2099-12-19",
         "--end",
-        "2026-12-20",
+        "2099-12-20",
         "--time-control",
         "40/5400:1800+30",
     ]);
@@ -88,7 +89,7 @@ fn a_weekend_open_from_the_samples_to_a_rehearsed_period_with_every_skipped_game
         let closed = a.ok(&["round", "close", &id, &r]);
         // The close of the last round says where the tournament goes for rating.
         assert_eq!(
-            closed.contains("submitted for rating, period 2027-01 (standard list)"),
+            closed.contains("submitted for rating, period 2100-01 (standard list)"),
             round == 2,
             "{closed}"
         );
@@ -148,17 +149,17 @@ fn a_weekend_open_from_the_samples_to_a_rehearsed_period_with_every_skipped_game
     assert_eq!(skipped.len(), count, "every skipped game is listed: {out}");
 
     // The period is rehearsed before its closing date; a real run is refused, naming it.
-    let refused = a.refused(&["rating", "run", "2027-01"]);
+    let refused = a.refused(&["rating", "run", "2100-01"]);
     assert!(
-        refused.contains("`arbiter rating run 2027-01 --rehearse`"),
+        refused.contains("`arbiter rating run 2100-01 --rehearse`"),
         "{refused}"
     );
-    let out = a.ok(&["rating", "run", "2027-01", "--rehearse"]);
+    let out = a.ok(&["rating", "run", "2100-01", "--rehearse"]);
     assert!(
         out.contains("rehearsal (dry run): nothing written, nothing published"),
         "{out}"
     );
-    let status = a.run(&["rating", "status", "2027-01"]);
+    let status = a.run(&["rating", "status", "2100-01"]);
     assert!(
         !String::from_utf8_lossy(&status.stdout).contains("published"),
         "{}",
