@@ -191,6 +191,64 @@ pub struct Arbiter {
 }
 
 impl Arbiter {
+    /// A fresh `arbiterd` (embedded mode, data in `dir/data`, a free loopback port) and
+    /// the CLI against it; `configure` adds arguments or environment to the server.
+    pub fn embedded(
+        dir: &std::path::Path,
+        configure: impl FnOnce(&mut std::process::Command),
+    ) -> (Arbiter, Proc) {
+        let a = Arbiter {
+            data: dir.join("data"),
+            port: arbiter_testkit::free_port(),
+        };
+        let d = start_arbiterd(&a.data, a.port, configure);
+        (a, d)
+    }
+
+    /// `arbiter-pairings --dutch FILE -p` (with `extra` flags) on the registry's export of
+    /// tournament `id` before `round` (engine lines), written in `dir`: its boards as
+    /// (white, black) pairing numbers, the PAB as (tpn, 0).
+    pub fn engine_pairs(
+        &self,
+        dir: &std::path::Path,
+        id: &str,
+        round: u32,
+        extra: &[&str],
+    ) -> Vec<(u64, u64)> {
+        let input = dir.join(format!("{id}-before-{round}.trf"));
+        self.ok(&[
+            "tournament",
+            "export",
+            id,
+            "--round",
+            &(round - 1).to_string(),
+            "--engine-lines",
+            "--output",
+            input.to_str().unwrap(),
+        ]);
+        let out = dir.join(format!("{id}-{round}.pairs"));
+        let o = std::process::Command::new(binary("arbiter-pairings"))
+            .args([
+                "--dutch",
+                input.to_str().unwrap(),
+                "-p",
+                out.to_str().unwrap(),
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", output_text(&o));
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let mut it = l.split_whitespace().map(|x| x.parse::<u64>().unwrap());
+                (it.next().unwrap(), it.next().unwrap())
+            })
+            .collect()
+    }
+
     /// Runs the CLI with `args`.
     pub fn run(&self, args: &[&str]) -> std::process::Output {
         run_cli(&self.data, self.port, args)

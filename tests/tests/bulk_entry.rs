@@ -5,7 +5,7 @@
 //! `tournament import --players-only` (ADR registry-005).
 use std::path::Path;
 
-use arbiter_tests::{Arbiter, output_text, start_arbiterd};
+use arbiter_tests::{Arbiter, output_text};
 
 fn version(a: &Arbiter, id: &str) -> u64 {
     a.json(&["tournament", "show", id])["version"]
@@ -22,11 +22,7 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 #[test]
 fn players_from_a_csv_or_a_trf_all_or_nothing_with_a_preview() {
     let dir = tempfile::tempdir().unwrap();
-    let a = Arbiter {
-        data: dir.path().join("data"),
-        port: arbiter_testkit::free_port(),
-    };
-    let _d = start_arbiterd(&a.data, a.port, |_| {});
+    let (a, _d) = Arbiter::embedded(dir.path(), |_| {});
     let t = a.json(&[
         "tournament",
         "create",
@@ -164,11 +160,7 @@ fn players_from_a_csv_or_a_trf_all_or_nothing_with_a_preview() {
 #[test]
 fn a_result_sheet_is_recorded_whole_or_not_at_all() {
     let dir = tempfile::tempdir().unwrap();
-    let a = Arbiter {
-        data: dir.path().join("data"),
-        port: arbiter_testkit::free_port(),
-    };
-    let _d = start_arbiterd(&a.data, a.port, |_| {});
+    let (a, _d) = Arbiter::embedded(dir.path(), |_| {});
     let t = a.json(&[
         "tournament",
         "create",

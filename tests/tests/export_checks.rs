@@ -7,7 +7,7 @@
 //! it would otherwise count.
 use std::path::Path;
 
-use arbiter_tests::{Arbiter, binary, output_text, start_arbiterd};
+use arbiter_tests::{Arbiter, binary, output_text};
 
 const PLAYERS: [(&str, &str, u32, u64); 11] = [
     ("Alpha, Anna", "GM", 2500, 100_001),
@@ -72,11 +72,7 @@ fn export(a: &Arbiter, dir: &Path, id: &str, engine_lines: bool) -> (String, std
 #[test]
 fn a_finished_events_export_passes_trf_check_and_the_pairing_checker() {
     let dir = tempfile::tempdir().unwrap();
-    let a = Arbiter {
-        data: dir.path().join("data"),
-        port: arbiter_testkit::free_port(),
-    };
-    let _d = start_arbiterd(&a.data, a.port, |_| {});
+    let (a, _d) = Arbiter::embedded(dir.path(), |_| {});
     let t = a.json(&[
         "tournament",
         "create",

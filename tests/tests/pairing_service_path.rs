@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use arbiter_tests::{Arbiter, Proc, binary, output_text, start_arbiterd};
+use arbiter_tests::{Arbiter, Proc, binary, output_text};
 use rand::SeedableRng;
 
 /// The tests of this file one at a time: the CPU test reads its server's share of a core,
@@ -47,54 +47,12 @@ fn cut_after(doc: &trf::TrfDocument, played: usize, out: &Path) {
 }
 
 fn server(dir: &Path, configure: impl FnOnce(&mut std::process::Command)) -> (Arbiter, Proc) {
-    let a = Arbiter {
-        data: dir.join("data"),
-        port: arbiter_testkit::free_port(),
-    };
-    let d = start_arbiterd(&a.data, a.port, configure);
-    (a, d)
+    Arbiter::embedded(dir, configure)
 }
 
 fn import(a: &Arbiter, file: &Path) -> String {
     let t = a.json(&["tournament", "import", file.to_str().unwrap()]);
     t["tournament_id"].as_str().unwrap().to_owned()
-}
-
-/// The boards of `arbiter-pairings -p` on the registry's export of the record before
-/// `round` (with the engine lines), as (white, black) pairing numbers; the PAB as
-/// (tpn, 0).
-fn engine_pairs(a: &Arbiter, dir: &Path, id: &str, round: u32) -> Vec<(u64, u64)> {
-    let input = dir.join(format!("{id}-before-{round}.trf"));
-    a.ok(&[
-        "tournament",
-        "export",
-        id,
-        "--round",
-        &(round - 1).to_string(),
-        "--engine-lines",
-        "--output",
-        input.to_str().unwrap(),
-    ]);
-    let out = dir.join(format!("{id}-{round}.pairs"));
-    let o = std::process::Command::new(binary("arbiter-pairings"))
-        .args([
-            "--dutch",
-            input.to_str().unwrap(),
-            "-p",
-            out.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", output_text(&o));
-    std::fs::read_to_string(&out)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let mut it = l.split_whitespace().map(|x| x.parse::<u64>().unwrap());
-            (it.next().unwrap(), it.next().unwrap())
-        })
-        .collect()
 }
 
 /// The service's pairing of `round` (boards then the PAB as (tpn, 0)) and, when
@@ -127,7 +85,7 @@ fn service_pairs(a: &Arbiter, id: &str, round: u32, explained: bool) -> (Vec<(u6
 fn same_as_the_engine(a: &Arbiter, dir: &Path, file: &Path, round: u32, explained: bool) {
     let id = import(a, file);
     let (service, explanation) = service_pairs(a, &id, round, explained);
-    let mut engine = engine_pairs(a, dir, &id, round);
+    let mut engine = a.engine_pairs(dir, &id, round, &[]);
     // `-p` lists the PAB as a board against 0; the service beside its boards.
     let bye: Vec<(u64, u64)> = engine.iter().copied().filter(|p| p.1 == 0).collect();
     engine.retain(|p| p.1 != 0);

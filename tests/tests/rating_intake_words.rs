@@ -5,7 +5,7 @@
 //! passes) (ADRs registry-005, rating-001).
 use std::path::{Path, PathBuf};
 
-use arbiter_tests::{Arbiter, output_text, start_arbiterd};
+use arbiter_tests::{Arbiter, output_text};
 
 fn sample(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -38,11 +38,7 @@ fn sheet(dir: &Path, a: &Arbiter, id: &str, round: u32, forfeit_on: Option<u64>)
 #[test]
 fn a_weekend_open_from_the_samples_to_a_rehearsed_period_with_every_skipped_game_named() {
     let dir = tempfile::tempdir().unwrap();
-    let a = Arbiter {
-        data: dir.path().join("data"),
-        port: arbiter_testkit::free_port(),
-    };
-    let _d = start_arbiterd(&a.data, a.port, |_| {});
+    let (a, _d) = Arbiter::embedded(dir.path(), |_| {});
     let out = a.ok(&[
         "rating",
         "list-import",

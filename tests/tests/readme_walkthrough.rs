@@ -10,7 +10,7 @@
 //! export passes `trf check` and `arbiter-pairings -c` clean, the list is published.
 use std::path::Path;
 
-use arbiter_tests::{Arbiter, binary, output_text, start_arbiterd};
+use arbiter_tests::{Arbiter, binary, output_text};
 
 /// The walk-through's shell block of README.md.
 fn walkthrough() -> String {
@@ -33,11 +33,7 @@ fn walkthrough() -> String {
 #[test]
 fn the_readme_walkthrough_runs_as_written_from_a_csv_to_the_published_list() {
     let dir = tempfile::tempdir().unwrap();
-    let a = Arbiter {
-        data: dir.path().join("data"),
-        port: arbiter_testkit::free_port(),
-    };
-    let _d = start_arbiterd(&a.data, a.port, |_| {});
+    let (a, _d) = Arbiter::embedded(dir.path(), |_| {});
     // The user's working directory: the repository's docs/ beside what the block writes.
     let work = dir.path().join("work");
     std::fs::create_dir_all(&work).unwrap();

@@ -59,39 +59,9 @@ fn reference_pairs_with(
     round: u32,
     extra: &[&str],
 ) -> Vec<(u64, u64)> {
-    let input = dir.join(format!("before-round-{round}.trf"));
-    a.ok(&[
-        "tournament",
-        "export",
-        id,
-        "--round",
-        &(round - 1).to_string(),
-        "--engine-lines",
-        "--output",
-        input.to_str().unwrap(),
-    ]);
-    let out = dir.join(format!("round-{round}.pairs"));
-    let o = std::process::Command::new(binary("arbiter-pairings"))
-        .args([
-            "--dutch",
-            input.to_str().unwrap(),
-            "-p",
-            out.to_str().unwrap(),
-        ])
-        .args(extra)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", output_text(&o));
-    std::fs::read_to_string(&out)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let mut it = l.split_whitespace().map(|x| x.parse::<u64>().unwrap());
-            (it.next().unwrap(), it.next().unwrap())
-        })
-        .filter(|(_, b)| *b != 0)
-        .collect()
+    let mut pairs = a.engine_pairs(dir, id, round, extra);
+    pairs.retain(|(_, b)| *b != 0);
+    pairs
 }
 
 fn setup(dir: &Path) -> (Arbiter, Proc, String) {
@@ -555,7 +525,7 @@ fn settings_scoring_acceleration_and_tiebreaks_reach_pairing_and_standings() {
     assert_eq!(pairs(&r2), with);
     // The export declares it (record 192, ETT26): arbiter-pairings applies Baku by itself.
     assert_eq!(reference_pairs(&a, dir.path(), &id, 2), with);
-    let input = dir.path().join("before-round-2.trf");
+    let input = dir.path().join(format!("{id}-before-2.trf"));
     let text = std::fs::read_to_string(&input).unwrap();
     assert!(text.contains("192 FIDE_DUTCH_2026_BAKU"), "{text}");
     // Without the virtual points the round is paired differently.
