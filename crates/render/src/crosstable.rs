@@ -40,6 +40,24 @@ fn cell_text(c: &Cell, line_of: &HashMap<u32, usize>) -> String {
     }
 }
 
+/// A line's cells for the text and CSV tables (CSV also gives the pairing number).
+fn row(l: &Line, with_tpn: bool) -> Vec<String> {
+    let mut r = vec![l.no.to_string(), l.rank.clone()];
+    if with_tpn {
+        r.push(l.tpn.to_string());
+    }
+    r.extend([
+        l.title.clone(),
+        l.name.clone(),
+        l.federation.clone(),
+        l.rating.clone(),
+    ]);
+    r.extend(l.cells.iter().cloned());
+    r.push(l.points.clone());
+    r.extend(l.tiebreaks.iter().cloned());
+    r
+}
+
 fn lines(s: &Standings) -> (usize, Vec<Line>) {
     let line_of: HashMap<u32, usize> = s
         .lines
@@ -105,23 +123,7 @@ pub fn crosstable(s: &Standings, f: Format) -> Result<String, RenderError> {
             align.push(Align::Right);
             header.extend(s.tiebreaks.iter().map(String::as_str));
             align.extend(std::iter::repeat_n(Align::Right, s.tiebreaks.len()));
-            let rows: Vec<Vec<String>> = lines
-                .iter()
-                .map(|l| {
-                    let mut r = vec![
-                        l.no.to_string(),
-                        l.rank.clone(),
-                        l.title.clone(),
-                        l.name.clone(),
-                        l.federation.clone(),
-                        l.rating.clone(),
-                    ];
-                    r.extend(l.cells.iter().cloned());
-                    r.push(l.points.clone());
-                    r.extend(l.tiebreaks.iter().cloned());
-                    r
-                })
-                .collect();
+            let rows: Vec<Vec<String>> = lines.iter().map(|l| row(l, false)).collect();
             let mut out = heading::text(&s.event, &title);
             out.push_str(&text_table::render(&header, &align, &rows));
             Ok(out)
@@ -132,24 +134,7 @@ pub fn crosstable(s: &Standings, f: Format) -> Result<String, RenderError> {
             header.extend(round_names.iter().map(String::as_str));
             header.push("points");
             header.extend(s.tiebreaks.iter().map(String::as_str));
-            let rows: Vec<Vec<String>> = lines
-                .iter()
-                .map(|l| {
-                    let mut r = vec![
-                        l.no.to_string(),
-                        l.rank.clone(),
-                        l.tpn.to_string(),
-                        l.title.clone(),
-                        l.name.clone(),
-                        l.federation.clone(),
-                        l.rating.clone(),
-                    ];
-                    r.extend(l.cells.iter().cloned());
-                    r.push(l.points.clone());
-                    r.extend(l.tiebreaks.iter().cloned());
-                    r
-                })
-                .collect();
+            let rows: Vec<Vec<String>> = lines.iter().map(|l| row(l, true)).collect();
             csv_out::render(&header, &rows)
         }
         Format::Html => html::render(
