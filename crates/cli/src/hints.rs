@@ -55,6 +55,18 @@ const IN_CLI_WORDS: &[(&str, &str)] = &[
     ("SetEntryRules", "`arbiter tournament rules`"),
     ("ImportTrf", "`arbiter tournament import`"),
     ("SubmitTournament", "`arbiter rating submit-tournament`"),
+    ("AddPlayer", "`arbiter player add`"),
+    ("CorrectPlayer", "`arbiter player correct`"),
+    ("WithdrawPlayer", "`arbiter player withdraw`"),
+    ("RequestBye", "`arbiter player bye`"),
+    ("ListPlayers", "`arbiter player list`"),
+    ("ListTournaments", "`arbiter tournament list`"),
+    ("GetTournament", "`arbiter tournament show`"),
+    ("GetPairings", "`arbiter round show`"),
+    ("ExplainPairing", "`arbiter round explain`"),
+    ("GetStandings", "`arbiter standings`"),
+    ("GetHistory", "`arbiter result history`"),
+    ("ExportAudit", "`arbiter audit export`"),
     // The tie-break adapter's hint is the offline flag; the server's is --round.
     ("(use --rounds ", "(use --round "),
 ];
