@@ -940,11 +940,15 @@ async fn clock_live(rows: &mut Vec<Row>) -> anyhow::Result<String> {
     // Watchers on the flag boards: the instant the FlagFell update arrives.
     let (fell_tx, mut fell_rx) = tokio::sync::mpsc::unbounded_channel::<(u32, Instant)>();
     for b in (1..=BOARDS).filter(|&b| is_flag_board(b)) {
+        let mut watch = tonic::Request::new(WatchBoardRequest {
+            tournament_id: TOURNAMENT.into(),
+            board: b,
+        });
+        watch
+            .metadata_mut()
+            .insert("authorization", format!("Bearer {token}").parse()?);
         let mut updates = svc
-            .watch_board(tonic::Request::new(WatchBoardRequest {
-                tournament_id: TOURNAMENT.into(),
-                board: b,
-            }))
+            .watch_board(watch)
             .await
             .map_err(|s| anyhow::anyhow!("WatchBoard board {b}: {}", s.message()))?
             .into_inner();
