@@ -17,6 +17,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "signatures",
         include_str!("../migrations/sqlite_0002_signatures.sql"),
     ),
+    (
+        3,
+        "outbox ranges",
+        include_str!("../migrations/sqlite_0003_outbox_ranges.sql"),
+    ),
 ];
 const POSTGRES: &[(i64, &str, &str)] = &[
     (
@@ -28,6 +33,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         2,
         "signatures",
         include_str!("../migrations/postgres_0002_signatures.sql"),
+    ),
+    (
+        3,
+        "outbox ranges",
+        include_str!("../migrations/postgres_0003_outbox_ranges.sql"),
     ),
 ];
 

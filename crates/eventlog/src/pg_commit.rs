@@ -1,5 +1,5 @@
 //! A commit on PostgreSQL in one statement and one round trip (ADR platform-011): the
-//! events, their outbox rows, the stream heads, the command records, the seals, the log
+//! events, their outbox row (one range per commit), the stream heads, the command records, the seals, the log
 //! seal and the log head, each bound as arrays (`UNNEST`), so the statement text is the
 //! same for every batch size and stays prepared on the connection. It runs in
 //! autocommit: the statement is its own transaction, committed (WAL flushed, `fsync`
@@ -20,7 +20,8 @@ const COMMIT: &str = "WITH e AS (INSERT INTO events (global_position, event_id, 
     $6::bigint[], $7::bytea[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], \
     $13::text[], $14::text[], $15::text[], $16::bytea[], $17::bytea[], $18::text[]) \
     RETURNING global_position), \
-    o AS (INSERT INTO outbox (global_position) SELECT global_position FROM e), \
+    o AS (INSERT INTO outbox (global_position, last_position) \
+    SELECT MIN(global_position), MAX(global_position) FROM e), \
     s AS (INSERT INTO streams (stream, version, head_hash) \
     SELECT * FROM UNNEST($19::text[], $20::bigint[], $21::bytea[]) \
     ON CONFLICT (stream) DO UPDATE SET version = excluded.version, head_hash = excluded.head_hash), \

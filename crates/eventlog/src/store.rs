@@ -1090,7 +1090,8 @@ impl EventStore {
         }
     }
 
-    /// Outbox rows not yet published, oldest first.
+    /// Events of the outbox not yet published, oldest first (an outbox row covers the
+    /// positions `global_position ..= last_position` of one commit; ADR platform-011).
     pub async fn outbox_pending(&self, limit: i64) -> Result<Vec<RecordedEvent>> {
         let cols = COLUMNS
             .split(", ")
@@ -1098,8 +1099,8 @@ impl EventStore {
             .collect::<Vec<_>>()
             .join(", ");
         let sql = format!(
-            "SELECT {cols} FROM outbox o JOIN events e ON e.global_position = o.global_position \
-             ORDER BY o.global_position LIMIT $1"
+            "SELECT {cols} FROM outbox o JOIN events e ON e.global_position >= o.global_position \
+             AND e.global_position <= {OUTBOX_LAST} ORDER BY e.global_position LIMIT $1"
         );
         let rows = sqlx::query(AssertSqlSafe(placeholders(self.inner.backend, &sql)))
             .bind(limit)
@@ -1108,30 +1109,73 @@ impl EventStore {
         rows.iter().map(decode_row).collect()
     }
 
-    /// Marks outbox rows as published.
+    /// Marks events of the outbox as published: each run of consecutive positions is
+    /// taken out of the rows that cover it (a row cut by a run keeps what is left on
+    /// either side), in one transaction.
     pub async fn outbox_ack(&self, positions: &[i64]) -> Result<()> {
-        for chunk in positions.chunks(INSERT_CHUNK) {
-            let sql = format!(
-                "DELETE FROM outbox WHERE global_position IN ({})",
-                (1..=chunk.len())
-                    .map(|i| format!("${i}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-            let mut q = sqlx::query(AssertSqlSafe(placeholders(self.inner.backend, &sql)));
-            for p in chunk {
-                q = q.bind(*p);
-            }
-            q.execute(&self.inner.writer).await?;
+        let runs = consecutive_runs(positions);
+        if runs.is_empty() {
+            return Ok(());
         }
+        let b = self.inner.backend;
+        let mut tx = self.inner.writer.begin().await?;
+        for (a, z) in runs {
+            // Each statement's parameters in the order they appear (SQLite's are `?`).
+            let steps: [(String, &[i64]); 4] = [
+                // A row reaching past both ends of the run: its tail becomes a row.
+                (
+                    format!(
+                        "INSERT INTO outbox (global_position, last_position) \
+                         SELECT $1, {OUTBOX_LAST} FROM outbox o \
+                         WHERE o.global_position < $2 AND {OUTBOX_LAST} > $3"
+                    ),
+                    &[z + 1, a, z],
+                ),
+                // A row starting before the run and reaching into it: it ends before it.
+                (
+                    format!(
+                        "UPDATE outbox SET last_position = $1 WHERE global_position < $2 \
+                         AND {OUTBOX_LAST_OF_TABLE} >= $3"
+                    ),
+                    &[a - 1, a, a],
+                ),
+                // Rows inside the run: published.
+                (
+                    format!(
+                        "DELETE FROM outbox WHERE global_position >= $1 \
+                         AND {OUTBOX_LAST_OF_TABLE} <= $2"
+                    ),
+                    &[a, z],
+                ),
+                // A row starting inside the run and ending after it: it starts after it.
+                (
+                    format!(
+                        "UPDATE outbox SET global_position = $1 WHERE global_position >= $2 \
+                         AND global_position <= $3 AND {OUTBOX_LAST_OF_TABLE} > $4"
+                    ),
+                    &[z + 1, a, z, z],
+                ),
+            ];
+            for (sql, values) in steps {
+                let mut q = sqlx::query(AssertSqlSafe(placeholders(b, &sql)));
+                for v in values {
+                    q = q.bind(*v);
+                }
+                q.execute(&mut *tx).await?;
+            }
+        }
+        tx.commit().await?;
         Ok(())
     }
 
-    /// Number of outbox rows not yet published.
+    /// Number of events in the outbox not yet published.
     pub async fn outbox_len(&self) -> Result<i64> {
-        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM outbox")
-            .fetch_one(&self.inner.pool)
-            .await?)
+        Ok(sqlx::query_scalar(AssertSqlSafe(format!(
+            "SELECT CAST(COALESCE(SUM({OUTBOX_LAST} - o.global_position + 1), 0) AS BIGINT) \
+             FROM outbox o"
+        )))
+        .fetch_one(&self.inner.pool)
+        .await?)
     }
 
     /// The saved position of a named projection or consumer (0 when none).
@@ -1490,10 +1534,13 @@ pub(crate) fn commit_script(c: &Commit<'_>) -> Script {
             }),
         );
         s.insert(
-            "INSERT INTO outbox (global_position)",
-            chunk.len(),
+            "INSERT INTO outbox (global_position, last_position)",
             1,
-            chunk.iter().map(|r| Val::I(r.global_position)),
+            2,
+            {
+                let (first, last) = outbox_span(chunk);
+                [Val::I(first), Val::I(last)]
+            },
         );
     }
     for chunk in touched.chunks(INSERT_CHUNK) {
@@ -2049,7 +2096,8 @@ async fn insert_events(
             let sql = if outbox {
                 format!(
                     "WITH e AS (INSERT INTO events ({COLUMNS}) VALUES {rows} RETURNING global_position) \
-                     INSERT INTO outbox (global_position) SELECT global_position FROM e"
+                     INSERT INTO outbox (global_position, last_position) \
+                     SELECT MIN(global_position), MAX(global_position) FROM e"
                 )
             } else {
                 format!("INSERT INTO events ({COLUMNS}) VALUES {rows}")
@@ -2111,17 +2159,41 @@ async fn insert_events(
     };
     q.execute(&mut **tx).await?;
     if backend == Backend::Sqlite && outbox {
-        let sql = format!(
-            "INSERT INTO outbox (global_position) VALUES {}",
-            vec!["(?)"; chunk.len()].join(", ")
-        );
-        let mut q = sqlx::query(AssertSqlSafe(sql));
-        for r in chunk {
-            q = q.bind(r.global_position);
-        }
-        q.execute(&mut **tx).await?;
+        let (first, last) = outbox_span(chunk);
+        sqlx::query("INSERT INTO outbox (global_position, last_position) VALUES (?, ?)")
+            .bind(first)
+            .bind(last)
+            .execute(&mut **tx)
+            .await?;
     }
     Ok(())
+}
+
+/// The last position an outbox row `o` covers (rows from before migration 3 cover one).
+const OUTBOX_LAST: &str = "COALESCE(o.last_position, o.global_position)";
+/// The same, in a statement on the outbox table itself.
+const OUTBOX_LAST_OF_TABLE: &str = "COALESCE(last_position, global_position)";
+
+/// Sorted, deduplicated positions as runs of consecutive positions `(first, last)`.
+fn consecutive_runs(positions: &[i64]) -> Vec<(i64, i64)> {
+    let mut sorted = positions.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut runs: Vec<(i64, i64)> = Vec::new();
+    for p in sorted {
+        match runs.last_mut() {
+            Some((_, z)) if *z + 1 == p => *z = p,
+            _ => runs.push((p, p)),
+        }
+    }
+    runs
+}
+
+/// The outbox row of consecutive events: their first and last positions (one row per
+/// commit, ADR platform-011).
+fn outbox_span(chunk: &[RecordedEvent]) -> (i64, i64) {
+    let first = chunk.first().map_or(0, |r| r.global_position);
+    (first, chunk.last().map_or(first, |r| r.global_position))
 }
 
 pub(crate) fn decode_row(row: &AnyRow) -> Result<RecordedEvent> {

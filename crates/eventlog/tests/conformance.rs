@@ -490,6 +490,44 @@ async fn outbox_holds_every_event_until_acked(f: Fixture) {
     assert_eq!(s.checkpoint("none").await.unwrap(), 0);
 }
 
+/// An outbox row covers one commit's positions (ADR platform-011); acks that cut it
+/// keep what is left on either side, whatever the path that wrote it.
+async fn outbox_acks_cut_commit_ranges(f: Fixture) {
+    let s = &f.store;
+    let pending = |s: &EventStore| {
+        let s = s.clone();
+        async move {
+            s.outbox_pending(100)
+                .await
+                .unwrap()
+                .iter()
+                .map(|e| e.global_position)
+                .collect::<Vec<_>>()
+        }
+    };
+    let five = (0..5).map(|i| ev("A", &format!("{i}"))).collect();
+    s.append(req("r", None, "c1", five)).await.unwrap();
+    s.append(req("r", None, "c2", vec![ev("B", ""), ev("C", "")]))
+        .await
+        .unwrap();
+    s.append(req("q", None, "c3", vec![ev("D", "")]))
+        .await
+        .unwrap();
+    assert_eq!(pending(s).await, [1, 2, 3, 4, 5, 6, 7, 8]);
+    assert_eq!(s.outbox_pending(3).await.unwrap().len(), 3);
+    s.outbox_ack(&[3, 2]).await.unwrap();
+    assert_eq!(pending(s).await, [1, 4, 5, 6, 7, 8]);
+    assert_eq!(s.outbox_len().await.unwrap(), 6);
+    s.outbox_ack(&[1, 4, 5, 6]).await.unwrap();
+    assert_eq!(pending(s).await, [7, 8]);
+    s.outbox_ack(&[]).await.unwrap();
+    s.outbox_ack(&[8, 8]).await.unwrap();
+    assert_eq!(pending(s).await, [7]);
+    s.outbox_ack(&[7, 100]).await.unwrap();
+    assert_eq!(pending(s).await, Vec::<i64>::new());
+    assert_eq!(s.outbox_len().await.unwrap(), 0);
+}
+
 async fn old_schema_versions_are_upcast_on_read(f: Fixture) {
     let s = &f.store;
     let mut old = ev("Renamed", "old-name");
@@ -1048,7 +1086,7 @@ macro_rules! conformance {
 conformance!(sqlite: append_and_read, conflict_names_stream_and_versions, retried_command_id_writes_nothing,
     invalid_requests_write_nothing, concurrent_appends_are_ordered_and_gap_free,
     racing_writers_with_expected_version_one_wins, verify_detects_edit_delete_reorder,
-    subscribe_catches_up_then_goes_live, outbox_holds_every_event_until_acked, old_schema_versions_are_upcast_on_read,
+    subscribe_catches_up_then_goes_live, outbox_holds_every_event_until_acked, outbox_acks_cut_commit_ranges, old_schema_versions_are_upcast_on_read,
     append_batch_has_per_request_semantics, append_all_writes_all_or_nothing, concurrent_batches_are_ordered_and_gap_free,
     incremental_check_walks_only_after_the_anchor, check_at_start_finds_an_edit_with_its_hash_recomputed,
     check_at_start_finds_last_events_truncated_against_the_anchor,
@@ -1058,7 +1096,7 @@ conformance!(sqlite: append_and_read, conflict_names_stream_and_versions, retrie
 conformance!(postgres: append_and_read, conflict_names_stream_and_versions, retried_command_id_writes_nothing,
     invalid_requests_write_nothing, concurrent_appends_are_ordered_and_gap_free,
     racing_writers_with_expected_version_one_wins, verify_detects_edit_delete_reorder,
-    subscribe_catches_up_then_goes_live, outbox_holds_every_event_until_acked, old_schema_versions_are_upcast_on_read,
+    subscribe_catches_up_then_goes_live, outbox_holds_every_event_until_acked, outbox_acks_cut_commit_ranges, old_schema_versions_are_upcast_on_read,
     append_batch_has_per_request_semantics, append_all_writes_all_or_nothing, concurrent_batches_are_ordered_and_gap_free,
     incremental_check_walks_only_after_the_anchor, check_at_start_finds_an_edit_with_its_hash_recomputed,
     check_at_start_finds_last_events_truncated_against_the_anchor,
