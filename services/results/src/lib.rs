@@ -58,6 +58,7 @@ impl Results {
                 "arbiter.v1.registry.>",
                 "arbiter.v1.pairing.>",
                 "arbiter.v1.clock.ResultReported",
+                "arbiter.v1.clock.AdjournmentReported",
             ],
         );
         let r = Results {
