@@ -153,6 +153,29 @@ fn ii_1_a_game_from_a_number_is_played_by_the_ordinary_laws() {
         "{fx:?}"
     );
     assert!(g.fen().starts_with("r4rk1/"), "{}", g.fen());
+    // a sensor board's king-to-final-square form is read when it can mean nothing else
+    let start = StartPosition::from_number(959).unwrap();
+    let mut h = Game::new(GameConfig::chess960(tc("300+2"), start)).unwrap();
+    h.apply(&GameEvent::Start { at: 0 }).unwrap();
+    for (i, m) in g.plies()[..18].iter().enumerate() {
+        h.apply(&GameEvent::Move {
+            at: 1_000 * (i as u64 + 1),
+            mv: MoveText::Uci(m.uci.clone()),
+        })
+        .unwrap();
+    }
+    let fx = h
+        .apply(&GameEvent::Move {
+            at: 30_000,
+            mv: MoveText::Uci("b1g1".into()),
+        })
+        .unwrap();
+    assert!(
+        fx.iter().any(
+            |e| matches!(e, Effect::MovePlayed { san, uci, .. } if san == "O-O" && uci == "b1c1")
+        ),
+        "{fx:?}"
+    );
     // 9.2.3 unchanged: knights out and back twice, the position occurs a third time
     for _ in 0..2 {
         for m in ["Nb1", "Nb8", "Nc3", "Nc6"] {
@@ -169,4 +192,48 @@ fn ii_1_a_game_from_a_number_is_played_by_the_ordinary_laws() {
     assert_eq!(back[0].game.fen(), g.fen());
     // a lot's seed reproduces its position
     assert_eq!(draw_by_lot(2026), draw_by_lot(2026));
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Any position drawn by lot, random legal play: the moves as the service stores
+        /// them (UCI, king-to-rook castling) rebuild the same game, and the game's PGN
+        /// replays to the same position (the fold and the export agree).
+        #[test]
+        fn chess960_games_rebuild_from_their_uci_and_their_pgn(
+            seed in any::<u64>(),
+            picks in proptest::collection::vec(any::<u16>(), 0..120),
+        ) {
+            let start = draw_by_lot(seed);
+            let cfg = GameConfig::chess960(tc("300+2"), start);
+            let mut g = Game::new(cfg.clone()).unwrap();
+            g.apply(&GameEvent::Start { at: 0 }).unwrap();
+            for (i, p) in picks.iter().enumerate() {
+                if g.end().is_some() {
+                    break;
+                }
+                let legal = g.legal_moves_uci();
+                let uci = legal[usize::from(*p) % legal.len()].clone();
+                g.apply(&GameEvent::Move { at: 100 * (i as u64 + 1), mv: MoveText::Uci(uci) })
+                    .unwrap();
+            }
+            let mut again = Game::new(cfg).unwrap();
+            again.apply(&GameEvent::Start { at: 0 }).unwrap();
+            for (i, p) in g.plies().iter().enumerate() {
+                again
+                    .apply(&GameEvent::Move { at: 100 * (i as u64 + 1), mv: MoveText::Uci(p.uci.clone()) })
+                    .unwrap();
+            }
+            prop_assert_eq!(again.fen(), g.fen());
+            prop_assert_eq!(again.end(), g.end());
+            let back = replay_pgn(g.to_pgn(&[]).as_bytes(), &ReplayOptions::default()).unwrap();
+            prop_assert_eq!(back[0].game.fen(), g.fen());
+            prop_assert_eq!(back[0].game.plies().len(), g.plies().len());
+        }
+    }
 }

@@ -753,7 +753,12 @@ impl Game {
             MoveText::Uci(t) => {
                 let uci = UciMove::from_ascii(t.trim().as_bytes())
                     .map_err(|_| Rejection::UnreadableMove { text: t.clone() })?;
-                uci.to_move(position).map_err(|_| illegal(t))
+                uci.to_move(position)
+                    .or_else(|e| match self.config.variant {
+                        Variant::Chess960 => king_to_final_square(position, uci).ok_or(e),
+                        Variant::Standard => Err(e),
+                    })
+                    .map_err(|_| illegal(t))
             }
         }
     }
@@ -1547,6 +1552,42 @@ impl Game {
         out.push_str(&line);
         out.push('\n');
         out
+    }
+}
+
+/// Chess960 castling sent the way of the ordinary game, the king to its final square (a
+/// sensor board's `b1g1`) rather than onto its rook: read as that castling when it is the
+/// only legal move it can mean (ADR clock-008); else `None`.
+fn king_to_final_square(position: &Chess, uci: UciMove) -> Option<Move> {
+    let UciMove::Normal {
+        from,
+        to,
+        promotion: None,
+    } = uci
+    else {
+        return None;
+    };
+    let legal = position.legal_moves();
+    if legal
+        .iter()
+        .any(|m| !matches!(m, Move::Castle { .. }) && m.from() == Some(from) && m.to() == to)
+    {
+        return None;
+    }
+    let mut castles = legal.iter().filter(|m| match m {
+        Move::Castle { king, rook } => {
+            let file = if rook > king {
+                shakmaty::File::G
+            } else {
+                shakmaty::File::C
+            };
+            *king == from && shakmaty::Square::from_coords(file, king.rank()) == to
+        }
+        _ => false,
+    });
+    match (castles.next(), castles.next()) {
+        (Some(m), None) => Some(*m),
+        _ => None,
     }
 }
 
