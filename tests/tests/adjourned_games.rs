@@ -342,8 +342,17 @@ async fn an_adjourned_game_is_hidden_paired_as_a_draw_resumed_and_scored() {
         "{e:?}"
     );
 
-    // Board 2 ends normally
+    // Board 2 ends normally; board 1 is pending in results
     a.ok(&["result", "set", &id, "1", "2", "1-0"]);
+    let shown = a.json(&["result", "show", &id, "1"]);
+    assert_eq!(shown["boards"][0]["adjourned"], true, "{shown}");
+    assert_eq!(shown["boards"][0]["result"], "");
+    assert_eq!(shown["boards"][1]["adjourned"], false);
+    let text = a.ok(&["result", "show", &id, "1"]);
+    assert!(
+        text.contains("board 1: adjourned: result pending"),
+        "{text}"
+    );
 
     // Round 2 is paired meanwhile: the adjourned game is a draw for pairing (C.04.2 3.1)
     let export = dir.path().join("before-2.trf");
@@ -422,6 +431,7 @@ async fn an_adjourned_game_is_hidden_paired_as_a_draw_resumed_and_scored() {
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     assert_eq!(shown["boards"][0]["result"], "0-1", "{shown}");
+    assert_eq!(shown["boards"][0]["adjourned"], false, "{shown}");
     let st = a.json(&["standings", &id, "--round", "1"]);
     assert_eq!(points(&st, w1), "0", "{st}");
     let one = points(&st, b1);
