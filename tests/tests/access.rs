@@ -141,6 +141,9 @@ async fn call(ch: &Channel, rpc: &str, t: &str, token: Option<&str>) -> Vec<Resu
         }
         "GetClockState" => c!(clk.get_clock_state(tr!(GetClockStateRequest))),
         "WatchBoard" => c!(clk.watch_board(tr!(WatchBoardRequest))),
+        "AdjournGame" => c!(clk.adjourn_game(tr!(AdjournGameRequest))),
+        "ResumeGame" => c!(clk.resume_game(tr!(ResumeGameRequest))),
+        "GetSealedMove" => c!(clk.get_sealed_move(tr!(GetSealedMoveRequest))),
         "AddPrincipal" => c!(acc.add_principal(AddPrincipalRequest::default())),
         "ListPrincipals" => c!(acc.list_principals(ListPrincipalsRequest {})),
         "GrantRole" => c!(acc.grant_role(tr!(RoleRequest))),

@@ -127,6 +127,9 @@ async fn open(c: &mut Clock, token: &str, tid: &str, board: u32, tc: &str) {
             auto_apply_results: false,
             quickplay_guidelines: false,
             supervision: String::new(),
+            variant: String::new(),
+            start_position: String::new(),
+            draw_by_lot: false,
         },
     ))
     .await

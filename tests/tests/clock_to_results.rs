@@ -94,6 +94,9 @@ async fn a_clock_reported_result_is_applied_or_confirmed() {
                     auto_apply_results: auto_apply,
                     quickplay_guidelines: false,
                     supervision: String::new(),
+                    variant: String::new(),
+                    start_position: String::new(),
+                    draw_by_lot: false,
                 },
             ))
             .await

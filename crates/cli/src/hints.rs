@@ -40,6 +40,13 @@ const IN_CLI_WORDS: &[(&str, &str)] = &[
     ("late_entry_byes", "--late-entry-byes"),
     ("announced_criterion", "--tie-criterion"),
     ("bye_player_id", "--bye"),
+    // Adjourned games (`clock adjourn|resume|sealed`).
+    ("sealed_move", "--move"),
+    ("sealed_by", "--sealed-by"),
+    ("session_end_ms", "--session-end-ms"),
+    ("AdjournGame", "`arbiter clock adjourn`"),
+    ("ResumeGame", "`arbiter clock resume`"),
+    ("GetSealedMove", "`arbiter clock sealed`"),
     ("SetPairings", "`arbiter round set`"),
     ("PairRound", "`arbiter round pair`"),
     ("RepairRound", "`arbiter round repair`"),

@@ -6,6 +6,7 @@
 //! SERVING); 2 bad usage; 3 the server cannot be reached.
 mod access;
 mod client;
+mod clock_adjourn;
 mod clock_watch;
 mod hints;
 mod offline;
@@ -175,6 +176,15 @@ async fn main() -> ExitCode {
         Command::Offline(offline::OfflineCommand::Clock(offline::clock::ClockCommand::Pgn(a))) => {
             clock_watch::pgn(&cli, a).await
         }
+        Command::Offline(offline::OfflineCommand::Clock(
+            offline::clock::ClockCommand::Adjourn(a),
+        )) => clock_adjourn::adjourn(&cli, a).await,
+        Command::Offline(offline::OfflineCommand::Clock(offline::clock::ClockCommand::Resume(
+            a,
+        ))) => clock_adjourn::resume(&cli, a).await,
+        Command::Offline(offline::OfflineCommand::Clock(offline::clock::ClockCommand::Sealed(
+            a,
+        ))) => clock_adjourn::sealed(&cli, a).await,
         // So do the rating service's commands under `rating` (beside the offline `calc`).
         Command::Offline(offline::OfflineCommand::Rating(
             offline::rating::RatingCommand::Service(r),

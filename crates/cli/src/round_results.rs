@@ -788,6 +788,7 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                         "white_tpn": b.white_tpn, "black_tpn": b.black_tpn,
                         "result": b.result, "rating_result": b.rating_result,
                         "reported_result": b.reported_result, "source": b.source,
+                        "adjourned": b.adjourned,
                         "corrections": b.corrections, "version": b.version,
                     })).collect::<Vec<_>>(),
                 }));
@@ -830,6 +831,12 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
                 print!("{}", output::clean_lines(&text));
                 for b in &r.boards {
                     let mut notes = Vec::new();
+                    if b.adjourned {
+                        notes.push(
+                            "adjourned: result pending, a draw for pairing only (C.04.2 3.1)"
+                                .to_owned(),
+                        );
+                    }
                     if !b.reported_result.is_empty() {
                         notes.push(format!(
                             "the clock reported {} ({})",

@@ -10,6 +10,8 @@
 //! | [`chess_clock`] | Law 6: the clock state machine, flag instant, pause, adjustments |
 //! | [`device_stamp`] | device stamps bounded by the server's time (the authority; ADR clock-007) |
 //! | [`laws`] | Laws 5, 6.9, 7.5, 9.2–9.6, A.3/A.5, Guidelines III: the [`laws::Game`] |
+//! | [`laws::guidelines_ii_chess960`] | Guidelines II: Chess960 starting positions (II.2, by number and by lot), castling (II.3) |
+//! | [`laws::guidelines_i_adjourned`] | Guidelines I: adjourned games (sealed move I.1, envelope I.2, resumption I.5/I.9, the arbiter's decisions I.8, I.10, I.12) |
 //! | [`pgn_replay`] | replay PGN games with recorded `[%clk]`/`[%emt]` against the computed clock; export |
 //!
 //! ## A service around it

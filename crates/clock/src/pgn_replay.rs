@@ -14,6 +14,7 @@
 //! [`ChessClock::elapsed_for_reading`]: crate::chess_clock::ChessClock::elapsed_for_reading
 
 use crate::chess_clock::{IncrementCredit, Instant};
+use crate::laws::guidelines_ii_chess960::{StartPosition, Variant};
 use crate::laws::{Game, GameConfig, GameEnd, GameEvent, MoveText};
 use crate::side::Side;
 use crate::time_control::{Millis, TimeControl, TimeControlTag};
@@ -254,6 +255,9 @@ pub enum DeviceAnomaly {
     /// Moves were recorded after the game had ended by the Laws (e.g. play went on in a dead
     /// position, 5.2.2): from this ply on they are not replayed.
     MovesAfterEnd { ply: u32, san: String },
+    /// The `Variant` tag (`tag`, empty when missing) does not fit the `FEN`: the game was
+    /// read as `read_as` (a Chess960 start under `[Variant "Standard"]`; ADR clock-008).
+    VariantTag { tag: String, read_as: String },
 }
 
 /// What happened on one ply.
@@ -335,13 +339,46 @@ fn choose_control(
     }
 }
 
+/// The game's variant (ADR clock-008): the `Variant` tag when it names Chess960 (or
+/// Fischerandom, FRC, freestyle, ...); else Chess960 when the `FEN` is a Chess960 starting
+/// position other than 518, or castling rights only Chess960 can hold (a tag saying
+/// `Standard` on such a FEN is a recording slip, reported as [`DeviceAnomaly::VariantTag`]);
+/// else the ordinary game.
+fn variant_of(rec: &RecordedGame) -> (Variant, Option<DeviceAnomaly>) {
+    let tagged = rec.tag("Variant").map(Variant::parse);
+    if let Some(Ok(Variant::Chess960)) = tagged {
+        return (Variant::Chess960, None);
+    }
+    let Some(fen) = rec.tag("FEN") else {
+        return (Variant::Standard, None);
+    };
+    let start_960 = StartPosition::from_fen(fen).is_ok_and(|s| s != StartPosition::STANDARD);
+    let only_960 = fen.parse::<shakmaty::fen::Fen>().is_ok_and(|f| {
+        f.clone()
+            .into_position::<shakmaty::Chess>(shakmaty::CastlingMode::Standard)
+            .is_err()
+            && f.into_position::<shakmaty::Chess>(shakmaty::CastlingMode::Chess960)
+                .is_ok()
+    });
+    if start_960 || only_960 {
+        let note = DeviceAnomaly::VariantTag {
+            tag: rec.tag("Variant").unwrap_or("").chars().take(40).collect(),
+            read_as: "Chess960".into(),
+        };
+        return (Variant::Chess960, Some(note));
+    }
+    (Variant::Standard, None)
+}
+
 /// Replays one recorded game.
 pub fn replay_game(rec: &RecordedGame, opts: &ReplayOptions) -> GameReplay {
     let (tc, source) = choose_control(rec, opts);
     let timed = tc.is_some();
     let mut cfg = GameConfig::new(tc.clone().unwrap_or_else(TimeControl::unlimited));
     cfg.credit = opts.credit;
-    if rec.tag("SetUp") == Some("1") {
+    let (variant, variant_note) = variant_of(rec);
+    cfg.variant = variant;
+    if rec.tag("SetUp") == Some("1") || variant == Variant::Chess960 {
         cfg.start_fen = rec.tag("FEN").map(str::to_string);
     }
     let result_tag = rec
@@ -350,6 +387,9 @@ pub fn replay_game(rec: &RecordedGame, opts: &ReplayOptions) -> GameReplay {
         .or_else(|| rec.termination_marker.clone())
         .unwrap_or_else(|| "*".to_string());
     let mut anomalies = Vec::new();
+    if let Some(note) = variant_note {
+        anomalies.push(note);
+    }
     let mut moves = Vec::new();
     let mut game = match Game::new(cfg.clone()) {
         Ok(g) => g,

@@ -26,6 +26,7 @@ fn anomaly_ply(a: &DeviceAnomaly) -> u32 {
         | DeviceAnomaly::Resynchronised { ply, .. }
         | DeviceAnomaly::IllegalMove { ply, .. }
         | DeviceAnomaly::MovesAfterEnd { ply, .. } => *ply,
+        DeviceAnomaly::VariantTag { .. } => u32::MAX,
     }
 }
 

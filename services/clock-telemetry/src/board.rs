@@ -5,11 +5,13 @@
 //! the game and returns the events to append; only the appended events are then folded
 //! into the board ([`Board::fold`]), exactly as a restart rebuilds it from the log.
 use arbiter_proto::v1::{
-    BoardOpened, ClockPaused, ClockPressed, ClockResumed, ClockStarted, DeviceGlitch,
-    DeviceObservation, DrawAgreed, DrawClaimed, FlagFell, GameEnded, IllegalMoveCompleted,
-    MovePlayed, PlayerResigned, QuickplayClaimed, QuickplayIncrementRequested, ResultReported,
-    Telemetry, TimeAdjusted, telemetry::Item,
+    AdjournmentReported, BoardOpened, ClockPaused, ClockPressed, ClockResumed, ClockStarted,
+    DeviceGlitch, DeviceObservation, DrawAgreed, DrawClaimed, FlagFell, GameAdjourned, GameEnded,
+    GameResumed, IllegalMoveCompleted, MovePlayed, PlayerResigned, QuickplayClaimed,
+    QuickplayIncrementRequested, ResultReported, Telemetry, TimeAdjusted, telemetry::Item,
 };
+use clock::laws::guidelines_i_adjourned::Resumption;
+use clock::laws::guidelines_ii_chess960::{StartPosition, Variant, draw_by_lot, start_fen_of};
 use clock::laws::{
     ClaimRule, Effect, Game, GameConfig, GameEnd, GameEvent, LawsEdition, MoveText,
     QuickplayDecision, Rejection, Supervision, format_clk,
@@ -41,6 +43,12 @@ pub mod types {
     pub const ILLEGAL_MOVE_COMPLETED: &str = "IllegalMoveCompleted";
     pub const GAME_ENDED: &str = "GameEnded";
     pub const RESULT_REPORTED: &str = "ResultReported";
+    /// Guidelines I.1: the sealed move and the envelope (clock service only).
+    pub const GAME_ADJOURNED: &str = "GameAdjourned";
+    /// Guidelines I.5 / I.9 / I.10 / I.12.1.
+    pub const GAME_RESUMED: &str = "GameResumed";
+    /// For the tournament record: the game is adjourned, its result pending.
+    pub const ADJOURNMENT_REPORTED: &str = "AdjournmentReported";
 }
 use types::*;
 
@@ -195,6 +203,7 @@ pub fn decide_open(
         Supervision::CompetitionRules => "competition-rules",
     }
     .into();
+    decide_start(&mut opened)?;
     if let Some(prev) = previous {
         if prev.end.is_none() && prev.game.clock().is_started() {
             return Err(Reject::new(
@@ -213,6 +222,69 @@ pub fn decide_open(
     Ok(opened)
 }
 
+/// The variant and the starting position of `OpenBoard` (Guidelines II): `start_fen`
+/// holds what the request gave (a number 0–959 or a FEN), `lot_seed` the seed of a draw by
+/// lot (II.2). Filled in: the variant's name, the FEN of the start, its number.
+fn decide_start(opened: &mut BoardOpened) -> Result<(), Reject> {
+    let variant =
+        Variant::parse(&opened.variant).map_err(|e| Reject::new("invalid", "variant", e))?;
+    let given = opened.start_fen.trim().to_owned();
+    match variant {
+        Variant::Standard => {
+            if !given.is_empty() || opened.lot_seed.is_some() {
+                return Err(Reject::new(
+                    "invalid",
+                    "start_position",
+                    "a starting position or a draw by lot is for variant \"chess960\" (Guidelines II)",
+                ));
+            }
+            opened.variant = "standard".into();
+            opened.start_fen.clear();
+            opened.chess960_number = None;
+        }
+        Variant::Chess960 => {
+            let (fen, number) = match (opened.lot_seed, given.is_empty()) {
+                (Some(_), false) => {
+                    return Err(Reject::new(
+                        "invalid",
+                        "start_position",
+                        "give a starting position or draw it by lot, not both",
+                    ));
+                }
+                (Some(seed), true) => {
+                    let s = draw_by_lot(seed);
+                    (s.fen(), Some(s.number()))
+                }
+                (None, true) => (
+                    StartPosition::STANDARD.fen(),
+                    Some(StartPosition::STANDARD.number()),
+                ),
+                (None, false) => {
+                    if given.len() > 120 {
+                        return Err(Reject::new(
+                            "invalid",
+                            "start_position",
+                            "at most 120 characters (a number 0–959 or a FEN)",
+                        ));
+                    }
+                    let (fen, start) = start_fen_of(&given)
+                        .map_err(|e| Reject::new("invalid", "start_position", e))?;
+                    (fen, start.map(|s| s.number()))
+                }
+            };
+            opened.variant = "chess960".into();
+            opened.start_fen = fen;
+            opened.chess960_number = number.map(u32::from);
+        }
+    }
+    Ok(())
+}
+
+/// The variant a `BoardOpened` names.
+pub fn variant_of(opened: &BoardOpened) -> Variant {
+    Variant::parse(&opened.variant).unwrap_or_default()
+}
+
 impl Board {
     /// The board as a `BoardOpened` event makes it.
     pub fn open(opened: BoardOpened, version: i64) -> Board {
@@ -222,8 +294,19 @@ impl Board {
         config.edition = parse_edition(&opened.laws_edition).unwrap_or_default();
         config.quickplay_guidelines = opened.quickplay_guidelines;
         config.supervision = parse_supervision(&opened.supervision).unwrap_or_default();
+        config.variant = variant_of(&opened);
+        if !opened.start_fen.is_empty() {
+            config.start_fen = Some(opened.start_fen.clone());
+        }
+        let game = match Game::new(config.clone()) {
+            Ok(g) => g,
+            Err(e) => {
+                tracing::error!(error = %e, "BoardOpened: bad start position; the initial position instead");
+                Game::new_from_initial_position(config)
+            }
+        };
         Board {
-            game: Game::new_from_initial_position(config),
+            game,
             opened,
             last_at: 0,
             anomalies: 0,
@@ -361,7 +444,25 @@ impl Board {
                 };
                 (e.at_ms, Some(ev), e.device)
             }
-            GAME_ENDED | RESULT_REPORTED => return Ok(()),
+            GAME_ADJOURNED => {
+                let e = GameAdjourned::decode(p).map_err(de)?;
+                let by = parse_side("sealed_by", &e.sealed_by).map_err(|r| r.message)?;
+                let sealed = move_text(&e.sealed_move)
+                    .unwrap_or_else(|| MoveText::San(e.sealed_move.clone()));
+                let ev = GameEvent::Adjourn {
+                    at: e.at_ms,
+                    by,
+                    sealed,
+                    session_end: e.session_end_ms,
+                };
+                (e.at_ms, Some(ev), None)
+            }
+            GAME_RESUMED => {
+                let e = GameResumed::decode(p).map_err(de)?;
+                let ev = resumption_event(e.at_ms, &e.step, &e.absent).map_err(|r| r.message)?;
+                (e.at_ms, Some(ev), None)
+            }
+            GAME_ENDED | RESULT_REPORTED | ADJOURNMENT_REPORTED => return Ok(()),
             other => return Err(format!("unknown event type {other}")),
         };
         if let Some(d) = device {
@@ -509,6 +610,37 @@ pub fn describe(e: &Effect) -> String {
         }
         Effect::PlayContinues => "both flags fell in a non-final period: play continues".into(),
         Effect::EventAfterFlagIgnored => "not applied: a flag had already fallen".into(),
+        Effect::Adjourned {
+            by,
+            move_number,
+            remaining_ms,
+            charged_ms,
+        } => format!(
+            "game adjourned: {by:?} sealed move {move_number} (Guidelines I.1); clocks stopped at {} / {}{}",
+            format_clk(remaining_ms[0]),
+            format_clk(remaining_ms[1]),
+            if *charged_ms > 0 {
+                format!(
+                    "; {} charged to the session's end (I.1.2)",
+                    format_clk(*charged_ms)
+                )
+            } else {
+                String::new()
+            }
+        ),
+        Effect::ResumedFromAdjournment { remaining_ms } => format!(
+            "adjourned game resumed with the recorded times {} / {} (Guidelines I.5)",
+            format_clk(remaining_ms[0]),
+            format_clk(remaining_ms[1])
+        ),
+        Effect::EnvelopeOpened => "envelope opened: the sealed move is played (I.9)".into(),
+        Effect::EnvelopeKeptClosed => {
+            "the responder is absent: their clock runs, the envelope stays closed (I.9.2)".into()
+        }
+        Effect::EnvelopeMissing => {
+            "envelope missing: play goes on from the position before the adjournment (I.12.1)"
+                .into()
+        }
         Effect::GameOver(end) => format!(
             "game over: {} ({:?}, {})",
             end.result.to_pgn(),
@@ -1088,8 +1220,8 @@ pub fn state(board: &Board, now: Instant) -> arbiter_proto::v1::ClockState {
         black_ms: b,
         as_of_ms: as_of,
         flag_instant_ms: g.flag_instant(),
-        fen: g.fen(),
-        moves_san: g.plies().iter().map(|p| p.san.clone()).collect(),
+        fen: g.public_fen(),
+        moves_san: g.public_plies().iter().map(|p| p.san.clone()).collect(),
         result: end
             .map(|e| e.result.to_pgn().to_owned())
             .unwrap_or_default(),
@@ -1111,7 +1243,242 @@ pub fn state(board: &Board, now: Instant) -> arbiter_proto::v1::ClockState {
             ("Black".into(), o.black.clone()),
             ("TimeControl".into(), o.time_control.clone()),
         ]),
+        variant: match g.config().variant {
+            Variant::Standard => "standard".into(),
+            Variant::Chess960 => "chess960".into(),
+        },
+        chess960_number: o.chess960_number,
+        start_fen: o.start_fen.clone(),
+        adjournment: match g.adjournment() {
+            None => String::new(),
+            Some(e) if e.resumed_unopened => "resumed-envelope-closed".into(),
+            Some(_) => "adjourned".into(),
+        },
+        sealed_by: g
+            .adjournment()
+            .map(|e| side_name(e.sealed_by).to_owned())
+            .unwrap_or_default(),
     }
+}
+
+/// The arbiter's step at resumption (`ResumeGame.step`) as the Laws' event.
+pub fn resumption_event(at: Instant, step: &str, absent: &str) -> Result<GameEvent, Reject> {
+    Ok(match step.trim().to_ascii_lowercase().as_str() {
+        "responder-present" | "present" => GameEvent::ResumeAdjourned {
+            at,
+            how: Resumption::ResponderPresent,
+        },
+        "responder-absent" => GameEvent::ResumeAdjourned {
+            at,
+            how: Resumption::ResponderAbsent,
+        },
+        "envelope-missing" => GameEvent::ResumeAdjourned {
+            at,
+            how: Resumption::EnvelopeMissing,
+        },
+        "envelope-opened" | "responder-arrived" => GameEvent::OpenEnvelope { at },
+        "absent" => GameEvent::AbsentAtResumption {
+            at,
+            absent: parse_side("absent", absent)?,
+        },
+        other => {
+            return Err(Reject::new(
+                "invalid",
+                "step",
+                format!(
+                    "expected \"responder-present\" (I.9.1), \"responder-absent\" (I.9.2), \"envelope-opened\", \"envelope-missing\" (I.12.1) or \"absent\" (I.10), found {:?}",
+                    other.chars().take(40).collect::<String>()
+                ),
+            ));
+        }
+    })
+}
+
+/// Guidelines I.1: the arbiter adjourns the game at `at` (the server's time): `GameAdjourned`
+/// (the envelope, sealed move included) and `AdjournmentReported` (for the tournament record,
+/// without it). Pure: the board is not changed.
+pub fn decide_adjourn(
+    board: &Board,
+    sealed_by: &str,
+    sealed_move: &str,
+    session_end: Option<Instant>,
+    at: Instant,
+) -> Result<Decided, Reject> {
+    if let Some(end) = board.end {
+        return Err(Reject::new(
+            "game_over",
+            "board",
+            format!(
+                "game {} on board {} is over ({}); there is nothing to adjourn",
+                board.opened.game_number,
+                board.opened.board,
+                end.result.to_pgn()
+            ),
+        ));
+    }
+    let by = parse_side("sealed_by", sealed_by)?;
+    let text = sealed_move.trim();
+    if text.is_empty() {
+        return Err(Reject::new(
+            "invalid",
+            "sealed_move",
+            "the sealed move as written on the scoresheet (SAN or UCI) is required (I.1.1)",
+        ));
+    }
+    if text.chars().count() > 20 {
+        return Err(Reject::new(
+            "invalid",
+            "sealed_move",
+            "at most 20 characters (one move as written)",
+        ));
+    }
+    let at = at.max(board.last_at);
+    let mut game = board.game.clone();
+    let ev = GameEvent::Adjourn {
+        at,
+        by,
+        sealed: move_text(text).unwrap_or_else(|| MoveText::San(text.to_owned())),
+        session_end,
+    };
+    let effects = game.apply(&ev).map_err(|r| match r {
+        Rejection::NotYourMove { expected, .. } => Reject::new(
+            "invalid",
+            "sealed_by",
+            format!(
+                "{} has the move: the player having the move seals it (Guidelines I.1.1)",
+                side_name(expected)
+            ),
+        ),
+        other => rejection("sealed_move", other),
+    })?;
+    let mut out = Decided {
+        effects: effects.iter().map(describe).collect(),
+        ..Decided::default()
+    };
+    if let Some(env) = game.adjournment() {
+        let o = &board.opened;
+        out.events.push((
+            GAME_ADJOURNED,
+            GameAdjourned {
+                at_ms: at,
+                sealed_by: side_name(by).into(),
+                sealed_move: text.to_owned(),
+                move_number: env.move_number,
+                fen: env.fen.clone(),
+                white_ms: env.remaining_ms[0],
+                black_ms: env.remaining_ms[1],
+                session_end_ms: session_end,
+                charged_ms: env.charged_ms,
+            }
+            .encode_to_vec(),
+        ));
+        out.events.push((
+            ADJOURNMENT_REPORTED,
+            AdjournmentReported {
+                tournament_id: o.tournament_id.clone(),
+                board: o.board,
+                round: o.round,
+                white: o.white.clone(),
+                black: o.black.clone(),
+                at_ms: at,
+                game_number: o.game_number,
+            }
+            .encode_to_vec(),
+        ));
+    } else if let Some(end) = game.end() {
+        // the time to the session's end exhausted the sealer's clock (6.9): the flag
+        let side = by;
+        out.events.push((
+            FLAG_FELL,
+            FlagFell {
+                at_ms: end.at,
+                side: side_name(side).into(),
+                reported_by_device: false,
+                device: None,
+            }
+            .encode_to_vec(),
+        ));
+        out.events.extend(ended(board, &game, end));
+    }
+    Ok(out)
+}
+
+/// Guidelines I.5 / I.9 / I.10 / I.12.1: the arbiter's step at resumption at `at`.
+pub fn decide_resume(
+    board: &Board,
+    step: &str,
+    absent: &str,
+    at: Instant,
+) -> Result<Decided, Reject> {
+    if board.end.is_some() {
+        return Err(Reject::new("game_over", "board", "the game is over"));
+    }
+    let at = at.max(board.last_at);
+    let ev = resumption_event(at, step, absent)?;
+    let mut game = board.game.clone();
+    let effects = game.apply(&ev).map_err(|r| rejection("step", r))?;
+    let hidden = game.adjournment().is_some_and(|e| e.resumed_unopened);
+    let mut out = Decided {
+        // while the envelope stays closed the sealed move is not described (I.7)
+        effects: effects
+            .iter()
+            .map(|e| match e {
+                Effect::MovePlayed { .. } if hidden => {
+                    "sealed move played (hidden until the envelope is opened, I.9.2)".to_owned()
+                }
+                e => describe(e),
+            })
+            .collect(),
+        ..Decided::default()
+    };
+    let (step_name, absent_name) = match &ev {
+        GameEvent::ResumeAdjourned { how, .. } => (
+            match how {
+                Resumption::ResponderPresent => "responder-present",
+                Resumption::ResponderAbsent => "responder-absent",
+                Resumption::EnvelopeMissing => "envelope-missing",
+            },
+            "",
+        ),
+        GameEvent::OpenEnvelope { .. } => ("envelope-opened", ""),
+        GameEvent::AbsentAtResumption { absent, .. } => ("absent", side_name(*absent)),
+        _ => ("", ""),
+    };
+    out.events.push((
+        GAME_RESUMED,
+        GameResumed {
+            at_ms: at,
+            step: step_name.into(),
+            absent: absent_name.into(),
+        }
+        .encode_to_vec(),
+    ));
+    if let Some(end) = game.end() {
+        out.events.extend(ended(board, &game, end));
+    }
+    Ok(out)
+}
+
+/// The envelope for the arbiters (`GetSealedMove`).
+pub fn sealed_move(board: &Board) -> Option<arbiter_proto::v1::SealedMove> {
+    let e = board.game.adjournment()?;
+    let o = &board.opened;
+    Some(arbiter_proto::v1::SealedMove {
+        tournament_id: o.tournament_id.clone(),
+        board: o.board,
+        white: o.white.clone(),
+        black: o.black.clone(),
+        sealed_by: side_name(e.sealed_by).into(),
+        sealed_move: match &e.sealed_move {
+            MoveText::San(t) | MoveText::Uci(t) => t.clone(),
+        },
+        move_number: e.move_number,
+        fen: e.fen.clone(),
+        white_ms: e.remaining_ms[0],
+        black_ms: e.remaining_ms[1],
+        adjourned_at_ms: e.at,
+        resumed_unopened: e.resumed_unopened,
+    })
 }
 
 #[cfg(test)]
@@ -1445,5 +1812,140 @@ mod tests {
             assert_eq!(m.at_ms, 4_000);
             assert!(m.device.unwrap().timestamp_missing);
         }
+    }
+
+    /// Guidelines II through `OpenBoard`: a number, a FEN, a lot (the seed recorded
+    /// reproduces the draw), and what is refused.
+    #[test]
+    fn open_chess960_by_number_fen_or_lot() {
+        let with = |variant: &str, start: &str, seed: Option<u64>| {
+            let mut o = opened("5400+30");
+            o.variant = variant.into();
+            o.start_fen = start.into();
+            o.lot_seed = seed;
+            decide_open(None, o)
+        };
+        let o = with("chess960", "0", None).unwrap();
+        assert_eq!(
+            (o.variant.as_str(), o.chess960_number),
+            ("chess960", Some(0))
+        );
+        assert!(o.start_fen.starts_with("bbqnnrkr/"));
+        let o = with("Chess960", " ", None).unwrap();
+        assert_eq!(o.chess960_number, Some(518));
+        let o = with("chess960", "", Some(7)).unwrap();
+        assert_eq!(o.chess960_number, Some(u32::from(draw_by_lot(7).number())));
+        assert_eq!(Board::open(o.clone(), 1).game.fen(), o.start_fen);
+        let mid = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let o = with("chess960", mid, None).unwrap();
+        assert_eq!((o.chess960_number, o.start_fen.as_str()), (None, mid));
+        for (v, start, seed, field) in [
+            ("chess960", "960", None, "start_position"),
+            ("chess960", "0", Some(1), "start_position"),
+            ("", "518", None, "start_position"),
+            ("", "", Some(1), "start_position"),
+            ("atomic", "", None, "variant"),
+        ] {
+            assert_eq!(
+                with(v, start, seed).unwrap_err().field,
+                field,
+                "{v} {start}"
+            );
+        }
+        assert_eq!(
+            with("chess960", &"1".repeat(200), None).unwrap_err().field,
+            "start_position"
+        );
+    }
+
+    /// Guidelines I through the board: the sealed move is in `GameAdjourned` only, the
+    /// effects and the state never show it before the envelope is opened; the log rebuilds
+    /// the same board.
+    #[test]
+    fn adjournment_hides_the_sealed_move_until_the_envelope_is_opened() {
+        let mut b = Some(started("5400+30"));
+        let mut log: Vec<(&'static str, Vec<u8>)> = Vec::new();
+        let fold = |b: &mut Option<Board>, d: &Decided, log: &mut Vec<(&'static str, Vec<u8>)>| {
+            for (t, p) in &d.events {
+                Board::fold(b, t, p, 3 + log.len() as i64);
+                log.push((t, p.clone()));
+            }
+        };
+        let d = decide(
+            b.as_ref().unwrap(),
+            &tele(
+                2_000,
+                Item::Move(MoveIn {
+                    san: b"e4".to_vec(),
+                    uci: String::new(),
+                }),
+            ),
+            ServerTime::new(2_000),
+        )
+        .unwrap();
+        fold(&mut b, &d, &mut log);
+        let e = decide_adjourn(b.as_ref().unwrap(), "white", "Nf6", None, 3_000).unwrap_err();
+        assert_eq!(e.field, "sealed_by");
+        assert_eq!(
+            decide_adjourn(b.as_ref().unwrap(), "black", " ", None, 3_000)
+                .unwrap_err()
+                .field,
+            "sealed_move"
+        );
+        let d = decide_adjourn(b.as_ref().unwrap(), "black", "Nf6", None, 3_000).unwrap();
+        let types: Vec<_> = d.events.iter().map(|(t, _)| *t).collect();
+        assert_eq!(types, [GAME_ADJOURNED, ADJOURNMENT_REPORTED]);
+        assert!(
+            d.effects.iter().all(|e| !e.contains("Nf6")),
+            "{:?}",
+            d.effects
+        );
+        let r = AdjournmentReported::decode(d.events[1].1.as_slice()).unwrap();
+        assert_eq!((r.tournament_id.as_str(), r.board), ("open-2026", 1));
+        fold(&mut b, &d, &mut log);
+        let s = state(b.as_ref().unwrap(), 10_000);
+        assert_eq!(
+            (s.adjournment.as_str(), s.sealed_by.as_str()),
+            ("adjourned", "black")
+        );
+        assert_eq!(sealed_move(b.as_ref().unwrap()).unwrap().sealed_move, "Nf6");
+        // resumed with the responder absent: played, still hidden
+        let d = decide_resume(b.as_ref().unwrap(), "responder-absent", "", 50_000).unwrap();
+        assert!(
+            d.effects.iter().all(|e| !e.contains("Nf6")),
+            "{:?}",
+            d.effects
+        );
+        fold(&mut b, &d, &mut log);
+        let s = state(b.as_ref().unwrap(), 60_000);
+        assert_eq!(s.adjournment, "resumed-envelope-closed");
+        assert_eq!(s.moves_san, ["e4"]);
+        assert_eq!(s.side_to_move, "white");
+        assert!(!s.pgn.contains("Nf6"));
+        assert_eq!(
+            decide_resume(b.as_ref().unwrap(), "sideways", "", 60_000)
+                .unwrap_err()
+                .field,
+            "step"
+        );
+        let d = decide_resume(b.as_ref().unwrap(), "envelope-opened", "", 60_000).unwrap();
+        fold(&mut b, &d, &mut log);
+        let s = state(b.as_ref().unwrap(), 60_000);
+        assert_eq!((s.adjournment.as_str(), s.moves_san.len()), ("", 2));
+        // the log rebuilds the same board
+        let mut again = Some(Board::open(b.as_ref().unwrap().opened.clone(), 1));
+        let start = decide(
+            again.as_ref().unwrap(),
+            &tele(1_000, Item::ClockStarted(ClockStartedIn {})),
+            ServerTime::new(1_000),
+        )
+        .unwrap();
+        for (t, p) in &start.events {
+            Board::fold(&mut again, t, p, 2);
+        }
+        for (i, (t, p)) in log.iter().enumerate() {
+            Board::fold(&mut again, t, p, 3 + i as i64);
+        }
+        assert_eq!(again.unwrap().game.fen(), b.unwrap().game.fen());
     }
 }

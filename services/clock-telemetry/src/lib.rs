@@ -29,6 +29,9 @@ use arbiter_bus::Bus;
 use arbiter_eventlog::{AppendRequest, CommandContext, EventStore, NewEvent};
 use arbiter_proto::v1::clock_service_server::{ClockService, ClockServiceServer};
 use arbiter_proto::v1::{
+    AdjournGameRequest, ClockCommandResponse, GetSealedMoveRequest, ResumeGameRequest, SealedMove,
+};
+use arbiter_proto::v1::{
     BoardOpened, BoardUpdate, ClockState, CommandAck, GetClockStateRequest, GetServiceInfoRequest,
     OpenBoardRequest, OpenBoardResponse, ServiceInfo, Telemetry, TelemetryAccepted,
     TelemetryRejected, TelemetryReply, WatchBoardRequest, telemetry_reply::Outcome,
@@ -902,6 +905,12 @@ impl ClockService for ClockTelemetry {
             quickplay_guidelines: r.quickplay_guidelines,
             game_number: 0,
             supervision: r.supervision,
+            variant: r.variant,
+            start_fen: r.start_position,
+            chess960_number: None,
+            // II.2 by lot: the seed is drawn here (the shell) and recorded in the event, so
+            // the pure decision and every rebuild give the same position
+            lot_seed: r.draw_by_lot.then(lot_seed),
         };
         // Validate before touching the log (the stream name is built from these).
         board::decide_open(None, draft.clone()).map_err(|e| invalid(e.field, strip(&e)))?;
@@ -1005,6 +1014,88 @@ impl ClockService for ClockTelemetry {
             .map(Response::new)
     }
 
+    async fn adjourn_game(
+        &self,
+        request: Request<AdjournGameRequest>,
+    ) -> Result<Response<ClockCommandResponse>, Status> {
+        let actor = self.platform.auth.actor(
+            &request,
+            "AdjournGame",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
+        let r = request.into_inner();
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "AdjournGame", &r, r.meta.clone())
+            .await?;
+        let response = self
+            .arbiter_command(
+                "AdjournGame",
+                actor,
+                meta,
+                &r.tournament_id,
+                r.board,
+                |b, now| {
+                    board::decide_adjourn(b, &r.sealed_by, &r.sealed_move, r.session_end_ms, now)
+                },
+            )
+            .await?;
+        Ok(Response::new(response))
+    }
+
+    async fn resume_game(
+        &self,
+        request: Request<ResumeGameRequest>,
+    ) -> Result<Response<ClockCommandResponse>, Status> {
+        let actor = self.platform.auth.actor(
+            &request,
+            "ResumeGame",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
+        let r = request.into_inner();
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(&self.platform.store, "ResumeGame", &r, r.meta.clone())
+            .await?;
+        let response = self
+            .arbiter_command(
+                "ResumeGame",
+                actor,
+                meta,
+                &r.tournament_id,
+                r.board,
+                |b, now| board::decide_resume(b, &r.step, &r.absent, now),
+            )
+            .await?;
+        Ok(Response::new(response))
+    }
+
+    async fn get_sealed_move(
+        &self,
+        request: Request<GetSealedMoveRequest>,
+    ) -> Result<Response<SealedMove>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "GetSealedMove",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
+        let r = request.into_inner();
+        let cell = self.known(&r.tournament_id, r.board).await?;
+        let guard = cell.state.lock().await;
+        guard
+            .as_ref()
+            .and_then(board::sealed_move)
+            .map(Response::new)
+            .ok_or_else(|| {
+                Status::failed_precondition(format!(
+                    "board: no game on board {} of {:?} is adjourned with its envelope closed",
+                    r.board, r.tournament_id
+                ))
+            })
+    }
+
     type WatchBoardStream = BoxStream<BoardUpdate>;
 
     async fn watch_board(
@@ -1073,6 +1164,83 @@ impl ClockService for ClockTelemetry {
         )))
     }
 }
+
+/// A fresh seed for a draw by lot (Guidelines II.2): the process's random hasher keys
+/// mixed with the time; recorded in `BoardOpened.lot_seed`.
+fn lot_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(uuid::Uuid::now_v7().as_u128());
+    h.finish()
+}
+
+/// A refusal of an arbiter's command as a gRPC status.
+fn reject_status(r: Reject) -> Status {
+    match r.code {
+        "game_over" | "not_started" => Status::failed_precondition(r.message),
+        "conflict" => Status::aborted(r.message),
+        "internal" => Status::unavailable(r.message),
+        _ => invalid(r.field, strip(&r)),
+    }
+}
+
+impl ClockTelemetry {
+    /// An arbiter's command on a board (adjournment, resumption): the pure decision on the
+    /// board as it is, appended with the caller as actor and the request's command id.
+    async fn arbiter_command(
+        &self,
+        rpc: &'static str,
+        actor: String,
+        meta: arbiter_proto::v1::CommandMeta,
+        tournament_id: &str,
+        board_no: u32,
+        decide: impl FnOnce(&Board, Instant) -> Result<Decided, Reject>,
+    ) -> Result<ClockCommandResponse, Status> {
+        let cell = self.known(tournament_id, board_no).await?;
+        let mut guard = cell.state.lock().await;
+        let Some(board) = guard.as_ref() else {
+            return Err(not_found(
+                "board",
+                format!("no board {board_no} is open in tournament {tournament_id:?}"),
+            ));
+        };
+        if let Some(v) = meta.expected_version
+            && v != board.version
+        {
+            return Err(Status::aborted(format!(
+                "meta.expected_version: board stream is at version {}, not {v}",
+                board.version
+            )));
+        }
+        let decided = decide(board, self.inner.time.now_ms()).map_err(reject_status)?;
+        let effects = decided.effects.clone();
+        let ctx = CommandContext {
+            command_id: meta.command_id.clone(),
+            request_digest: meta.request_digest.clone(),
+            actor,
+            reason: if meta.reason.is_empty() {
+                format!("{rpc} (Guidelines I)")
+            } else {
+                meta.reason.clone()
+            },
+            ..Default::default()
+        };
+        let ack = self
+            .commit(&cell, &mut guard, decided, ctx, false)
+            .await
+            .map_err(reject_status)?;
+        let state = guard
+            .as_ref()
+            .map(|b| board::state(b, self.inner.time.now_ms()));
+        Ok(ClockCommandResponse {
+            ack: Some(ack),
+            effects,
+            state,
+        })
+    }
+}
+
+use clock::Instant;
 
 /// The message without its leading `field: ` (status::invalid adds it back).
 fn strip(r: &Reject) -> String {

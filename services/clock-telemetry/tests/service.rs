@@ -107,6 +107,9 @@ async fn open_with(env: &Env, board: u32, tc: &str, id: &str) -> Result<(), toni
                 auto_apply_results: true,
                 quickplay_guidelines: false,
                 supervision: String::new(),
+                variant: String::new(),
+                start_position: String::new(),
+                draw_by_lot: false,
             },
         ))
         .await

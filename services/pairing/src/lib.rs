@@ -121,7 +121,15 @@ impl Pairing {
     /// The service reading a tournament projection the process already keeps
     /// (`arbiterd`: one projection for every service).
     pub fn start_sharing(platform: &Platform, tournaments: Tournaments) -> Pairing {
-        platform.mirror(SERVICE, &["arbiter.v1.registry.>", "arbiter.v1.results.>"]);
+        platform.mirror(
+            SERVICE,
+            &[
+                "arbiter.v1.registry.>",
+                "arbiter.v1.results.>",
+                // Guidelines I: an adjourned game is a draw for pairing (C.04.2 3.1)
+                "arbiter.v1.clock.AdjournmentReported",
+            ],
+        );
         Pairing {
             tournaments,
             platform: platform.clone(),

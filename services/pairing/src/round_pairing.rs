@@ -192,7 +192,8 @@ pub fn check_round_to_pair(roster: &Roster, round: u32, repair: bool) -> Result<
 
 /// The engine input: the tournament as TRF26 as of round `round - 1`, with engine lines.
 pub fn engine_input(t: &Tournament, roster: &Roster, round: u32) -> Result<String, FieldError> {
-    let mut before = roster.clone();
+    // C.04.2 3.1: adjourned games count as draws for pairing only (ADR results-002)
+    let mut before = roster.for_pairing();
     before.paired_rounds = round.saturating_sub(1);
     before.rounds.retain(|r, _| *r < round);
     let (text, _) = trf_export::export(

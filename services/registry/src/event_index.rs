@@ -91,7 +91,8 @@ pub fn tournament_of_stream(e: &RecordedEvent) -> Option<&str> {
     if let Some(rest) = s.strip_prefix("results-") {
         return Some(strip_game_suffix(rest));
     }
-    if e.event_type == crate::roster::types::RESULT_REPORTED
+    if (e.event_type == crate::roster::types::RESULT_REPORTED
+        || e.event_type == crate::roster::types::ADJOURNMENT_REPORTED)
         && let Some(rest) = s.strip_prefix("board-")
     {
         return rest

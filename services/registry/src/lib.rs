@@ -54,7 +54,14 @@ pub struct Registry {
 impl Registry {
     /// Starts the projection (rebuilt from the log) and returns the service.
     pub fn start(platform: &Platform) -> Registry {
-        platform.mirror(SERVICE, &["arbiter.v1.pairing.>", "arbiter.v1.results.>"]);
+        platform.mirror(
+            SERVICE,
+            &[
+                "arbiter.v1.pairing.>",
+                "arbiter.v1.results.>",
+                "arbiter.v1.clock.AdjournmentReported",
+            ],
+        );
         Registry {
             tournaments: Tournaments::start(platform.store.clone()),
             platform: platform.clone(),
@@ -1099,7 +1106,10 @@ impl RegistryService for Registry {
             version: trf_export::version(&r.format).map_err(field)?,
             engine_lines: r.engine_lines,
         };
-        let (text, round) = trf_export::export(&t, &roster, &options).map_err(field)?;
+        // C.04.2 3.1: an adjourned game whose result is pending is a draw for pairing, in
+        // the export as in the engine's input (ADR results-002)
+        let (text, round) =
+            trf_export::export(&t, &roster.for_pairing(), &options).map_err(field)?;
         Ok(Response::new(ExportTrfResponse { trf: text, round }))
     }
 }

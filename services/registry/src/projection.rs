@@ -75,7 +75,8 @@ impl Tournaments {
                             || e.stream.starts_with("pairing-")
                             || e.stream.starts_with("results-")
                             || (e.stream.starts_with("board-")
-                                && e.event_type == crate::roster::types::RESULT_REPORTED)
+                                && (e.event_type == crate::roster::types::RESULT_REPORTED
+                                    || e.event_type == crate::roster::types::ADJOURNMENT_REPORTED))
                         {
                             match up.upcast(e) {
                                 Ok(e) => apply(&s, e),
@@ -287,6 +288,7 @@ pub fn tournament_of(stream: &str, event: &RosterEvent) -> String {
         RosterEvent::ByeRecorded(x) => x.tournament_id.clone(),
         RosterEvent::RoundClosed(x) => x.tournament_id.clone(),
         RosterEvent::ResultReported(x) => x.tournament_id.clone(),
+        RosterEvent::AdjournmentReported(x) => x.tournament_id.clone(),
         _ => stream.trim_start_matches("tournament-").to_owned(),
     }
 }

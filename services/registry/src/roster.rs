@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use arbiter_proto::v1::{
-    ByeRecorded, PairingDiscarded, PairingExplained, PairingsPublished, PairingsUnpublished,
-    ResultCorrected, ResultRecorded, ResultReported, RoundClosed, RoundPaired,
+    AdjournmentReported, ByeRecorded, PairingDiscarded, PairingExplained, PairingsPublished,
+    PairingsUnpublished, ResultCorrected, ResultRecorded, ResultReported, RoundClosed, RoundPaired,
     TournamentSettingsSet,
 };
 use arbiter_proto::v1::{
@@ -63,6 +63,9 @@ pub mod types {
     pub const ROUND_CLOSED: &str = "RoundClosed";
     /// `ResultReported` (clock-telemetry, stream `board-<id>-<board>`).
     pub const RESULT_REPORTED: &str = "ResultReported";
+    /// `AdjournmentReported` (clock-telemetry, stream `board-<id>-<board>`): an adjourned
+    /// game, its result pending (Guidelines I; C.04.2 3.1).
+    pub const ADJOURNMENT_REPORTED: &str = "AdjournmentReported";
 }
 
 /// Pairing numbers may be re-derived until round 4 has been paired (C.04.2 art. 2 note:
@@ -117,6 +120,8 @@ pub enum RosterEvent {
     RoundClosed(RoundClosed),
     /// A result a clock or sensor board reported (clock-telemetry).
     ResultReported(ResultReported),
+    /// A game adjourned on a clock (clock-telemetry): its result pending.
+    AdjournmentReported(AdjournmentReported),
 }
 
 impl RosterEvent {
@@ -145,6 +150,7 @@ impl RosterEvent {
             RosterEvent::ByeRecorded(e) => (BYE_RECORDED, e.encode_to_vec()),
             RosterEvent::RoundClosed(e) => (ROUND_CLOSED, e.encode_to_vec()),
             RosterEvent::ResultReported(e) => (RESULT_REPORTED, e.encode_to_vec()),
+            RosterEvent::AdjournmentReported(e) => (ADJOURNMENT_REPORTED, e.encode_to_vec()),
         }
     }
 
@@ -179,6 +185,7 @@ impl RosterEvent {
             BYE_RECORDED => d(payload, RosterEvent::ByeRecorded),
             ROUND_CLOSED => d(payload, RosterEvent::RoundClosed),
             RESULT_REPORTED => d(payload, RosterEvent::ResultReported),
+            ADJOURNMENT_REPORTED => d(payload, RosterEvent::AdjournmentReported),
             _ => None,
         }
     }
@@ -378,7 +385,8 @@ impl Roster {
             | RosterEvent::ResultCorrected(_)
             | RosterEvent::ByeRecorded(_)
             | RosterEvent::RoundClosed(_)
-            | RosterEvent::ResultReported(_) => self.apply_round_record(e, meta),
+            | RosterEvent::ResultReported(_)
+            | RosterEvent::AdjournmentReported(_) => self.apply_round_record(e, meta),
             RosterEvent::PlayerAdded(a) => {
                 let id = a.player_id.clone();
                 if self.index.entry.contains_key(&id) {

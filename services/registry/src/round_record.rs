@@ -86,10 +86,23 @@ pub struct RoundRecord {
     pub closed: BTreeSet<u32>,
     /// (round, board) → the result a clock or sensor board reported (latest).
     pub reported: BTreeMap<(u32, u32), ReportedResult>,
+    /// (round, board) → a game adjourned on its clock (Guidelines I), as the clock reported
+    /// it; pending while the board has no result (ADR results-002).
+    pub adjourned: BTreeMap<(u32, u32), AdjournedGame>,
     /// Round → the earlier rounds whose results were corrected (for standings and
     /// pairings) after it was paired: it was paired on the old result, so re-pairing it
     /// from the final record can differ (ADR trf-005).
     pub paired_before_correction: BTreeMap<u32, BTreeSet<u32>>,
+}
+
+/// A game adjourned on its clock (clock-telemetry's `AdjournmentReported`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AdjournedGame {
+    /// The players as the board names them.
+    pub white: String,
+    pub black: String,
+    /// Where the report is in the log.
+    pub position: i64,
 }
 
 /// A result reported by clock-telemetry, for the arbiter to confirm (or applied
@@ -422,6 +435,16 @@ impl Roster {
             RosterEvent::RoundClosed(c) => {
                 self.record.closed.insert(c.round);
             }
+            RosterEvent::AdjournmentReported(x) => {
+                self.record.adjourned.insert(
+                    (x.round, x.board),
+                    AdjournedGame {
+                        white: x.white,
+                        black: x.black,
+                        position: meta.position,
+                    },
+                );
+            }
             RosterEvent::ResultReported(x) => {
                 self.record.reported.insert(
                     (x.round, x.board),
@@ -502,9 +525,48 @@ impl Roster {
                     .iter()
                     .map(|b| b.board)
                     .filter(|b| !self.record.boards.contains_key(&(round, *b)))
+                    // C.04.2 3.1: an adjourned game counts as a draw for pairing
+                    .filter(|b| !self.record.adjourned.contains_key(&(round, *b)))
                     .collect()
             })
             .unwrap_or_default()
+    }
+
+    /// The adjourned games (Guidelines I) of the paired rounds whose result is pending:
+    /// (round, board), in order.
+    pub fn adjourned_pending(&self) -> Vec<(u32, u32)> {
+        self.record
+            .adjourned
+            .keys()
+            .filter(|k| !self.record.boards.contains_key(k))
+            .filter(|(r, b)| {
+                self.record
+                    .pairings
+                    .get(r)
+                    .is_some_and(|p| p.event.boards.iter().any(|x| x.board == *b))
+            })
+            .copied()
+            .collect()
+    }
+
+    /// The record as pairing sees it (C.04.2 3.1: "adjourned games count as draws for
+    /// pairing only"): each adjourned game whose result is pending written as a draw
+    /// (`=` for both players). Standings and rating read the record as it is (pending).
+    pub fn for_pairing(&self) -> Roster {
+        let mut r = self.clone();
+        for (round, board) in self.adjourned_pending() {
+            let Some(b) = self
+                .record
+                .pairings
+                .get(&round)
+                .and_then(|p| p.event.boards.iter().find(|x| x.board == board))
+            else {
+                continue;
+            };
+            let (w, bl) = (b.white_id.clone(), b.black_id.clone());
+            r.set_codes(round, board, &w, &bl, "=", "=");
+        }
+        r
     }
 
     /// True when a result or an outcome has been recorded in `round`.

@@ -519,6 +519,14 @@ pub fn export_doc(
             let corrected: Vec<u32> = corrected.iter().copied().collect();
             doc.push(trf::correction_note::note(*r, &corrected));
         }
+        // Guidelines I / C.04.2 3.1: which results are an adjourned game's draw for pairing
+        for (r, b) in roster.adjourned_pending() {
+            if r <= n {
+                doc.push(Record::Comment(format!(
+                    " adjourned: round {r} board {b}, result pending (a draw for pairing only, C.04.2 3.1)"
+                )));
+            }
+        }
     }
     if options.engine_lines {
         if total > 0 && !has_xxr {

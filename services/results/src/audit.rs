@@ -423,6 +423,14 @@ pub fn describe(e: &RecordedEvent, names: &Names<'_>) -> (String, String, String
                 ])
             ),
         ),
+        RosterEvent::AdjournmentReported(r) => (
+            String::new(),
+            String::new(),
+            format!(
+                "round {} board {}: the game was adjourned (Guidelines I); result pending, a draw for pairing (C.04.2 3.1)",
+                r.round, r.board
+            ),
+        ),
         RosterEvent::ResultReported(r) => (
             String::new(),
             r.result.clone(),

@@ -58,6 +58,7 @@ impl Results {
                 "arbiter.v1.registry.>",
                 "arbiter.v1.pairing.>",
                 "arbiter.v1.clock.ResultReported",
+                "arbiter.v1.clock.AdjournmentReported",
             ],
         );
         let r = Results {
@@ -721,6 +722,8 @@ impl ResultsService for Results {
                     reported_result: rep.map(|x| x.result.clone()).unwrap_or_default(),
                     reported_termination: rep.map(|x| x.termination.clone()).unwrap_or_default(),
                     source: st.map(|s| s.source.clone()).unwrap_or_default(),
+                    adjourned: st.is_none()
+                        && roster.record.adjourned.contains_key(&(r.round, b.board)),
                 }
             })
             .collect();

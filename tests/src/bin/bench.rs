@@ -927,6 +927,9 @@ async fn clock_live(rows: &mut Vec<Row>) -> anyhow::Result<String> {
             auto_apply_results: false,
             quickplay_guidelines: false,
             supervision: String::new(),
+            variant: String::new(),
+            start_position: String::new(),
+            draw_by_lot: false,
         });
         r.metadata_mut()
             .insert("authorization", format!("Bearer {token}").parse()?);

@@ -28,15 +28,27 @@ pub enum ClockCommand {
     Watch(crate::clock_watch::WatchArgs),
     /// One board's game as PGN with a [%clk] comment after every move (needs the server).
     Pgn(crate::clock_watch::PgnArgs),
+    /// Adjourn a board's game (Guidelines I.1): the sealed move, hidden from everyone but
+    /// the arbiters, and who sealed; the clock stops (needs the server).
+    Adjourn(crate::clock_adjourn::AdjournArgs),
+    /// Resume an adjourned game (I.5, I.9): the sealed move is played and the clocks restart
+    /// with the recorded times; or record the arbiter's decision (I.9.2, I.10, I.12.1).
+    Resume(crate::clock_adjourn::ResumeArgs),
+    /// The envelope of an adjourned game, sealed move included (arbiters only).
+    Sealed(crate::clock_adjourn::SealedArgs),
 }
 
 pub fn run(cli: &Cli, cmd: &ClockCommand) -> Result<(), Failure> {
     match cmd {
         ClockCommand::Replay { file, time_control } => replay(cli, file, time_control.as_deref()),
         // Dispatched by main (it needs the async client).
-        ClockCommand::Watch(_) | ClockCommand::Pgn(_) => {
-            Err(usage("clock watch and clock pgn talk to the server"))
-        }
+        ClockCommand::Watch(_)
+        | ClockCommand::Pgn(_)
+        | ClockCommand::Adjourn(_)
+        | ClockCommand::Resume(_)
+        | ClockCommand::Sealed(_) => Err(usage(
+            "clock watch, pgn, adjourn, resume and sealed talk to the server",
+        )),
     }
 }
 

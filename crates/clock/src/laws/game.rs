@@ -17,6 +17,10 @@
 
 use crate::chess_clock::{ChessClock, ClockError, IncrementCredit, Instant};
 use crate::laws::dead_position::{cannot_checkmate, is_dead_position};
+use crate::laws::guidelines_i_adjourned::{
+    Envelope, Resumption, SealedMoveFault, judge_sealed_move,
+};
+use crate::laws::guidelines_ii_chess960::Variant;
 use crate::laws::penalties::{LawsEdition, QUICKPLAY_EXTRA_TIME, penalty_time};
 use crate::laws::repetition::{occurrences, position_key};
 use crate::rate_of_play::{RateOfPlay, classify};
@@ -57,8 +61,13 @@ pub struct GameConfig {
     pub supervision: Supervision,
     /// Whether the event announced Guidelines III (III.2.1).
     pub quickplay_guidelines: bool,
-    /// Starting position (FEN); `None` = the standard initial position.
+    /// Starting position (FEN, X-FEN or Shredder-FEN); `None` = the initial position of the
+    /// ordinary game (for Chess960: number 518, the same position).
     pub start_fen: Option<String>,
+    /// The ordinary game or Chess960 (Guidelines II: castling to the ordinary final squares
+    /// from wherever king and rook start; the rest of the Laws unchanged).
+    #[serde(default)]
+    pub variant: Variant,
 }
 
 impl GameConfig {
@@ -74,6 +83,19 @@ impl GameConfig {
             supervision: Supervision::default(),
             quickplay_guidelines: false,
             start_fen: None,
+            variant: Variant::Standard,
+        }
+    }
+
+    /// A Chess960 game (Guidelines II) from `start` (0–959).
+    pub fn chess960(
+        control: TimeControl,
+        start: crate::laws::guidelines_ii_chess960::StartPosition,
+    ) -> Self {
+        GameConfig {
+            variant: Variant::Chess960,
+            start_fen: Some(start.fen()),
+            ..GameConfig::new(control)
         }
     }
 }
@@ -164,6 +186,25 @@ pub enum GameEvent {
         by: Side,
         decision: QuickplayDecision,
     },
+    /// Guidelines I.1.1: the player having the move seals it and stops the clock: the move
+    /// is recorded, not played. `session_end`: the session's scheduled end; a player who
+    /// seals before it is charged the time up to it (I.1.2).
+    Adjourn {
+        at: Instant,
+        by: Side,
+        sealed: MoveText,
+        session_end: Option<Instant>,
+    },
+    /// Guidelines I.5 / I.9 / I.12.1: the adjourned game resumes: the clocks show the times
+    /// recorded, the envelope is opened and the sealed move played (I.8 judges it first).
+    ResumeAdjourned { at: Instant, how: Resumption },
+    /// Guidelines I.9.2: the absent responder arrives: the envelope is opened (the sealed
+    /// move, played at the resumption, is shown).
+    OpenEnvelope { at: Instant },
+    /// Guidelines I.10: the arbiter declares that `absent` arrived after the default time at
+    /// the resumption: a loss, unless the sealed move ends the game (that conclusion applies)
+    /// or is faulty (I.8).
+    AbsentAtResumption { at: Instant, absent: Side },
 }
 
 impl GameEvent {
@@ -182,7 +223,11 @@ impl GameEvent {
             | GameEvent::DrawAgreed { at }
             | GameEvent::BothFlagsFallen { at, .. }
             | GameEvent::QuickplayIncrementRequest { at, .. }
-            | GameEvent::QuickplayFinishClaim { at, .. } => *at,
+            | GameEvent::QuickplayFinishClaim { at, .. }
+            | GameEvent::Adjourn { at, .. }
+            | GameEvent::ResumeAdjourned { at, .. }
+            | GameEvent::OpenEnvelope { at }
+            | GameEvent::AbsentAtResumption { at, .. } => *at,
         }
     }
 }
@@ -245,6 +290,17 @@ pub enum Termination {
     BothFlagsFallenFinalPeriod,
     /// Guidelines III.5.1.
     QuickplayFinishClaim,
+    /// Guidelines I.8.1: the sealed move is ambiguous: loss.
+    SealedMoveAmbiguous,
+    /// Guidelines I.8.2: the sealed move cannot be read: loss.
+    SealedMoveUnreadable,
+    /// Guidelines I.8.3: the sealed move is illegal: loss.
+    SealedMoveIllegal,
+    /// Guidelines I.8 with 6.9: a faulty sealed move, but the opponent cannot checkmate:
+    /// draw (ADR clock-009).
+    SealedMoveFaultOpponentCannotMate,
+    /// Guidelines I.10: arrived after the default time at the resumption: loss.
+    AbsentAtResumption,
 }
 
 impl Termination {
@@ -266,6 +322,11 @@ impl Termination {
             Termination::DrawAgreement => "5.2.3",
             Termination::BothFlagsFallenFinalPeriod => "Guidelines III.3.1.2",
             Termination::QuickplayFinishClaim => "Guidelines III.5.1",
+            Termination::SealedMoveAmbiguous => "Guidelines I.8.1",
+            Termination::SealedMoveUnreadable => "Guidelines I.8.2",
+            Termination::SealedMoveIllegal => "Guidelines I.8.3",
+            Termination::SealedMoveFaultOpponentCannotMate => "Guidelines I.8",
+            Termination::AbsentAtResumption => "Guidelines I.10",
         }
     }
 }
@@ -344,6 +405,25 @@ pub enum Effect {
     PlayContinues,
     /// The event came after a flag fall it did not know about; it was not applied.
     EventAfterFlagIgnored,
+    /// Guidelines I.1: the game is adjourned; `by` sealed move `move_number`; the clock is
+    /// stopped with these times left (White first). The sealed move is not in the effect.
+    Adjourned {
+        by: Side,
+        move_number: u32,
+        remaining_ms: [Millis; 2],
+        charged_ms: Millis,
+    },
+    /// Guidelines I.5: the adjourned game resumes with these times (White first).
+    ResumedFromAdjournment {
+        remaining_ms: [Millis; 2],
+    },
+    /// Guidelines I.9.1 / I.9.2: the envelope was opened (the sealed move is now shown).
+    EnvelopeOpened,
+    /// Guidelines I.9.2: the game resumed with the envelope closed: the responder's clock
+    /// runs; the sealed move is played but hidden until the envelope is opened.
+    EnvelopeKeptClosed,
+    /// Guidelines I.12.1: the envelope is missing: the sealer is to move.
+    EnvelopeMissing,
     /// The game is over.
     GameOver(GameEnd),
 }
@@ -388,6 +468,14 @@ pub enum Rejection {
     FlagOrderUnknown,
     #[error("bad start position: {why}")]
     BadStartPosition { why: String },
+    #[error(
+        "the game is adjourned: only its resumption, a draw agreed or a resignation (Guidelines I.6)"
+    )]
+    Adjourned,
+    #[error("the game is not adjourned")]
+    NotAdjourned,
+    #[error("no envelope is closed: {why}")]
+    NoClosedEnvelope { why: &'static str },
 }
 
 /// One ply of the history.
@@ -421,6 +509,8 @@ pub struct Game {
     must_play: Option<(Side, Move, String)>,
     end: Option<GameEnd>,
     last_instant: Instant,
+    /// Guidelines I: the envelope of an adjourned game, until it is opened.
+    adjournment: Option<Envelope>,
 }
 
 fn rej(e: ClockError) -> Rejection {
@@ -439,7 +529,7 @@ impl Game {
             Some(f) => f
                 .parse::<Fen>()
                 .map_err(|e| Rejection::BadStartPosition { why: e.to_string() })?
-                .into_position(CastlingMode::Standard)
+                .into_position(config.variant.castling_mode())
                 .map_err(|e| Rejection::BadStartPosition { why: e.to_string() })?,
         };
         Ok(Self::build(config, position))
@@ -448,7 +538,13 @@ impl Game {
     /// A game from the initial position whatever `config.start_fen` says (cannot fail).
     pub fn new_from_initial_position(mut config: GameConfig) -> Self {
         config.start_fen = None;
-        Self::build(config, Chess::default())
+        let position = match config.variant {
+            Variant::Standard => Chess::default(),
+            Variant::Chess960 => {
+                crate::laws::guidelines_ii_chess960::StartPosition::STANDARD.position()
+            }
+        };
+        Self::build(config, position)
     }
 
     fn build(config: GameConfig, position: Chess) -> Self {
@@ -463,6 +559,7 @@ impl Game {
             must_play: None,
             end: None,
             last_instant: 0,
+            adjournment: None,
             config,
         }
     }
@@ -495,6 +592,33 @@ impl Game {
     pub fn side_to_move(&self) -> Side {
         self.position.turn().into()
     }
+    /// Guidelines I: the envelope while the game is adjourned, or resumed with the envelope
+    /// closed (I.9.2). Holds the sealed move: show it to the arbiter only.
+    pub fn adjournment(&self) -> Option<&Envelope> {
+        self.adjournment.as_ref()
+    }
+    /// Whether the game is adjourned and not yet resumed.
+    pub fn is_adjourned(&self) -> bool {
+        self.adjournment
+            .as_ref()
+            .is_some_and(|e| !e.resumed_unopened)
+    }
+    /// How many plies are shown to everyone: all of them, but the sealed move while the
+    /// envelope is closed (I.7, I.9.2).
+    pub fn public_plies(&self) -> &[PlyRecord] {
+        match &self.adjournment {
+            Some(e) if e.resumed_unopened => &self.plies[..self.plies.len().saturating_sub(1)],
+            _ => &self.plies,
+        }
+    }
+    /// The position shown to everyone (before the sealed move while the envelope is closed).
+    pub fn public_position(&self) -> &Chess {
+        &self.positions[self.public_plies().len()]
+    }
+    /// [`Game::public_position`] as FEN.
+    pub fn public_fen(&self) -> String {
+        Fen::from_position(self.public_position(), EnPassantMode::Legal).to_string()
+    }
     /// Completed illegal moves counted per side (White first).
     pub fn illegal_moves(&self) -> [u8; 2] {
         self.illegal_moves
@@ -521,8 +645,13 @@ impl Game {
         self.position
             .legal_moves()
             .iter()
-            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+            .map(|m| m.to_uci(self.castling_mode()).to_string())
             .collect()
+    }
+
+    /// How castling is read and written: Chess960 (II.3, UCI king-to-rook) or standard.
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.config.variant.castling_mode()
     }
 
     /// Applies an event. On `Err`, nothing changed.
@@ -542,6 +671,18 @@ impl Game {
         }
         if !matches!(event, GameEvent::Start { .. }) && !self.clock.is_started() {
             return Err(Rejection::NotStarted);
+        }
+        if self.is_adjourned()
+            && !matches!(
+                event,
+                GameEvent::ResumeAdjourned { .. }
+                    | GameEvent::Resign { .. }
+                    | GameEvent::DrawAgreed { .. }
+                    | GameEvent::AbsentAtResumption { .. }
+                    | GameEvent::FlagCheck { .. }
+            )
+        {
+            return Err(Rejection::Adjourned);
         }
         let mut fx = Vec::new();
         // Every check that can refuse the event runs before the first change of state, so a
@@ -612,7 +753,12 @@ impl Game {
             MoveText::Uci(t) => {
                 let uci = UciMove::from_ascii(t.trim().as_bytes())
                     .map_err(|_| Rejection::UnreadableMove { text: t.clone() })?;
-                uci.to_move(position).map_err(|_| illegal(t))
+                uci.to_move(position)
+                    .or_else(|e| match self.config.variant {
+                        Variant::Chess960 => king_to_final_square(position, uci).ok_or(e),
+                        Variant::Standard => Err(e),
+                    })
+                    .map_err(|_| illegal(t))
             }
         }
     }
@@ -683,7 +829,221 @@ impl Game {
                 by,
                 arbiter_grants,
             } => self.quickplay_increment(*at, *by, *arbiter_grants, fx),
+            GameEvent::Adjourn {
+                at,
+                by,
+                sealed,
+                session_end,
+            } => self.adjourn(*at, *by, sealed, *session_end, fx),
+            GameEvent::ResumeAdjourned { at, how } => self.resume_adjourned(*at, *how, fx),
+            GameEvent::OpenEnvelope { .. } => match &self.adjournment {
+                Some(e) if e.resumed_unopened => {
+                    self.adjournment = None;
+                    fx.push(Effect::EnvelopeOpened);
+                    Ok(())
+                }
+                _ => Err(Rejection::NoClosedEnvelope {
+                    why: "the game is not resumed with its envelope closed (I.9.2)",
+                }),
+            },
+            GameEvent::AbsentAtResumption { at, absent } => {
+                self.absent_at_resumption(*at, *absent, fx)
+            }
         }
+    }
+
+    /// I.1.1 / I.1.2: seal, charge the time to the session's end, stop the clock.
+    fn adjourn(
+        &mut self,
+        at: Instant,
+        by: Side,
+        sealed: &MoveText,
+        session_end: Option<Instant>,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), Rejection> {
+        if self.adjournment.is_some() {
+            return Err(Rejection::NoClosedEnvelope {
+                why: "the last envelope must be opened first (I.9.2)",
+            });
+        }
+        let to_move = self.side_to_move();
+        if to_move != by {
+            return Err(Rejection::NotYourMove {
+                expected: to_move,
+                got: by,
+            });
+        }
+        if let MoveText::San(t) | MoveText::Uci(t) = sealed
+            && t.trim().is_empty()
+        {
+            return Err(Rejection::UnreadableMove { text: t.clone() });
+        }
+        let charged = session_end.map_or(0, |end| end.saturating_sub(at));
+        if charged > 0 {
+            let flag = self
+                .clock
+                .adjust(by, -(charged.min(i64::MAX as u64) as i64), at);
+            if flag.map_err(rej)?.is_some() {
+                // the time to the session's end exhausts the sealer's clock: 6.9
+                self.end_by_recorded_flag(fx);
+                return Ok(());
+            }
+        }
+        if !self.clock.is_paused() {
+            self.clock.pause(at).map_err(rej)?;
+        }
+        let remaining_ms = self.clock.remaining_both_at(at);
+        let move_number = self.position.fullmoves().get();
+        self.adjournment = Some(Envelope {
+            sealed_by: by,
+            sealed_move: sealed.clone(),
+            move_number,
+            fen: Fen::from_position(&self.position, EnPassantMode::Legal).to_string(),
+            remaining_ms,
+            at,
+            charged_ms: charged,
+            resumed_unopened: false,
+        });
+        fx.push(Effect::Adjourned {
+            by,
+            move_number,
+            remaining_ms,
+            charged_ms: charged,
+        });
+        Ok(())
+    }
+
+    /// I.5, I.9.1, I.9.2, I.12.1.
+    fn resume_adjourned(
+        &mut self,
+        at: Instant,
+        how: Resumption,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), Rejection> {
+        if !self.is_adjourned() {
+            return Err(Rejection::NotAdjourned);
+        }
+        self.clock.resume(at).map_err(rej)?;
+        fx.push(Effect::ResumedFromAdjournment {
+            remaining_ms: self.clock.remaining_both_at(at),
+        });
+        match how {
+            Resumption::EnvelopeMissing => {
+                self.adjournment = None;
+                fx.push(Effect::EnvelopeMissing);
+                Ok(())
+            }
+            Resumption::ResponderPresent => {
+                self.open_sealed(at, fx)?;
+                if self.adjournment.take().is_some() {
+                    fx.push(Effect::EnvelopeOpened);
+                }
+                Ok(())
+            }
+            Resumption::ResponderAbsent => {
+                self.open_sealed(at, fx)?;
+                match (&mut self.adjournment, self.end) {
+                    (Some(e), None) => {
+                        e.resumed_unopened = true;
+                        fx.push(Effect::EnvelopeKeptClosed);
+                    }
+                    (Some(_), Some(_)) => {
+                        // the sealed move ended the game, or was faulty: shown
+                        self.adjournment = None;
+                        fx.push(Effect::EnvelopeOpened);
+                    }
+                    (None, _) => {}
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// I.8: judge the sealed move; a fault loses (draw if the opponent cannot checkmate);
+    /// else it is played at `at` (it may end the game: 5.1.1, 5.2, 9.6).
+    fn open_sealed(&mut self, at: Instant, fx: &mut Vec<Effect>) -> Result<(), Rejection> {
+        let Some(env) = self.adjournment.clone() else {
+            return Err(Rejection::NotAdjourned);
+        };
+        match judge_sealed_move(&self.position, &env.sealed_move) {
+            Ok(m) => self.play_move(at, m, fx),
+            Err(fault) => {
+                let by = env.sealed_by;
+                let end = if cannot_checkmate(&self.position, by.other()) {
+                    GameEnd {
+                        result: GameResult::Draw,
+                        termination: Termination::SealedMoveFaultOpponentCannotMate,
+                        at,
+                    }
+                } else {
+                    GameEnd {
+                        result: GameResult::win_for(by.other()),
+                        termination: match fault {
+                            SealedMoveFault::Ambiguous => Termination::SealedMoveAmbiguous,
+                            SealedMoveFault::Unreadable => Termination::SealedMoveUnreadable,
+                            SealedMoveFault::Illegal => Termination::SealedMoveIllegal,
+                        },
+                        at,
+                    }
+                };
+                self.finish(end, at, fx)
+            }
+        }
+    }
+
+    /// I.10: `absent` arrived after the default time.
+    fn absent_at_resumption(
+        &mut self,
+        at: Instant,
+        absent: Side,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), Rejection> {
+        let Some(env) = self.adjournment.clone() else {
+            return Err(Rejection::NotAdjourned);
+        };
+        if env.resumed_unopened {
+            // I.9.2 then I.10: the responder never came
+            let responder = self.side_to_move();
+            if absent != responder {
+                return Err(Rejection::WrongOffender {
+                    ply: self.plies.len().saturating_sub(1) as u32,
+                    actual: responder,
+                    claimed: absent,
+                });
+            }
+        } else {
+            // the envelope is opened for the arbiter: a faulty sealed move loses (I.8), a
+            // sealed move that ends the game decides it (I.10, second sentence)
+            match judge_sealed_move(&self.position, &env.sealed_move) {
+                Err(_) => {
+                    self.clock.resume(at).map_err(rej)?;
+                    let r = self.open_sealed(at, fx);
+                    self.adjournment = None;
+                    return r;
+                }
+                Ok(m) => {
+                    let mut after = self.position.clone();
+                    after.play_unchecked(m);
+                    if after.is_checkmate() || after.is_stalemate() || is_dead_position(&after) {
+                        self.clock.resume(at).map_err(rej)?;
+                        let r = self.play_move(at, m, fx);
+                        self.adjournment = None;
+                        fx.push(Effect::EnvelopeOpened);
+                        return r;
+                    }
+                }
+            }
+        }
+        self.adjournment = None;
+        self.finish(
+            GameEnd {
+                result: GameResult::win_for(absent.other()),
+                termination: Termination::AbsentAtResumption,
+                at,
+            },
+            at,
+            fx,
+        )
     }
 
     fn adjust(
@@ -719,6 +1079,10 @@ impl Game {
             return Err(Rejection::Clock(ClockError::Paused));
         }
         let m = self.parse_move(&self.position, mv)?;
+        self.play_move(at, m, fx)
+    }
+
+    fn play_move(&mut self, at: Instant, m: Move, fx: &mut Vec<Effect>) -> Result<(), Rejection> {
         let side: Side = self.position.turn().into();
         if let Some((s, expected, text)) = &self.must_play
             && *s == side
@@ -732,7 +1096,7 @@ impl Game {
             self.must_play = None;
         }
         let san = SanPlus::from_move(self.position.clone(), m).to_string();
-        let uci = m.to_uci(CastlingMode::Standard).to_string();
+        let uci = m.to_uci(self.castling_mode()).to_string();
         let mut after = self.position.clone();
         after.play_unchecked(m);
         let halfmoves = after.halfmoves();
@@ -1143,14 +1507,29 @@ impl Game {
         {
             let _ = writeln!(out, "[TimeControl \"{tc}\"]");
         }
-        if let Some(f) = &self.config.start_fen {
+        if let Some(v) = self.config.variant.pgn_tag()
+            && !tags.iter().any(|(k, _)| k == "Variant")
+        {
+            let _ = writeln!(out, "[Variant \"{v}\"]");
+        }
+        let start_fen = match (&self.config.start_fen, self.config.variant) {
+            (Some(f), _) => Some(f.clone()),
+            // a Chess960 game always names its start, even 518 (PGN: SetUp + FEN)
+            (None, Variant::Chess960) => {
+                Some(Fen::from_position(&self.positions[0], EnPassantMode::Legal).to_string())
+            }
+            (None, Variant::Standard) => None,
+        };
+        if let Some(f) = start_fen
+            && !tags.iter().any(|(k, _)| k == "FEN")
+        {
             let _ = writeln!(out, "[SetUp \"1\"]\n[FEN \"{f}\"]");
         }
         out.push('\n');
         let start = &self.positions[0];
         let mut number = start.fullmoves().get();
         let mut line = String::new();
-        for (i, p) in self.plies.iter().enumerate() {
+        for (i, p) in self.public_plies().iter().enumerate() {
             let mut tok = String::new();
             if p.side == Side::White {
                 let _ = write!(tok, "{number}. ");
@@ -1173,6 +1552,42 @@ impl Game {
         out.push_str(&line);
         out.push('\n');
         out
+    }
+}
+
+/// Chess960 castling sent the way of the ordinary game, the king to its final square (a
+/// sensor board's `b1g1`) rather than onto its rook: read as that castling when it is the
+/// only legal move it can mean (ADR clock-008); else `None`.
+fn king_to_final_square(position: &Chess, uci: UciMove) -> Option<Move> {
+    let UciMove::Normal {
+        from,
+        to,
+        promotion: None,
+    } = uci
+    else {
+        return None;
+    };
+    let legal = position.legal_moves();
+    if legal
+        .iter()
+        .any(|m| !matches!(m, Move::Castle { .. }) && m.from() == Some(from) && m.to() == to)
+    {
+        return None;
+    }
+    let mut castles = legal.iter().filter(|m| match m {
+        Move::Castle { king, rook } => {
+            let file = if rook > king {
+                shakmaty::File::G
+            } else {
+                shakmaty::File::C
+            };
+            *king == from && shakmaty::Square::from_coords(file, king.rank()) == to
+        }
+        _ => false,
+    });
+    match (castles.next(), castles.next()) {
+        (Some(m), None) => Some(*m),
+        _ => None,
     }
 }
 

@@ -283,6 +283,10 @@ pub const RULES: &[Rule] = &[
     rule("clock", "BoardTelemetry", true, PerMessage, CLOCK_W),
     r("clock", "GetClockState", CLOCK_R),
     r("clock", "WatchBoard", CLOCK_R),
+    w("clock", "AdjournGame", ARB),
+    w("clock", "ResumeGame", ARB),
+    // the sealed move (Guidelines I.7): the arbiters only
+    r("clock", "GetSealedMove", ARB),
     // access
     global(w("access", "AddPrincipal", MANAGE)),
     personal(global(r("access", "ListPrincipals", MANAGE))),
