@@ -60,8 +60,33 @@ pub fn request(
     s.write_all(head.as_bytes()).unwrap();
     // A server may refuse a large body before reading it (413) and close: not an error.
     let _ = s.write_all(body);
+    // Read the head, then as much body as it announces (a server may keep the
+    // connection open whatever `Connection: close` says, as chromedriver does).
     let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw);
+    let mut buf = [0u8; 16 * 1024];
+    loop {
+        if let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+            let length = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            let chunked = head.contains("transfer-encoding: chunked");
+            let body = &raw[end + 4..];
+            let done = match length {
+                Some(n) => body.len() >= n,
+                None if chunked => body.ends_with(b"0\r\n\r\n"),
+                None => head.starts_with("http/1.1 304") || head.starts_with("http/1.1 204"),
+            };
+            if done {
+                break;
+            }
+        }
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+        }
+    }
     parse(&raw)
 }
 
