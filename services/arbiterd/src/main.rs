@@ -141,6 +141,18 @@ async fn run() -> anyhow::Result<()> {
         args.http_listen.as_deref().unwrap_or(DEFAULT_HTTP_LISTEN),
         args.tls.allow_plaintext_non_loopback,
     )?;
+    if let Some(u) = &args.http_public_url {
+        let ok = (u.starts_with("http://") || u.starts_with("https://"))
+            && u.len() <= 200
+            && !u
+                .chars()
+                .any(|c| c.is_control() || c.is_whitespace() || c == '"');
+        if !ok {
+            anyhow::bail!(
+                "--http-public-url {u:?}: not an address — give http(s)://HOST[:PORT][/PATH], at most 200 characters"
+            );
+        }
+    }
     let platform = Platform::open_with(options).await?;
     // One log, so one tournament projection (registry, pairing, results, rating and clock
     // all fold the same record): folded once at start, shared.
