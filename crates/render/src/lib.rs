@@ -16,7 +16,7 @@
 //! Categories (rating bands, age groups, women): [`category`]. HTML escapes every value
 //! (template auto-escaping): a name such as `<script>` is printed as text.
 pub mod category;
-mod collate;
+pub mod collate;
 pub mod crosstable;
 mod csv_out;
 mod format;

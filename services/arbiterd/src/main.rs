@@ -63,6 +63,38 @@ struct Args {
     /// Federation single sign-on (bearer JWTs, ADR platform-008).
     #[command(flatten)]
     jwt: arbiter_service_kit::access::jwt::JwtArgs,
+    /// HTTP listen address: the public pages (`/`, `/t/{id}`…) and the JSON API
+    /// (`/api/v1`, ADR http-001) [default: 127.0.0.1:8080]; `off` serves no HTTP. Plain
+    /// HTTP: on loopback only, unless --allow-plaintext-non-loopback (put a TLS proxy in
+    /// front). Given, an address that cannot be bound stops the start; left to the
+    /// default, a busy 8080 is reported in one line and the server runs without HTTP.
+    #[arg(long, env = "ARBITER_HTTP_LISTEN")]
+    http_listen: Option<String>,
+    /// The site's public address (e.g. `https://chess.example.org`) written in the QR
+    /// codes of the pages; default: the request's Host.
+    #[arg(long, env = "ARBITER_HTTP_PUBLIC_URL")]
+    http_public_url: Option<String>,
+}
+
+/// Where the pages and the JSON API are served unless `--http-listen` says otherwise.
+const DEFAULT_HTTP_LISTEN: &str = "127.0.0.1:8080";
+
+/// `--http-listen`: an address, or `off`.
+fn http_listen(value: &str, allow_off_loopback: bool) -> anyhow::Result<Option<SocketAddr>> {
+    if value.trim().eq_ignore_ascii_case("off") {
+        return Ok(None);
+    }
+    let addr: SocketAddr = value.trim().parse().map_err(|_| {
+        anyhow::anyhow!(
+            "--http-listen {value:?}: not an address — give HOST:PORT (e.g. 127.0.0.1:8080) or off"
+        )
+    })?;
+    if !addr.ip().is_loopback() && !allow_off_loopback {
+        anyhow::bail!(
+            "--http-listen {addr}: plain HTTP off loopback — serve it behind a TLS proxy and pass --allow-plaintext-non-loopback, or listen on 127.0.0.1"
+        );
+    }
+    Ok(Some(addr))
 }
 
 #[tokio::main]
@@ -105,6 +137,22 @@ async fn run() -> anyhow::Result<()> {
         return check_log(options).await;
     }
     let tls = args.tls.server(args.listen)?;
+    let http = http_listen(
+        args.http_listen.as_deref().unwrap_or(DEFAULT_HTTP_LISTEN),
+        args.tls.allow_plaintext_non_loopback,
+    )?;
+    if let Some(u) = &args.http_public_url {
+        let ok = (u.starts_with("http://") || u.starts_with("https://"))
+            && u.len() <= 200
+            && !u
+                .chars()
+                .any(|c| c.is_control() || c.is_whitespace() || c == '"');
+        if !ok {
+            anyhow::bail!(
+                "--http-public-url {u:?}: not an address — give http(s)://HOST[:PORT][/PATH], at most 200 characters"
+            );
+        }
+    }
     let platform = Platform::open_with(options).await?;
     // One log, so one tournament projection (registry, pairing, results, rating and clock
     // all fold the same record): folded once at start, shared.
@@ -112,20 +160,54 @@ async fn run() -> anyhow::Result<()> {
         .with_player_directory(args.data_dir.join("player-directory"))?;
     let tournaments = registry.tournaments().clone();
     let known = tournaments.clone();
+    let pairing = arbiter_pairing::Pairing::start_sharing(&platform, tournaments.clone());
+    let results = arbiter_results::Results::start_sharing(&platform, tournaments.clone());
+    if let Some(addr) = http {
+        // The HTTP listener answers from the same service implementations, in process
+        // (each one's access check decides), once the shared projection has caught up.
+        let listener = match tokio::net::TcpListener::bind(addr).await {
+            Ok(l) => Some(l),
+            Err(e) if args.http_listen.is_none() => {
+                println!(
+                    "http: not serving: the default {addr}: {e} — give --http-listen with a free address, or --http-listen off"
+                );
+                None
+            }
+            Err(e) => return Err(anyhow::Error::new(e).context(format!("--http-listen {addr}"))),
+        };
+        if let Some(listener) = listener {
+            let local = listener.local_addr()?;
+            let start_head = platform.store.head_position().await?;
+            let projection = tournaments.clone();
+            let app = std::sync::Arc::new(arbiter_http::App {
+                registry: std::sync::Arc::new(registry.clone()),
+                pairing: std::sync::Arc::new(pairing.clone()),
+                results: std::sync::Arc::new(results.clone()),
+                auth: platform.auth.clone(),
+                tournaments: tournaments.clone(),
+                ready: std::sync::Arc::new(move || projection.position() >= start_head),
+                public_url: args.http_public_url.clone(),
+                listen: local,
+                store: platform.store.clone(),
+                shutdown: platform.shutdown.clone(),
+            });
+            println!("http listening on {local} (pages /, API /api/v1)");
+            let shutdown = platform.shutdown.clone();
+            tokio::spawn(async move {
+                if let Err(e) = arbiter_http::serve(listener, app, shutdown).await {
+                    tracing::error!(error = %e, "http listener stopped");
+                }
+            });
+        }
+    }
     let modules: Vec<Box<dyn ServiceModule>> = vec![
         Box::new(
             arbiter_service_kit::access::service::AccessModule::new(&platform)
                 .with_tournaments(move |t| known.contains(t)),
         ),
         Box::new(registry),
-        Box::new(arbiter_pairing::Pairing::start_sharing(
-            &platform,
-            tournaments.clone(),
-        )),
-        Box::new(arbiter_results::Results::start_sharing(
-            &platform,
-            tournaments.clone(),
-        )),
+        Box::new(pairing),
+        Box::new(results),
         Box::new(arbiter_rating::Rating::start_sharing(
             &platform,
             arbiter_rating::system_today(),

@@ -1,0 +1,26 @@
+//! # arbiter-http: what players, spectators and federation web systems read
+//!
+//! The HTTP listener of a service host (`arbiterd --http-listen`, ADR http-001):
+//! - [`pages`]: the public pages (tournament list, a tournament with the QR code of its
+//!   address, a round's pairing by board and by name with its results, the standings
+//!   with tie-breaks, the crosstable, a player's card), server-rendered HTML from
+//!   minijinja templates (as crates/render's sheets), English and French from one
+//!   messages table ([`i18n`]), for a phone and for print;
+//! - [`api`]: the JSON read API under `/api/v1`, paged, with ETags; [`problem`]: gRPC
+//!   statuses as `application/problem+json`; [`openapi`]: its OpenAPI 3 document, made
+//!   from the code, at `/api/v1/openapi.json`;
+//! - [`server`]: the thin axum shell. Every request becomes the RPC request the services
+//!   already answer, with the caller's bearer token as metadata, and is answered by the
+//!   service's own implementation in process: the one access table decides
+//!   (public tournaments without a token; nothing personal on a page).
+//!
+//! `pages`, `api`, `problem` and `i18n` are pure (no I/O): tested without a server.
+pub mod api;
+pub mod events;
+pub mod i18n;
+pub mod openapi;
+pub mod pages;
+pub mod problem;
+pub mod server;
+
+pub use server::{App, router, serve};
