@@ -452,3 +452,84 @@ fn a_chief_arbiter_and_a_helper_through_the_cli_and_the_audit_names_them() {
         "Unauthenticated",
     );
 }
+
+/// A public tournament's standings are readable by anybody, but their TRF document is
+/// the export (birth dates and sex on the 001 lines): it needs the `ExportTrf` rule (a
+/// results-entry operator reads the standings, not the export).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_trf_document_of_public_standings_is_not_given_to_anybody() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = Arbiter {
+        data: dir.path().join("data"),
+        port: arbiter_testkit::free_port(),
+    };
+    let _d = start_arbiterd(&a.data, a.port, |_| {});
+    let t = new_tournament(&a, "Public Open");
+    a.ok(&[
+        "player",
+        "add",
+        &t,
+        "--name",
+        "Short, Nigel",
+        "--rating",
+        "2658",
+        "--sex",
+        "m",
+    ]);
+    a.ok(&[
+        "player",
+        "add",
+        &t,
+        "--name",
+        "Baburin, Alex",
+        "--rating",
+        "2410",
+    ]);
+    a.ok(&["access", "public", &t]);
+    a.ok(&["access", "add", "watcher"]);
+    a.ok(&[
+        "access",
+        "grant",
+        "watcher",
+        "--role",
+        "results-entry",
+        "--tournament",
+        &t,
+    ]);
+    let entry = token_of(&a, "watcher");
+    let ch = tonic::transport::Endpoint::from_shared(format!("http://127.0.0.1:{}", a.port))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut res = ResultsServiceClient::new(ch);
+    let standings = |format: &str| GetStandingsRequest {
+        tournament_id: t.clone(),
+        format: format.into(),
+        ..Default::default()
+    };
+    // The table, without a token, is public.
+    res.get_standings(req(standings("text"), None))
+        .await
+        .expect("public standings without a token");
+    let refused = res
+        .get_standings(req(standings("TRF"), None))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::Unauthenticated, "{refused:?}");
+    let refused = res
+        .get_standings(req(standings("trf"), Some(&entry)))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::PermissionDenied, "{refused:?}");
+    assert!(refused.message().contains("ExportTrf"), "{refused:?}");
+    let admin =
+        arbiter_service_kit::auth::Auth::read_token(&a.data.join("admin.token"), "admin").unwrap();
+    let doc = res
+        .get_standings(req(standings("trf"), Some(&admin)))
+        .await
+        .expect("the admin reads the TRF document")
+        .into_inner()
+        .document;
+    assert!(doc.contains("012 Public Open"), "{doc}");
+}

@@ -747,6 +747,15 @@ impl ResultsService for Results {
             "GetStandings",
             Scope::Tournament(&request.get_ref().tournament_id),
         )?;
+        // The TRF document of the standings is the tournament's export (001 lines carry
+        // birth dates and sex): it is read by the `ExportTrf` rule, never anonymously.
+        if request.get_ref().format.trim().eq_ignore_ascii_case("trf") {
+            self.platform.auth.authorize(
+                &request,
+                "ExportTrf",
+                Scope::Tournament(&request.get_ref().tournament_id),
+            )?;
+        }
         let r = request.into_inner();
         if r.as_of_position < 0 || r.as_of_micros < 0 {
             return Err(invalid(
