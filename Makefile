@@ -29,8 +29,7 @@ test: test-deps
 ## fails if either did.
 test-in-docker:
 	./deploy/images/build.sh --profile debug
-	DOCKER_HOST="$$ARBITER_TEST_DOCKER_HOST" ARBITER_IMAGE_TAG=debug ARBITER_TEST_SERVERS=containers \
-	  $(CARGO) test --workspace --no-fail-fast; status=$$?; \
+	ARBITER_IMAGE_TAG=debug ARBITER_TEST_SERVERS=containers $(CARGO) test --workspace --no-fail-fast; status=$$?; \
 	ARBITER_IMAGE_TAG=debug ARBITER_BIN_DIR=target/debug ./tests/compose-smoke.sh || status=1; \
 	exit $$status
 

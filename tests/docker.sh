@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # A Docker engine for `make test` and `make images`.
 #
-#   eval "$(tests/docker.sh start)"   # prints `export DOCKER_HOST=… ARBITER_DOCKER_NETWORK=…
-#                                     #   ARBITER_TEST_DOCKER_HOST=…`
+#   eval "$(tests/docker.sh start)"   # prints `export DOCKER_HOST=… ARBITER_DOCKER_NETWORK=…`
 #   tests/docker.sh stop              # stops the daemon `start` started, if it did
 #   tests/docker.sh run CMD [ARGS…]   # start, CMD with DOCKER_HOST set, stop (also on failure)
 #
@@ -12,9 +11,6 @@
 # stay), its socket .tools/docker/docker.sock, `--storage-driver vfs --iptables=false
 # --bridge=none` — no bridge network, so containers use the host network
 # (ARBITER_DOCKER_NETWORK=host; with an engine that has a bridge it is `bridge`).
-# ARBITER_TEST_DOCKER_HOST is the DOCKER_HOST for the tests (testcontainers): the engine
-# itself, or — when the engine's API is older than 1.52, which testcontainers 0.27 asks for
-# without negotiating (Debian's 20.10 has 1.41) — tests/docker-api-proxy.py in front of it.
 # When no engine can run, this fails saying why: nothing is skipped.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -25,33 +21,15 @@ exec_root="/run/arbiter-docker-$(printf '%s' "$root" | sha256sum | cut -c1-8)"
 
 say() { echo "docker: $*" >&2; }
 
-# The exports for an engine reachable at $DOCKER_HOST, with the proxy when it is needed.
-emit() {
-  local api test_host="$DOCKER_HOST" proxy_sock="$state/api-proxy.sock"
-  api="$(docker version -f '{{.Server.APIVersion}}' 2>/dev/null || echo 0.0)"
-  if [ "$(printf '%s\n1.52\n' "$api" | sort -V | head -1)" != 1.52 ]; then
-    case "$DOCKER_HOST" in
-      unix://*) ;;
-      *) say "engine API $api < 1.52 at $DOCKER_HOST: testcontainers needs a unix socket to proxy"; exit 1 ;;
-    esac
-    if ! { [ -S "$proxy_sock" ] && [ -f "$state/api-proxy.pid" ] && kill -0 "$(cat "$state/api-proxy.pid")" 2>/dev/null; }; then
-      mkdir -p "$state"
-      setsid python3 "$root/tests/docker-api-proxy.py" "$proxy_sock" "${DOCKER_HOST#unix://}" "$api" \
-        >"$state/api-proxy.log" 2>&1 </dev/null &
-      echo $! >"$state/api-proxy.pid"
-      for _ in $(seq 50); do [ -S "$proxy_sock" ] && break; sleep 0.1; done
-      [ -S "$proxy_sock" ] || { cat "$state/api-proxy.log" >&2; say "the API proxy did not start"; exit 1; }
-      say "engine API $api: the tests reach it through tests/docker-api-proxy.py ($proxy_sock)"
-    fi
-    test_host="unix://$proxy_sock"
-  fi
-  echo "export DOCKER_HOST='$DOCKER_HOST' ARBITER_DOCKER_NETWORK=$(network_of) ARBITER_TEST_DOCKER_HOST='$test_host'"
-}
-
 reachable() { docker info >/dev/null 2>&1; }
 
 network_of() {
   if docker network inspect bridge >/dev/null 2>&1; then echo bridge; else echo host; fi
+}
+
+# The exports for an engine reachable at $DOCKER_HOST.
+emit() {
+  echo "export DOCKER_HOST='$DOCKER_HOST' ARBITER_DOCKER_NETWORK=$(network_of)"
 }
 
 start() {
@@ -83,6 +61,10 @@ start() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker.io >/dev/null \
       || { say "apt-get install docker.io failed"; exit 1; }
   fi
+  if [ -f "$state/dockerd.pid" ] && kill -0 "$(cat "$state/dockerd.pid")" 2>/dev/null; then
+    say "a dockerd (pid $(cat "$state/dockerd.pid")) runs on $state/data but does not answer at $sock: stop it first"
+    exit 1
+  fi
   mkdir -p "$state/data" "$exec_root"
   rm -f "$sock"
   say "starting a private dockerd (data $state/data, log $state/dockerd.log)"
@@ -107,10 +89,6 @@ start() {
 
 stop() {
   local marker="$state/started-by-tests" pid
-  if [ -f "$state/api-proxy.pid" ]; then
-    kill "$(cat "$state/api-proxy.pid")" 2>/dev/null || true
-    rm -f "$state/api-proxy.pid" "$state/api-proxy.sock"
-  fi
   [ -f "$marker" ] || return 0
   pid="$(cat "$marker")"
   export DOCKER_HOST="unix://$sock"
@@ -136,21 +114,11 @@ case "${1:-}" in
     shift
     [ $# -gt 0 ] || { echo "usage: $0 run CMD [ARGS…]" >&2; exit 2; }
     # Stops at the end only what this run started (an engine already up stays up).
-    had_daemon=0; had_proxy=0
+    had_daemon=0
     [ -f "$state/started-by-tests" ] && had_daemon=1
-    [ -f "$state/api-proxy.pid" ] && had_proxy=1
     env_lines="$(start)"
     eval "$env_lines"
-    if [ $had_daemon -eq 0 ] || [ $had_proxy -eq 0 ]; then
-      finish() {
-        if [ $had_daemon -eq 0 ]; then stop
-        elif [ $had_proxy -eq 0 ] && [ -f "$state/api-proxy.pid" ]; then
-          kill "$(cat "$state/api-proxy.pid")" 2>/dev/null || true
-          rm -f "$state/api-proxy.pid" "$state/api-proxy.sock"
-        fi
-      }
-      trap finish EXIT
-    fi
+    [ $had_daemon -eq 1 ] || trap stop EXIT
     "$@"
     ;;
   *) echo "usage: $0 start|stop|run CMD [ARGS…]" >&2; exit 2 ;;

@@ -239,7 +239,11 @@ fn start_postgres(engine: &Engine) -> Result<(String, String, u16)> {
         .map_err(|e| format!("tokio runtime: {e}"))?;
     rt.block_on(async {
         let host_network = engine.network == "host";
-        let port = if host_network { crate::free_port() } else { 5432 };
+        let port = if host_network {
+            crate::free_port()
+        } else {
+            5432
+        };
         let mut image = GenericImage::new("arbiter/postgres", engine.tag.as_str()).with_wait_for(
             WaitFor::message_on_stderr("database system is ready to accept connections"),
         );
@@ -264,8 +268,7 @@ fn start_postgres(engine: &Engine) -> Result<(String, String, u16)> {
             .with_startup_timeout(Duration::from_secs(180));
         let container = request.start().await.map_err(|e| {
             format!(
-                "starting a container of arbiter/postgres:{} failed: {e} (an engine older than API 1.52 needs \
-                 tests/docker.sh's proxy: eval \"$(tests/docker.sh start)\" and DOCKER_HOST=$ARBITER_TEST_DOCKER_HOST)",
+                "starting a container of arbiter/postgres:{} failed: {e}",
                 engine.tag
             )
         })?;
