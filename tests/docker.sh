@@ -100,8 +100,10 @@ stop() {
     for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
     kill -0 "$pid" 2>/dev/null && { say "dockerd $pid did not stop in 20 s: killed"; kill -KILL "$pid" || true; }
   fi
-  # dockerd leaves its default network namespace mounted under the exec root.
+  # dockerd leaves its default network namespace mounted under the exec root, and its
+  # data root bind-mounted on itself.
   for m in "$exec_root"/netns/*; do [ -e "$m" ] && umount "$m" 2>/dev/null || true; done
+  if mountpoint -q "$state/data" 2>/dev/null; then umount "$state/data" 2>/dev/null || true; fi
   rm -rf "$exec_root"
   rm -f "$marker" "$sock"
   say "private dockerd stopped (its data stays in $state/data; delete it to free the disk)"
