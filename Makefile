@@ -2,11 +2,13 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: run test test-deps build lint bench fmt distributed clean help
+.PHONY: run test test-containers test-in-docker test-deps build lint bench fmt distributed images clean help
 
 help:
 	@echo "make run    build and start arbiterd (embedded: all services, one port, SQLite in ./arbiter-data)"
 	@echo "make test   install test dependencies if missing (PostgreSQL, nats-server >= 2.10, Chromium), build, run every test"
+	@echo "make test-containers  the same in a Docker engine: images, PostgreSQL via testcontainers, the compose smoke test"
+	@echo "make images build the container images (release binaries; a private dockerd if no engine runs)"
 	@echo "make lint   rustfmt check and clippy -D warnings"
 	@echo "make bench  measure and write BENCHMARKS.md"
 
@@ -20,6 +22,23 @@ run:
 test: test-deps
 	$(CARGO) build --workspace --bins
 	$(CARGO) test --workspace --no-fail-fast
+
+## The container path (ADR platform-012), not yet part of `make test`: in a Docker engine
+## (tests/docker.sh: the one at DOCKER_HOST, else a private dockerd it starts and stops), the
+## images from the debug binaries, every test with PostgreSQL in a container
+## (testcontainers), then the compose smoke test.
+test-containers:
+	ARBITER_CONTAINER_DEPS=1 ./tests/install-deps.sh
+	$(CARGO) build --workspace --bins
+	./tests/docker.sh run $(MAKE) --no-print-directory test-in-docker
+
+## (inside tests/docker.sh run) Runs the compose smoke test even when a cargo test failed;
+## fails if either did.
+test-in-docker:
+	./deploy/images/build.sh --profile debug
+	ARBITER_IMAGE_TAG=debug ARBITER_TEST_SERVERS=containers $(CARGO) test --workspace --no-fail-fast; status=$$?; \
+	ARBITER_IMAGE_TAG=debug ARBITER_BIN_DIR=target/debug ./tests/compose-smoke.sh || status=1; \
+	exit $$status
 
 ## PostgreSQL server binaries, Chromium and a nats-server >= 2.10 (into .tools/bin), only if missing.
 test-deps:
@@ -41,10 +60,27 @@ bench: test-deps
 	$(CARGO) build --release -p arbiterd -p arbiter-cli -p arbiter-pairings
 	./target/release/arbiter-bench
 
-## The distributed deployment on this machine: PostgreSQL, a 3-node NATS JetStream cluster, five services.
+## The container images (deploy/images/): the five services, arbiterd (+ CLI), PostgreSQL,
+## NATS, from release binaries on debian:bookworm-slim (made by debootstrap when it cannot
+## be pulled). The engine: DOCKER_HOST, else a private dockerd started and stopped here
+## (its images stay in .tools/docker).
+images:
+	ARBITER_CONTAINER_DEPS=1 ./tests/install-deps.sh
+	$(CARGO) build --release -p arbiterd -p arbiter-cli -p arbiter-registry -p arbiter-pairing \
+	  -p arbiter-results -p arbiter-rating -p arbiter-clock-telemetry
+	./tests/docker.sh run ./deploy/images/build.sh
+
+## The distributed deployment on this machine: PostgreSQL, a 3-node NATS JetStream cluster,
+## five services — processes (deploy/local-cluster.sh), or with DEPLOY=compose containers of
+## the images (deploy/compose.sh; the engine keeps running: tests/docker.sh stop).
 distributed: test-deps
+ifeq ($(DEPLOY),compose)
+	$(MAKE) --no-print-directory images
+	eval "$$(./tests/docker.sh start)" && ./deploy/compose.sh up
+else
 	$(CARGO) build --release --workspace --bins
 	./deploy/local-cluster.sh
+endif
 
 clean:
 	$(CARGO) clean

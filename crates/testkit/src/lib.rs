@@ -5,9 +5,12 @@
 //! when the test panics). `TEST_DATABASE_URL` / `TEST_NATS_URL` point tests at
 //! servers started elsewhere instead (a fresh database is created per test).
 //!
-//! When neither the binaries nor such a URL exist, starting fails with a message
-//! that says how to install them (`make test-deps`) — tests never skip silently.
-//! (No Docker engine runs on this project's machines, so testcontainers is not used.)
+//! When a Docker engine is reachable, PostgreSQL runs in a container of the local image
+//! `arbiter/postgres` instead (testcontainers; one per test process, a fresh database per
+//! test): [`containers`] decides once per process, from `ARBITER_TEST_SERVERS` and the
+//! engine, and says on stderr which it is and why — the binaries are the fallback, never a
+//! silent one. When neither the binaries nor such a URL exist, starting fails with a
+//! message that says how to install them (`make test-deps`) — tests never skip silently.
 //!
 //! [`NatsServer::start_with`] adds TLS and users; [`TestPki`] makes a CA, a server
 //! certificate and client certificates as PEM files (rcgen) for the TLS tests.
@@ -16,6 +19,8 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+pub mod containers;
 
 /// Errors are plain strings that say what to do.
 pub type Result<T> = std::result::Result<T, String>;
@@ -131,25 +136,12 @@ impl PgServer {
     /// commits). Tests run with `fsync=off`.
     pub fn start_with(durable: bool) -> Result<PgServer> {
         if let Ok(base) = std::env::var("TEST_DATABASE_URL") {
-            let name = format!("arbiter_test_{}_{}", std::process::id(), free_port());
-            let status = Command::new("psql")
-                .args([base.as_str(), "-qc", &format!("CREATE DATABASE {name}")])
-                .status()
-                .map_err(|e| format!("psql (for TEST_DATABASE_URL): {e}"))?;
-            if !status.success() {
-                return Err(format!(
-                    "could not create database {name} on TEST_DATABASE_URL"
-                ));
-            }
-            let url = match base.rfind('/') {
-                Some(i) if i > "postgres://".len() => format!("{}/{name}", &base[..i]),
-                _ => format!("{base}/{name}"),
-            };
-            return Ok(PgServer {
-                url,
-                child: None,
-                _dir: None,
-            });
+            return Self::fresh_database(&base, "TEST_DATABASE_URL");
+        }
+        // Durable commits (benchmarks) are measured on this machine's binaries.
+        if !durable && let containers::Source::Containers(engine) = containers::source()? {
+            let base = containers::shared_postgres(&engine)?;
+            return Self::fresh_database(&base, "the PostgreSQL container");
         }
         let bin = find_pg_bin().ok_or_else(|| {
             format!("PostgreSQL server binaries (initdb, postgres) not found: {INSTALL_HINT}")
@@ -237,6 +229,32 @@ impl PgServer {
             url: format!("postgres://postgres@127.0.0.1:{port}/postgres"),
             child: Some(child),
             _dir: Some(dir),
+        })
+    }
+
+    /// A new database on the server at `base` (`what` names it in errors).
+    fn fresh_database(base: &str, what: &str) -> Result<PgServer> {
+        let name = format!("arbiter_test_{}_{}", std::process::id(), free_port());
+        let out = Command::new("psql")
+            .args([base, "-qc", &format!("CREATE DATABASE {name}")])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .map_err(|e| format!("psql (to create a database on {what}): {e}: {INSTALL_HINT}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "could not create database {name} on {what}: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        let url = match base.rfind('/') {
+            Some(i) if i > "postgres://".len() => format!("{}/{name}", &base[..i]),
+            _ => format!("{base}/{name}"),
+        };
+        Ok(PgServer {
+            url,
+            child: None,
+            _dir: None,
         })
     }
 
@@ -358,6 +376,13 @@ impl NatsServer {
     /// it could not be configured). The URL is `tls://…` with TLS.
     pub fn start_with(options: &NatsOptions) -> Result<NatsServer> {
         let bin = find_nats_server()?;
+        static REPORTED: std::sync::Once = std::sync::Once::new();
+        REPORTED.call_once(|| {
+            containers::report(&format!(
+                "NATS for the tests from the binary {} (a server per test; not a container)",
+                bin.display()
+            ))
+        });
         let dir = tempfile::Builder::new()
             .prefix("arbiter-nats-")
             .tempdir()
