@@ -201,7 +201,7 @@ pub const RULES: &[Rule] = &[
     // registry
     global(w("registry", "CreateTournament", CREATE)),
     w("registry", "UpdateTournament", ARB),
-    r("registry", "GetTournament", CLOCK_R),
+    public(r("registry", "GetTournament", CLOCK_R)),
     Rule {
         any_principal: true,
         ..global(r("registry", "ListTournaments", &[]))
