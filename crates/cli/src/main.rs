@@ -5,6 +5,7 @@
 //! Exit codes: 0 ok; 1 the server answered with an error (or a service is not
 //! SERVING); 2 bad usage; 3 the server cannot be reached.
 mod access;
+mod admin_backup;
 mod client;
 mod clock_adjourn;
 mod clock_watch;
@@ -118,6 +119,9 @@ pub enum Command {
     Access(access::AccessCommand),
     /// Who the token is: principal, roles, token id.
     Whoami,
+    /// Backups of the embedded server's data directory: backup (while it runs), restore.
+    #[command(subcommand)]
+    Admin(admin_backup::AdminCommand),
     /// The default tournament: `arbiter use ID` (a unique prefix will do), `arbiter use`
     /// shows it, `--clear` forgets it. Commands whose tournament is left out use it.
     Use(use_default::UseArgs),
@@ -206,6 +210,7 @@ async fn main() -> ExitCode {
         Command::Access(a) => access::run(&cli, a).await,
         Command::Whoami => access::whoami(&cli).await,
         Command::Use(a) => use_default::run(&cli, a).await,
+        Command::Admin(a) => admin_backup::run(&cli, a).await,
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -25,6 +25,7 @@
 //!   old versions into the current one on read.
 
 pub mod anchor;
+pub mod backup;
 mod envelope;
 mod error;
 pub mod hash_chain;
