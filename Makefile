@@ -2,12 +2,12 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: run test test-containers test-in-docker test-deps build lint bench fmt distributed images clean help
+.PHONY: run test test-binaries test-in-docker test-deps build lint bench fmt distributed images clean help
 
 help:
 	@echo "make run    build and start arbiterd (embedded: all services, one port, SQLite in ./arbiter-data)"
-	@echo "make test   install test dependencies if missing (PostgreSQL, nats-server >= 2.10, Chromium), build, run every test"
-	@echo "make test-containers  the same in a Docker engine: images, PostgreSQL via testcontainers, the compose smoke test"
+	@echo "make test   install test dependencies if missing (Docker, PostgreSQL, nats-server >= 2.10, Chromium), build, the images, every test (PostgreSQL in a container), the compose smoke test"
+	@echo "make test-binaries  every test with the PostgreSQL and nats-server binaries (no Docker engine needed)"
 	@echo "make images build the container images (release binaries; a private dockerd if no engine runs)"
 	@echo "make lint   rustfmt check and clippy -D warnings"
 	@echo "make bench  measure and write BENCHMARKS.md"
@@ -18,19 +18,19 @@ run:
 	@echo "arbiterd starting; in another shell: ./target/release/arbiter health"
 	./target/release/arbiterd
 
-## Everything: dependencies, binaries (the integration tests spawn them), all tests.
-test: test-deps
-	$(CARGO) build --workspace --bins
-	$(CARGO) test --workspace --no-fail-fast
-
-## The container path (ADR platform-012), not yet part of `make test`: in a Docker engine
-## (tests/docker.sh: the one at DOCKER_HOST, else a private dockerd it starts and stops), the
-## images from the debug binaries, every test with PostgreSQL in a container
-## (testcontainers), then the compose smoke test.
-test-containers:
+## Everything: dependencies (Docker too), binaries (the integration tests spawn them), in a
+## Docker engine (tests/docker.sh: the one at DOCKER_HOST, else a private dockerd it starts and
+## stops) the images from the debug binaries, every test with PostgreSQL in a container
+## (testcontainers), then the compose smoke test (ADR platform-012).
+test:
 	ARBITER_CONTAINER_DEPS=1 ./tests/install-deps.sh
 	$(CARGO) build --workspace --bins
 	./tests/docker.sh run $(MAKE) --no-print-directory test-in-docker
+
+## Every test with the PostgreSQL and nats-server binaries on loopback (no Docker engine).
+test-binaries: test-deps
+	$(CARGO) build --workspace --bins
+	ARBITER_TEST_SERVERS=binaries $(CARGO) test --workspace --no-fail-fast
 
 ## (inside tests/docker.sh run) Runs the compose smoke test even when a cargo test failed;
 ## fails if either did.

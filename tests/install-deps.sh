@@ -75,7 +75,7 @@ fi
 # Containers (make images, the compose smoke test, PostgreSQL via testcontainers):
 # Debian's docker.io (tests/docker.sh starts a private dockerd when no engine runs),
 # docker-compose 1.29, debootstrap (the local base image), openssl (the deployment's
-# certificates). For `make test-containers` (ARBITER_CONTAINER_DEPS=1), as root only;
+# certificates). For `make test` (ARBITER_CONTAINER_DEPS=1), as root only;
 # otherwise tests/docker.sh says what is missing.
 if [ "${ARBITER_CONTAINER_DEPS:-0}" = 1 ] && [ "$(id -u)" -eq 0 ]; then
   missing=""
