@@ -223,6 +223,8 @@ pub async fn health(cli: &Cli) -> Result<(), Failure> {
     let mut client = HealthClient::new(connect_channel(cli).await?);
     let mut rows = Vec::new();
     let mut all = true;
+    // What the server says is down (ADR platform-014), from any health answer.
+    let mut unhealthy: Option<String> = None;
     for name in SERVICES {
         let status = match client
             .check(HealthCheckRequest {
@@ -230,9 +232,16 @@ pub async fn health(cli: &Cli) -> Result<(), Failure> {
             })
             .await
         {
-            Ok(r) => ServingStatus::try_from(r.into_inner().status)
-                .map(|s| s.as_str_name().to_owned())
-                .unwrap_or_else(|_| "UNKNOWN".into()),
+            Ok(r) => {
+                if let Some(v) = r.metadata().get("arbiter-unhealthy")
+                    && let Ok(text) = v.to_str()
+                {
+                    unhealthy = Some(text.to_owned());
+                }
+                ServingStatus::try_from(r.into_inner().status)
+                    .map(|s| s.as_str_name().to_owned())
+                    .unwrap_or_else(|_| "UNKNOWN".into())
+            }
             Err(s) if s.code() == tonic::Code::NotFound => "NOT_HOSTED".into(),
             Err(s) => return Err(s.into()),
         };
@@ -244,7 +253,12 @@ pub async fn health(cli: &Cli) -> Result<(), Failure> {
             .iter()
             .map(|r| serde_json::json!({"service": r[0], "status": r[1]}))
             .collect();
-        output::json(&serde_json::json!({"server": cli.server, "serving": all, "services": v}));
+        output::json(&serde_json::json!({
+            "server": cli.server,
+            "serving": all,
+            "services": v,
+            "down": unhealthy,
+        }));
     } else {
         output::table(&["SERVICE", "STATUS"], &rows);
     }
@@ -253,7 +267,10 @@ pub async fn health(cli: &Cli) -> Result<(), Failure> {
     } else {
         Err(Failure {
             code: 1,
-            message: "not every service is SERVING".into(),
+            message: match unhealthy {
+                Some(down) => format!("not every service is SERVING: down: {down}"),
+                None => "not every service is SERVING".into(),
+            },
         })
     }
 }

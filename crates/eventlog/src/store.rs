@@ -1056,6 +1056,12 @@ impl EventStore {
         Ok(self.read_all(position, 1).await?.into_iter().next())
     }
 
+    /// Asks the database for an answer (`SELECT 1`): the health probe's question.
+    pub async fn ping(&self) -> Result<()> {
+        sqlx::query("SELECT 1").execute(&self.inner.pool).await?;
+        Ok(())
+    }
+
     /// Global position of the last committed event (0 when empty).
     pub async fn head_position(&self) -> Result<i64> {
         Ok(

@@ -623,25 +623,64 @@ pub async fn serve(
     println!("listening on {addr} ({})", tls.describe());
     let ready = Arc::new(AtomicBool::new(false));
     let start_head = platform.store.head_position().await?;
+    let dependencies = crate::dependencies::Dependencies::default();
+    health
+        .set_service_status(
+            crate::dependencies::LIVENESS_SERVICE,
+            ServingStatus::Serving,
+        )
+        .await;
     {
         let (ready, health, names) = (ready.clone(), health.clone(), names.clone());
+        let dependencies = dependencies.clone();
+        let (store, bus) = (platform.store.clone(), platform.bus.clone());
+        let mut shutdown = platform.shutdown.clone();
         let verified = platform.log_check.verified;
         tokio::spawn(async move {
             while projections.iter().any(|p| p() < start_head) {
                 tokio::time::sleep(Duration::from_millis(10)).await;
             }
             ready.store(true, Ordering::Release);
-            let status = if verified {
-                ServingStatus::Serving
-            } else {
-                ServingStatus::NotServing
-            };
-            for name in &names {
-                health.set_service_status(*name, status).await;
+            // SERVING while the log verified at start and every dependency answers
+            // (ADR platform-014); probed until shutdown.
+            let every = crate::dependencies::probe_interval();
+            let mut serving = None;
+            loop {
+                for change in dependencies.probe(&store, &bus).await {
+                    match &change.down {
+                        Some(why) => tracing::warn!(
+                            dependency = change.name,
+                            %why,
+                            "dependency down: NOT_SERVING until it answers"
+                        ),
+                        None if serving.is_some() => {
+                            tracing::info!(dependency = change.name, "dependency answers again")
+                        }
+                        None => {}
+                    }
+                }
+                let now = verified && dependencies.all_up();
+                if serving != Some(now) {
+                    let status = if now {
+                        ServingStatus::Serving
+                    } else {
+                        ServingStatus::NotServing
+                    };
+                    for name in &names {
+                        health.set_service_status(*name, status).await;
+                    }
+                    health.set_service_status("", status).await;
+                    if serving.is_none() {
+                        tracing::info!(position = start_head, "projections caught up; ready");
+                        println!("ready (projections at position {start_head})");
+                    }
+                    serving = Some(now);
+                }
+                tokio::select! {
+                    _ = tokio::time::sleep(every) => {}
+                    _ = shutdown.changed() => return,
+                }
             }
-            health.set_service_status("", status).await;
-            tracing::info!(position = start_head, "projections caught up; ready");
-            println!("ready (projections at position {start_head})");
         });
     }
     tracing::info!(%addr, tls = tls.describe(), services = ?names, backend = %platform.store.backend(), "serving");
@@ -664,7 +703,7 @@ pub async fn serve(
     );
     server
         .layer(GrpcTraceLayer)
-        .layer(crate::readiness::ReadinessLayer::new(ready))
+        .layer(crate::readiness::ReadinessLayer::new(ready, dependencies))
         .layer(GateLayer::new(platform.auth.access().clone(), limits))
         .add_routes(routes.routes())
         .serve_with_incoming_shutdown(incoming, signal)

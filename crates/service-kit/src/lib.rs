@@ -25,6 +25,7 @@ pub mod auth;
 pub mod command;
 pub mod connections;
 pub mod cursor;
+pub mod dependencies;
 pub mod files;
 pub mod gate;
 pub mod host;

@@ -1,24 +1,34 @@
 //! Readiness: until the projections have caught up with the log head the process
 //! started with, every RPC but health and reflection answers `UNAVAILABLE` with a retry
-//! hint, so no client reads a partial projection (ADR platform-006).
+//! hint, so no client reads a partial projection (ADR platform-006). A health answer
+//! given while a dependency is down carries `arbiter-unhealthy` metadata naming it
+//! (ADR platform-014).
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::{Context, Poll};
 
+use crate::dependencies::{Dependencies, UNHEALTHY_METADATA};
+
 /// Seconds a client is told to wait before retrying.
 pub const RETRY_AFTER_SECS: u32 = 1;
+/// Longest `arbiter-unhealthy` value (the probes' messages cut to it).
+const MAX_UNHEALTHY_CHARS: usize = 500;
 
 /// The layer (see the module doc).
 #[derive(Clone)]
 pub struct ReadinessLayer {
     ready: Arc<AtomicBool>,
+    dependencies: Dependencies,
 }
 
 impl ReadinessLayer {
-    /// Gates on `ready`.
-    pub fn new(ready: Arc<AtomicBool>) -> Self {
-        ReadinessLayer { ready }
+    /// Gates on `ready`; health answers name what `dependencies` says is down.
+    pub fn new(ready: Arc<AtomicBool>, dependencies: Dependencies) -> Self {
+        ReadinessLayer {
+            ready,
+            dependencies,
+        }
     }
 }
 
@@ -28,6 +38,7 @@ impl<S> tower::Layer<S> for ReadinessLayer {
         Readiness {
             inner,
             ready: self.ready.clone(),
+            dependencies: self.dependencies.clone(),
         }
     }
 }
@@ -37,6 +48,27 @@ impl<S> tower::Layer<S> for ReadinessLayer {
 pub struct Readiness<S> {
     inner: S,
     ready: Arc<AtomicBool>,
+    dependencies: Dependencies,
+}
+
+/// The problems as one header value: printable ASCII, at most [`MAX_UNHEALTHY_CHARS`].
+fn unhealthy_value(problems: &[String]) -> Option<http::HeaderValue> {
+    if problems.is_empty() {
+        return None;
+    }
+    let text: String = problems
+        .join("; ")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_graphic() || c == ' ' {
+                c
+            } else {
+                '?'
+            }
+        })
+        .take(MAX_UNHEALTHY_CHARS)
+        .collect();
+    http::HeaderValue::from_str(&text).ok()
 }
 
 fn always_open(path: &str) -> bool {
@@ -57,6 +89,17 @@ where
     }
 
     fn call(&mut self, req: http::Request<B>) -> Self::Future {
+        if req.uri().path().starts_with("/grpc.health.") {
+            let problems = self.dependencies.problems();
+            let answer = self.inner.call(req);
+            return Box::pin(async move {
+                let mut response = answer.await?;
+                if let Some(v) = unhealthy_value(&problems) {
+                    response.headers_mut().insert(UNHEALTHY_METADATA, v);
+                }
+                Ok(response)
+            });
+        }
         if self.ready.load(Ordering::Acquire) || always_open(req.uri().path()) {
             return Box::pin(self.inner.call(req));
         }

@@ -95,7 +95,68 @@ const INSTALL_HINT: &str = "run `make test-deps` (installs Debian's postgresql a
 pub struct PgServer {
     url: String,
     child: Option<Child>,
+    /// How to start the binary server again (its own cluster only).
+    own: Option<OwnCluster>,
     _dir: Option<tempfile::TempDir>,
+}
+
+/// What starts a cluster of this process's own again on the same port and data.
+struct OwnCluster {
+    bin: PathBuf,
+    data: PathBuf,
+    port: u16,
+    ids: Option<(u32, u32)>,
+    durable: bool,
+}
+
+impl OwnCluster {
+    /// Starts `postgres` on the cluster and waits until it accepts queries.
+    fn spawn(&self) -> Result<Child> {
+        let mut postgres = Command::new(self.bin.join("postgres"));
+        postgres
+            .arg("-D")
+            .arg(&self.data)
+            .args([
+                "-c",
+                "listen_addresses=127.0.0.1",
+                "-c",
+                &format!("port={}", self.port),
+            ])
+            .arg("-c")
+            .arg(format!("unix_socket_directories={}", self.data.display()))
+            .args(if self.durable {
+                ["-c", "fsync=on", "-c", "full_page_writes=on"]
+            } else {
+                ["-c", "fsync=off", "-c", "full_page_writes=off"]
+            })
+            .args(["-c", "max_connections=200"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        if let Some((uid, gid)) = self.ids {
+            postgres.uid(uid).gid(gid);
+        }
+        let mut child = postgres.spawn().map_err(|e| format!("postgres: {e}"))?;
+        wait_for_port(self.port, Duration::from_secs(30), &mut child, "postgres")?;
+        // The server accepts TCP slightly before it accepts queries.
+        std::thread::sleep(Duration::from_millis(300));
+        // Still running: the port answered for this server, not for another one.
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(format!(
+                "postgres exited with {status} after 127.0.0.1:{} answered (port taken by another process?)",
+                self.port
+            ));
+        }
+        Ok(child)
+    }
+}
+
+/// How [`PgServer::stop`] shuts the server down (PostgreSQL's shutdown modes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PgShutdown {
+    /// SIGINT: disconnects clients, checkpoints, exits.
+    Fast,
+    /// SIGQUIT: exits at once; the next start recovers from the WAL.
+    Immediate,
 }
 
 fn find_pg_bin() -> Option<PathBuf> {
@@ -143,6 +204,22 @@ impl PgServer {
             let base = containers::shared_postgres(&engine)?;
             return Self::fresh_database(&base, "the PostgreSQL container");
         }
+        Self::own_cluster(durable)
+    }
+
+    /// A cluster of this process's own from the PostgreSQL binaries, whatever
+    /// `ARBITER_TEST_SERVERS` says: for tests that stop and start the server
+    /// ([`PgServer::stop`], [`PgServer::start_again`]). Says so on stderr.
+    pub fn start_restartable() -> Result<PgServer> {
+        let pg = Self::own_cluster(false)?;
+        eprintln!(
+            "arbiter-testkit: PostgreSQL for this test: a cluster of its own from the binaries at {} (the test stops and starts it)",
+            pg.url
+        );
+        Ok(pg)
+    }
+
+    fn own_cluster(durable: bool) -> Result<PgServer> {
         let bin = find_pg_bin().ok_or_else(|| {
             format!("PostgreSQL server binaries (initdb, postgres) not found: {INSTALL_HINT}")
         })?;
@@ -193,43 +270,59 @@ impl PgServer {
                 String::from_utf8_lossy(&out.stderr).trim()
             ));
         }
-        let port = free_port();
-        let mut postgres = Command::new(bin.join("postgres"));
-        postgres
-            .arg("-D")
-            .arg(&data)
-            .args([
-                "-c",
-                "listen_addresses=127.0.0.1",
-                "-c",
-                &format!("port={port}"),
-            ])
-            .arg("-c")
-            .arg(format!("unix_socket_directories={}", data.display()))
-            .args(if durable {
-                ["-c", "fsync=on", "-c", "full_page_writes=on"]
-            } else {
-                ["-c", "fsync=off", "-c", "full_page_writes=off"]
-            })
-            .args(["-c", "max_connections=200"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        as_pg(&mut postgres);
-        let mut child = postgres.spawn().map_err(|e| format!("postgres: {e}"))?;
-        wait_for_port(port, Duration::from_secs(30), &mut child, "postgres")?;
-        // The server accepts TCP slightly before it accepts queries.
-        std::thread::sleep(Duration::from_millis(300));
-        // Still running: the port answered for this server, not for another one.
-        if let Ok(Some(status)) = child.try_wait() {
-            return Err(format!(
-                "postgres exited with {status} after 127.0.0.1:{port} answered (port taken by another process?)"
-            ));
-        }
+        let own = OwnCluster {
+            bin,
+            data,
+            port: free_port(),
+            ids,
+            durable,
+        };
+        let child = own.spawn()?;
         Ok(PgServer {
-            url: format!("postgres://postgres@127.0.0.1:{port}/postgres"),
+            url: format!("postgres://postgres@127.0.0.1:{}/postgres", own.port),
             child: Some(child),
+            own: Some(own),
             _dir: Some(dir),
         })
+    }
+
+    /// Shuts the server of [`PgServer::start_restartable`] down (`mode`) and waits until it
+    /// has exited. Panics for a database on a shared server (nothing to stop).
+    pub fn stop(&mut self, mode: PgShutdown) {
+        assert!(
+            self.own.is_some(),
+            "only a cluster of this test's own can be stopped"
+        );
+        if let Some(mut child) = self.child.take() {
+            let signal = match mode {
+                PgShutdown::Fast => libc::SIGINT,
+                PgShutdown::Immediate => libc::SIGQUIT,
+            };
+            unsafe {
+                libc::kill(child.id() as i32, signal);
+            }
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_secs(30) {
+                if let Ok(Some(_)) = child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts the stopped server again on the same port and data.
+    pub fn start_again(&mut self) -> Result<()> {
+        let own = self
+            .own
+            .as_ref()
+            .ok_or("only a cluster of this test's own can be started again")?;
+        if self.child.is_none() {
+            self.child = Some(own.spawn()?);
+        }
+        Ok(())
     }
 
     /// A new database on the server at `base` (`what` names it in errors).
@@ -254,6 +347,7 @@ impl PgServer {
         Ok(PgServer {
             url,
             child: None,
+            own: None,
             _dir: None,
         })
     }
