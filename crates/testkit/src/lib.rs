@@ -545,6 +545,151 @@ impl Drop for NatsServer {
 }
 
 /// Kills a child process with SIGKILL and reaps it.
+/// A JetStream cluster of `nats-server` nodes on loopback (free ports, one temp dir), for
+/// tests that lose a node: [`NatsCluster::kill`] (SIGKILL) and [`NatsCluster::start_again`]
+/// (the same port, name and store, so it rejoins and catches up).
+pub struct NatsCluster {
+    bin: PathBuf,
+    dir: tempfile::TempDir,
+    ports: Vec<u16>,
+    monitor_ports: Vec<u16>,
+    nodes: Vec<Option<Child>>,
+}
+
+impl NatsCluster {
+    /// Starts `n` clustered JetStream nodes and waits until each says it is healthy
+    /// (JetStream's meta group has a leader).
+    pub fn start(n: usize) -> Result<NatsCluster> {
+        let bin = find_nats_server()?;
+        let dir = tempfile::Builder::new()
+            .prefix("arbiter-nats-cluster-")
+            .tempdir()
+            .map_err(|e| format!("temp dir: {e}"))?;
+        let ports: Vec<u16> = (0..n).map(|_| free_port()).collect();
+        let routes: Vec<u16> = (0..n).map(|_| free_port()).collect();
+        let monitor_ports: Vec<u16> = (0..n).map(|_| free_port()).collect();
+        let q = |p: &Path| format!("{:?}", p.display().to_string());
+        let route_list = routes
+            .iter()
+            .map(|r| format!("nats-route://127.0.0.1:{r}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        for i in 0..n {
+            let conf = format!(
+                "server_name: node{i}\nhost: 127.0.0.1\nport: {}\nhttp_port: {}\n\
+                 jetstream {{ store_dir: {} }}\n\
+                 cluster {{ name: arbiter-test, host: 127.0.0.1, port: {}, routes: [{route_list}] }}\n",
+                ports[i],
+                monitor_ports[i],
+                q(&dir.path().join(format!("js{i}"))),
+                routes[i],
+            );
+            let path = dir.path().join(format!("node{i}.conf"));
+            std::fs::write(&path, conf).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        let mut cluster = NatsCluster {
+            bin,
+            dir,
+            ports,
+            monitor_ports,
+            nodes: (0..n).map(|_| None).collect(),
+        };
+        for i in 0..n {
+            cluster.spawn(i)?;
+        }
+        for i in 0..n {
+            cluster.wait_healthy(i, Duration::from_secs(60))?;
+        }
+        containers::report(&format!(
+            "NATS for this test: a {n}-node JetStream cluster from the binary {} (the test stops and starts nodes)",
+            cluster.bin.display()
+        ));
+        Ok(cluster)
+    }
+
+    fn spawn(&mut self, i: usize) -> Result<()> {
+        let conf = self.dir.path().join(format!("node{i}.conf"));
+        let log = std::fs::File::create(self.dir.path().join(format!("node{i}.log")))
+            .map_err(|e| format!("node{i} log: {e}"))?;
+        let mut child = Command::new(&self.bin)
+            .arg("-c")
+            .arg(&conf)
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .map_err(|e| format!("nats-server node{i}: {e}"))?;
+        wait_for_port(
+            self.ports[i],
+            Duration::from_secs(20),
+            &mut child,
+            "nats-server",
+        )?;
+        self.nodes[i] = Some(child);
+        Ok(())
+    }
+
+    /// Waits until node `i`'s monitoring `/healthz` answers 200 (JetStream ready).
+    pub fn wait_healthy(&self, i: usize, timeout: Duration) -> Result<()> {
+        use std::io::{Read, Write};
+        let start = Instant::now();
+        loop {
+            let ok = TcpStream::connect(("127.0.0.1", self.monitor_ports[i]))
+                .and_then(|mut c| {
+                    c.set_read_timeout(Some(Duration::from_secs(2)))?;
+                    c.write_all(b"GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")?;
+                    let mut head = [0u8; 12];
+                    c.read_exact(&mut head)?;
+                    Ok(head.ends_with(b"200"))
+                })
+                .unwrap_or(false);
+            if ok {
+                return Ok(());
+            }
+            if start.elapsed() > timeout {
+                return Err(format!(
+                    "NATS node{i} not healthy within {timeout:?} (log: {})",
+                    self.dir.path().join(format!("node{i}.log")).display()
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Every node's client URL, comma-separated (what `--nats-url` takes for a cluster).
+    pub fn urls(&self) -> String {
+        self.ports
+            .iter()
+            .map(|p| format!("nats://127.0.0.1:{p}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// Kills node `i` (SIGKILL: a lost machine, no goodbye to its peers).
+    pub fn kill(&mut self, i: usize) {
+        if let Some(mut child) = self.nodes[i].take() {
+            kill9(&mut child);
+        }
+    }
+
+    /// Starts node `i` again on its port with its store; returns once it listens (see
+    /// [`NatsCluster::wait_healthy`]: a node alone cannot be healthy without a quorum).
+    pub fn start_again(&mut self, i: usize) -> Result<()> {
+        if self.nodes[i].is_none() {
+            self.spawn(i)?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for NatsCluster {
+    fn drop(&mut self) {
+        for child in self.nodes.iter_mut().flatten() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
 pub fn kill9(child: &mut Child) {
     unsafe {
         libc::kill(child.id() as i32, libc::SIGKILL);
