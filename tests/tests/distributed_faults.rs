@@ -669,3 +669,37 @@ fn a_stopped_or_slow_consumer_does_not_hold_back_the_writers() {
     d.services[2] = start_service("results", d.pgs[2].url(), &d.urls, d.ports[2], &d.tokens);
     all_copies_complete(&d.pgs, Instant::now(), "results was started again");
 }
+
+/// An append larger than NATS's default limit of unacknowledged deliveries (1,000): the
+/// import of a 1,500-player history is one append of more than 1,500 events, which a
+/// mirror acknowledges only once its seal has arrived. It reaches the pairing service
+/// and the round is paired there.
+#[test]
+fn an_import_of_more_than_a_thousand_events_is_copied_and_paired_at_the_pairing_service() {
+    const PLAYERS: usize = 1_500;
+    let _one = one_at_a_time();
+    let nats = NatsServer::start().unwrap_or_else(|e| panic!("nats: {e}"));
+    let d = deploy(nats.url(), 1, three_databases());
+    let tool = arbiter_testkit::workspace_root().join("../shared/tools/gen_swiss_history.py");
+    let file = d.data.join("large.trf");
+    let made = std::process::Command::new("python3")
+        .arg(&tool)
+        .args([&PLAYERS.to_string(), "1", "9", "5"])
+        .stdout(std::fs::File::create(&file).unwrap())
+        .status()
+        .unwrap_or_else(|e| panic!("{}: {e}", tool.display()));
+    assert!(made.success(), "{}", tool.display());
+    let v = eventually(
+        &d.data,
+        d.reg,
+        &["tournament", "import", file.to_str().unwrap()],
+    );
+    let id = v["tournament_id"].as_str().unwrap().to_owned();
+    let start = Instant::now();
+    let r2 = eventually(&d.data, d.pair, &["round", "pair", &id, "2"]);
+    assert_eq!(r2["boards"].as_array().unwrap().len(), PLAYERS / 2, "{r2}");
+    eprintln!(
+        "counted: {PLAYERS} players imported at the registry, paired at the pairing service {} ms later",
+        start.elapsed().as_millis()
+    );
+}

@@ -45,6 +45,13 @@ pub const DEFAULT_ACK_WAIT: Duration = Duration::from_secs(10);
 
 /// Events of one append that may wait for their seal (the append's last event).
 pub const MAX_UNSEALED_RUN: usize = 100_000;
+/// Deliveries a consumer may hold unacknowledged. A mirror acknowledges an append's
+/// events only once its sealed last event has arrived, so this must exceed the largest
+/// append: NATS's default (1,000) stalled every append of more than 1,000 events (a
+/// 4,000-player `tournament import`) until its seal timed out. The largest append is a
+/// TRF import of `MAX_PLAYERS` (9,999) entries and its rounds' blocks.
+pub const MAX_ACK_PENDING: i64 = MAX_UNSEALED_RUN as i64;
+
 /// How long the events of an append may wait for their seal.
 pub const MAX_UNSEALED_WAIT: Duration = Duration::from_secs(120);
 
@@ -366,17 +373,17 @@ impl Bus {
             }
             Bus::Nats(n) => {
                 let stream = n.js.get_stream(STREAM_NAME).await.map_err(nats)?;
-                let consumer = stream
-                    .get_or_create_consumer(
-                        durable,
-                        pull::Config {
-                            durable_name: Some(durable.to_owned()),
-                            filter_subject: filter.to_owned(),
-                            ack_policy: jetstream::consumer::AckPolicy::Explicit,
-                            ack_wait,
-                            ..Default::default()
-                        },
-                    )
+                // Created, or updated when it exists (a consumer made before
+                // `MAX_ACK_PENDING` was set gets it at the next start).
+                let consumer: jetstream::consumer::PullConsumer = stream
+                    .create_consumer(pull::Config {
+                        durable_name: Some(durable.to_owned()),
+                        filter_subject: filter.to_owned(),
+                        ack_policy: jetstream::consumer::AckPolicy::Explicit,
+                        ack_wait,
+                        max_ack_pending: MAX_ACK_PENDING,
+                        ..Default::default()
+                    })
                     .await
                     .map_err(nats)?;
                 let messages = consumer.messages().await.map_err(nats)?;
