@@ -57,7 +57,7 @@ fmt:
 ## Measurements (release build) into BENCHMARKS.md.
 bench: test-deps
 	$(CARGO) build --release -p arbiter-tests --bin arbiter-bench
-	$(CARGO) build --release -p arbiterd -p arbiter-cli -p arbiter-pairings
+	$(CARGO) build --release -p arbiterd -p arbiter-cli -p arbiter-pairings -p arbiter-registry -p arbiter-pairing -p arbiter-results
 	./target/release/arbiter-bench
 
 ## The container images (deploy/images/): the five services, arbiterd (+ CLI), PostgreSQL,

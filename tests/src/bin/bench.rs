@@ -11,13 +11,18 @@
 //! engine and the crate alone, 1,000 to 20,000 players), `limits` (a real `arbiterd`: the
 //! 3 MB tie-break request refused, and write latency with 1,000 idle connections open),
 //! `auth` (the access check of one request: an opaque token, a federation JWT seen before
-//! and one seen for the first time). No section name = all of them.
+//! and one seen for the first time), `load` (20 concurrent gRPC clients entering a
+//! 4,000-player open's results and a sustained mix of reads and corrections, against the
+//! embedded server and the distributed deployment: `--embedded` / `--distributed` for one
+//! of them). No section name = all of them.
 //!
 //! When more than one section runs, each runs in a child process of its own (the same
 //! binary, one section), so that a section's peak memory (VmHWM) is its own.
 //!
 //! Run through `make bench` (release build). Numbers are measurements, never test
 //! assertions: the targets are printed beside them.
+#[path = "bench/load.rs"]
+mod load;
 #[path = "bench/service_path.rs"]
 mod service_path;
 
@@ -309,6 +314,7 @@ const SECTIONS: &[&str] = &[
     "service-path",
     "limits",
     "auth",
+    "load",
 ];
 
 fn main() -> anyhow::Result<()> {
@@ -332,6 +338,7 @@ async fn sections(mut args: Vec<String>) -> anyhow::Result<()> {
         out = PathBuf::from(args.get(i + 1).cloned().unwrap_or_default());
         args.drain(i..=(i + 1).min(args.len() - 1));
     }
+    let modes = load::Modes::take(&mut args);
     if let Some(unknown) = args.iter().find(|a| !SECTIONS.contains(&a.as_str())) {
         anyhow::bail!(
             "unknown section {unknown:?}: the sections are {}",
@@ -355,6 +362,11 @@ async fn sections(mut args: Vec<String>) -> anyhow::Result<()> {
             eprintln!("== {section}");
             let status = std::process::Command::new(&exe)
                 .arg(section)
+                .args(if *section == "load" {
+                    modes.flags()
+                } else {
+                    Vec::new()
+                })
                 .arg("--out")
                 .arg(&out)
                 .status()?;
@@ -382,6 +394,7 @@ async fn sections(mut args: Vec<String>) -> anyhow::Result<()> {
             "service-path" => service_path::section(&out).await?,
             "limits" => limits_section(&out).await?,
             "auth" => auth_section(&out).await?,
+            "load" => load::section(&out, modes).await?,
             _ => {}
         }
     }
