@@ -17,6 +17,7 @@
 
 pub mod art1_definitions;
 pub mod art2_criteria;
+pub mod art3_pairing_procedure;
 pub mod art4_colour_allocation;
 pub mod board_colours_352;
 pub mod edition;
@@ -26,6 +27,9 @@ pub mod team_round_robin;
 pub use art1_definitions::{
     Points, Preference, PreferenceType, PrimaryScore, RoundRecord, Strength, TeamState,
     colour_preference, pab_award,
+};
+pub use art3_pairing_procedure::{
+    MAX_TEAMS, SwissMatch, SwissTeamRound, SwissTeamSettings, pair_round,
 };
 pub use art4_colour_allocation::{ColourRule, ColourSettings, first_team_colour, is_first_team};
 pub use board_colours_352::{Board, BoardColourSequence, Colour, boards_of_match};
