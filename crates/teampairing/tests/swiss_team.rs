@@ -82,6 +82,37 @@ fn check_round(teams: &[TeamState], r: &SwissTeamRound) {
     assert_eq!(seen.len(), teams.len());
 }
 
+/// Brute force: is there any pairing complying with [C1] and [C2]?
+fn legal_pairing_exists(teams: &[TeamState]) -> bool {
+    fn rec(left: &mut Vec<u32>, teams: &[TeamState]) -> bool {
+        let Some(a) = left.pop() else { return true };
+        let ta = teams.iter().find(|t| t.tpn == a).unwrap();
+        for i in 0..left.len() {
+            let b = left[i];
+            if ta.opponents().any(|o| o == b) {
+                continue;
+            }
+            left.remove(i);
+            let ok = rec(left, teams);
+            left.insert(i, b);
+            if ok {
+                left.push(a);
+                return true;
+            }
+        }
+        left.push(a);
+        false
+    }
+    let all: Vec<u32> = teams.iter().map(|t| t.tpn).collect();
+    if all.len().is_multiple_of(2) {
+        return rec(&mut all.clone(), teams);
+    }
+    teams.iter().filter(|t| !t.pab_barred()).any(|p| {
+        let mut left: Vec<u32> = all.iter().copied().filter(|&x| x != p.tpn).collect();
+        rec(&mut left, teams)
+    })
+}
+
 fn simulate(n: u32, rounds: u32, seed: u64, kind: PreferenceType) -> Vec<SwissTeamRound> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut teams: Vec<TeamState> = (1..=n).map(TeamState::new).collect();
@@ -89,8 +120,18 @@ fn simulate(n: u32, rounds: u32, seed: u64, kind: PreferenceType) -> Vec<SwissTe
     s.preferences = kind;
     let mut out = Vec::new();
     for round in 1..=rounds {
-        let r = pair_round(&s, round, &teams)
-            .unwrap_or_else(|e| panic!("n={n} seed={seed} round {round}: {e}"));
+        let r = match pair_round(&s, round, &teams) {
+            Ok(r) => r,
+            Err(TeamPairingError::NoLegalPairing { .. }) if n <= 12 => {
+                // 3.3.3: only acceptable when no legal pairing exists at all.
+                assert!(
+                    !legal_pairing_exists(&teams),
+                    "n={n} seed={seed} round {round}: missed a pairing"
+                );
+                return out;
+            }
+            Err(e) => panic!("n={n} seed={seed} round {round}: {e}"),
+        };
         check_round(&teams, &r);
         // Determinism: the same state gives the same pairing.
         assert_eq!(pair_round(&s, round, &teams).unwrap(), r);
