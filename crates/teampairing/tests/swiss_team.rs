@@ -1,0 +1,248 @@
+//! C.04.6 pairing: rules by example, properties over random tournaments, and a simulation.
+
+use std::collections::BTreeSet;
+
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use teampairing::{
+    BoardColourSequence, Colour, Edition, Points, PreferenceType, PrimaryScore, RoundRecord,
+    SwissTeamRound, SwissTeamSettings, TeamPairingError, TeamState, pair_round,
+};
+
+fn settings(rounds: u32) -> SwissTeamSettings {
+    SwissTeamSettings {
+        edition: Edition::C0406_2026,
+        primary: PrimaryScore::MatchPoints,
+        use_secondary: true,
+        preferences: PreferenceType::TypeA,
+        initial_colour: Colour::White,
+        rounds,
+        boards: BoardColourSequence::alternating(4).unwrap(),
+    }
+}
+
+/// Plays a round with random board results, updating the teams (2/1/0 match points).
+fn play(teams: &mut [TeamState], paired: &SwissTeamRound, rng: &mut ChaCha8Rng) {
+    let pos = |ts: &[TeamState], tpn: u32| ts.iter().position(|t| t.tpn == tpn).unwrap();
+    for m in &paired.matches {
+        let (w, b) = (pos(teams, m.white), pos(teams, m.black));
+        let gw: u32 = (0..4).map(|_| rng.random_range(0..3u32)).sum(); // halves
+        let gb = 8 - gw;
+        let (mw, mb) = match gw.cmp(&gb) {
+            std::cmp::Ordering::Greater => (2, 0),
+            std::cmp::Ordering::Less => (0, 2),
+            std::cmp::Ordering::Equal => (1, 1),
+        };
+        let floated = m.floaters;
+        teams[w].history.push(RoundRecord::Played {
+            opponent: m.black,
+            colour: Colour::White,
+            floated,
+        });
+        teams[b].history.push(RoundRecord::Played {
+            opponent: m.white,
+            colour: Colour::Black,
+            floated,
+        });
+        teams[w].match_points.0 += mw * 2;
+        teams[b].match_points.0 += mb * 2;
+        teams[w].game_points.0 += gw;
+        teams[b].game_points.0 += gb;
+    }
+    if let Some(p) = paired.pab {
+        let i = pos(teams, p);
+        teams[i].history.push(RoundRecord::Pab);
+        teams[i].match_points.0 += 2;
+        teams[i].game_points.0 += 4;
+    }
+}
+
+fn check_round(teams: &[TeamState], r: &SwissTeamRound) {
+    let mut seen = BTreeSet::new();
+    for m in &r.matches {
+        assert!(seen.insert(m.white), "team paired twice");
+        assert!(seen.insert(m.black), "team paired twice");
+        let w = teams.iter().find(|t| t.tpn == m.white).unwrap();
+        assert!(
+            !w.opponents().any(|o| o == m.black),
+            "rematch {} {}",
+            m.white,
+            m.black
+        );
+        assert_eq!(m.boards[0].white_team, m.white);
+    }
+    if let Some(p) = r.pab {
+        assert!(seen.insert(p));
+        assert!(
+            !teams.iter().find(|t| t.tpn == p).unwrap().pab_barred(),
+            "second PAB"
+        );
+    }
+    assert_eq!(seen.len(), teams.len());
+}
+
+/// Brute force: is there any pairing complying with [C1] and [C2]?
+fn legal_pairing_exists(teams: &[TeamState]) -> bool {
+    fn rec(left: &mut Vec<u32>, teams: &[TeamState]) -> bool {
+        let Some(a) = left.pop() else { return true };
+        let ta = teams.iter().find(|t| t.tpn == a).unwrap();
+        for i in 0..left.len() {
+            let b = left[i];
+            if ta.opponents().any(|o| o == b) {
+                continue;
+            }
+            left.remove(i);
+            let ok = rec(left, teams);
+            left.insert(i, b);
+            if ok {
+                left.push(a);
+                return true;
+            }
+        }
+        left.push(a);
+        false
+    }
+    let all: Vec<u32> = teams.iter().map(|t| t.tpn).collect();
+    if all.len().is_multiple_of(2) {
+        return rec(&mut all.clone(), teams);
+    }
+    teams.iter().filter(|t| !t.pab_barred()).any(|p| {
+        let mut left: Vec<u32> = all.iter().copied().filter(|&x| x != p.tpn).collect();
+        rec(&mut left, teams)
+    })
+}
+
+fn simulate(n: u32, rounds: u32, seed: u64, kind: PreferenceType) -> Vec<SwissTeamRound> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut teams: Vec<TeamState> = (1..=n).map(TeamState::new).collect();
+    let mut s = settings(rounds);
+    s.preferences = kind;
+    let mut out = Vec::new();
+    for round in 1..=rounds {
+        let r = match pair_round(&s, round, &teams) {
+            Ok(r) => r,
+            Err(TeamPairingError::NoLegalPairing { .. }) if n <= 12 => {
+                // 3.3.3: only acceptable when no legal pairing exists at all.
+                assert!(
+                    !legal_pairing_exists(&teams),
+                    "n={n} seed={seed} round {round}: missed a pairing"
+                );
+                return out;
+            }
+            Err(e) => panic!("n={n} seed={seed} round {round}: {e}"),
+        };
+        check_round(&teams, &r);
+        // Determinism: the same state gives the same pairing.
+        assert_eq!(pair_round(&s, round, &teams).unwrap(), r);
+        play(&mut teams, &r, &mut rng);
+        out.push(r);
+    }
+    out
+}
+
+#[test]
+fn round_one_is_top_half_against_bottom_half() {
+    let teams: Vec<TeamState> = (1..=8).map(TeamState::new).collect();
+    let r = pair_round(&settings(5), 1, &teams).unwrap();
+    let pairs: Vec<(u32, u32)> = r
+        .matches
+        .iter()
+        .map(|m| (m.white.min(m.black), m.white.max(m.black)))
+        .collect();
+    assert_eq!(pairs, vec![(1, 5), (2, 6), (3, 7), (4, 8)]);
+    // 4.3.1: odd first-team takes the initial colour (White), even the other.
+    assert_eq!(r.matches[0].white, 1);
+    assert_eq!(r.matches[1].white, 6);
+    assert_eq!(r.pab, None);
+}
+
+#[test]
+fn pab_goes_to_the_lowest_largest_tpn_and_never_twice() {
+    let teams: Vec<TeamState> = (1..=5).map(TeamState::new).collect();
+    let r = pair_round(&settings(5), 1, &teams).unwrap();
+    assert_eq!(r.pab, Some(5));
+    let mut teams2 = teams.clone();
+    teams2[4].history.push(RoundRecord::Pab);
+    teams2[4].match_points = Points::whole(1);
+    for t in teams2.iter_mut().take(4) {
+        t.history.push(RoundRecord::NotPaired);
+    }
+    let r2 = pair_round(&settings(5), 2, &teams2).unwrap();
+    assert_eq!(r2.pab, Some(4));
+}
+
+#[test]
+fn no_rematch_even_within_a_scoregroup() {
+    let mut teams: Vec<TeamState> = (1..=4).map(TeamState::new).collect();
+    // 1 met 3 and 2 met 4 (the natural pairing): round 2 must avoid them.
+    let rec = |o, c| RoundRecord::Played {
+        opponent: o,
+        colour: c,
+        floated: false,
+    };
+    teams[0].history.push(rec(3, Colour::White));
+    teams[2].history.push(rec(1, Colour::Black));
+    teams[1].history.push(rec(4, Colour::Black));
+    teams[3].history.push(rec(2, Colour::White));
+    let r = pair_round(&settings(3), 2, &teams).unwrap();
+    let pairs: BTreeSet<(u32, u32)> = r
+        .matches
+        .iter()
+        .map(|m| (m.white.min(m.black), m.white.max(m.black)))
+        .collect();
+    // Identifier order: (1,2 | 4,3) comes before (1,3 | 2,4)... 1-4, 2-3 is first legal.
+    assert_eq!(pairs, BTreeSet::from([(1, 4), (2, 3)]));
+}
+
+#[test]
+fn impossible_pairing_is_reported() {
+    let mut teams: Vec<TeamState> = (1..=2).map(TeamState::new).collect();
+    teams[0].history.push(RoundRecord::Played {
+        opponent: 2,
+        colour: Colour::White,
+        floated: false,
+    });
+    teams[1].history.push(RoundRecord::Played {
+        opponent: 1,
+        colour: Colour::Black,
+        floated: false,
+    });
+    assert_eq!(
+        pair_round(&settings(3), 2, &teams),
+        Err(TeamPairingError::NoLegalPairing { round: 2 })
+    );
+}
+
+#[test]
+fn too_many_teams_refused() {
+    let teams: Vec<TeamState> = (1..=201).map(TeamState::new).collect();
+    assert!(matches!(
+        pair_round(&settings(9), 1, &teams),
+        Err(TeamPairingError::TooManyTeams { .. })
+    ));
+}
+
+#[test]
+fn simulations_of_10_to_40_teams_always_pair() {
+    for (n, rounds) in [(10, 7), (15, 7), (16, 9), (21, 9), (30, 9), (40, 9)] {
+        for seed in 0..3 {
+            simulate(n, rounds, seed, PreferenceType::TypeA);
+            simulate(n, rounds, seed + 100, PreferenceType::TypeB);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn random_tournaments_pair_legally(n in 4u32..20, seed in 0u64..1000) {
+        let rounds = (n - 1).min(7);
+        let rs = simulate(n, rounds, seed, PreferenceType::TypeA);
+        // At most one PAB per team over the event.
+        let mut pabs = BTreeSet::new();
+        for r in &rs {
+            if let Some(p) = r.pab { prop_assert!(pabs.insert(p)); }
+        }
+    }
+}
