@@ -98,14 +98,21 @@ async fn mirror_one(
                 }
             }
             // An earlier append of the stream has not arrived: not acknowledged, so
-            // it is delivered again.
+            // it is delivered again — to a new consumer. This one has marked the run
+            // as seen and would skip (and acknowledge) its redelivery: the copy would
+            // be lost for good (found by the stopped-consumer fault test).
             Err(arbiter_eventlog::Error::Conflict {
                 stream,
                 expected,
                 actual,
             }) => {
                 tracing::warn!(%stream, local = actual, incoming = expected + 1,
-                    "mirror: an earlier event of the stream has not arrived yet");
+                    "mirror: an earlier event of the stream has not arrived yet; restarting to take it again");
+                return Err(Error::Nats(format!(
+                    "{stream}: event {} has not arrived before {}",
+                    actual + 1,
+                    expected + 1
+                )));
             }
             Err(e) => return Err(e.into()),
         }
