@@ -246,3 +246,59 @@ proptest! {
         }
     }
 }
+
+fn scored(tpn: u32, mp: u32, floated: bool) -> TeamState {
+    let mut t = TeamState::new(tpn);
+    t.match_points = Points::whole(mp);
+    // One played round against a team outside the field (so no rematch constraint here).
+    let colour = if tpn.is_multiple_of(2) {
+        Colour::White
+    } else {
+        Colour::Black
+    };
+    t.history.push(RoundRecord::Played {
+        opponent: 900 + tpn,
+        colour,
+        floated,
+    });
+    t
+}
+
+fn pairs_of(r: &SwissTeamRound) -> BTreeSet<(u32, u32)> {
+    r.matches
+        .iter()
+        .map(|m| (m.white.min(m.black), m.white.max(m.black)))
+        .collect()
+}
+
+#[test]
+fn c4_c5_one_upfloater_with_the_highest_score_then_smallest_tpn() {
+    let teams = vec![
+        scored(1, 2, false),
+        scored(2, 2, false),
+        scored(3, 2, false),
+        scored(4, 1, false),
+        scored(5, 1, false),
+        scored(6, 0, false),
+    ];
+    let r = pair_round(&settings(7), 2, &teams).unwrap();
+    assert_eq!(pairs_of(&r), BTreeSet::from([(1, 3), (2, 4), (5, 6)]));
+    assert_eq!(r.matches[0].table, 1);
+}
+
+#[test]
+fn c7_prefers_an_upfloater_that_did_not_float_last_round() {
+    let teams = vec![
+        scored(1, 2, false),
+        scored(2, 2, false),
+        scored(3, 2, false),
+        scored(4, 1, true),
+        scored(5, 1, false),
+        scored(6, 0, false),
+    ];
+    let r = pair_round(&settings(7), 2, &teams).unwrap();
+    assert_eq!(pairs_of(&r), BTreeSet::from([(1, 3), (2, 5), (4, 6)]));
+    // In the last two rounds [C7] does not apply.
+    let r = pair_round(&settings(3), 2, &teams).unwrap();
+    assert_eq!(pairs_of(&r), BTreeSet::from([(1, 3), (2, 4), (5, 6)]));
+}
