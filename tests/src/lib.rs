@@ -178,6 +178,32 @@ pub fn run_cli_at(data: &std::path::Path, server: &str, args: &[&str]) -> std::p
         .expect("run arbiter")
 }
 
+/// Runs `arbiter ARGS --json` against `port` until it succeeds (another service's events
+/// may still be on their way), for at most `within`; its JSON answer, or a panic naming
+/// the command and its last output.
+pub fn run_cli_until_ok(
+    data: &std::path::Path,
+    port: u16,
+    args: &[&str],
+    within: std::time::Duration,
+) -> serde_json::Value {
+    let mut a = args.to_vec();
+    a.push("--json");
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        let o = run_cli(data, port, &a);
+        if o.status.success() {
+            return serde_json::from_slice(&o.stdout).expect("JSON");
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "arbiter {args:?} never succeeded: {}",
+            output_text(&o)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}
+
 /// stdout followed by stderr, for assertion messages.
 pub fn output_text(o: &std::process::Output) -> String {
     format!(

@@ -28,21 +28,7 @@ const CATCH_UP: Duration = Duration::from_secs(60);
 
 /// Runs until the command succeeds (another service's events may still be on their way).
 fn eventually(data: &Path, port: u16, args: &[&str]) -> serde_json::Value {
-    let mut a = args.to_vec();
-    a.push("--json");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let o = run_cli(data, port, &a);
-        if o.status.success() {
-            return serde_json::from_slice(&o.stdout).expect("JSON");
-        }
-        assert!(
-            Instant::now() < deadline,
-            "arbiter {args:?} never succeeded: {}",
-            output_text(&o)
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    arbiter_tests::run_cli_until_ok(data, port, args, Duration::from_secs(60))
 }
 
 /// Runs a command with a fixed `--command-id` until it is answered: while a dependency or

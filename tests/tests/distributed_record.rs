@@ -5,28 +5,14 @@
 //! entered for the pairing service's boards, and standings, the next pairing and the
 //! registry's TRF export all see the same history.
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use arbiter_tests::{binary, output_text, run_cli, start_service};
 
 /// Runs until the command succeeds (the other services' events arrive over NATS).
 fn eventually(data: &Path, port: u16, args: &[&str]) -> serde_json::Value {
-    let mut a = args.to_vec();
-    a.push("--json");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let o: Output = run_cli(data, port, &a);
-        if o.status.success() {
-            return serde_json::from_slice(&o.stdout).expect("JSON");
-        }
-        assert!(
-            Instant::now() < deadline,
-            "arbiter {args:?} never succeeded: {}",
-            output_text(&o)
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    arbiter_tests::run_cli_until_ok(data, port, args, Duration::from_secs(30))
 }
 
 #[test]
