@@ -161,7 +161,9 @@ fn back_to_idle(pid: u32, within: Duration, what: &str) -> Duration {
     loop {
         let share = cpu_share(pid, Duration::from_millis(500));
         if share < 0.2 {
-            return start.elapsed();
+            let took = start.elapsed();
+            eprintln!("{what}: the server was idle again within {took:?}");
+            return took;
         }
         assert!(
             start.elapsed() < within,
@@ -217,8 +219,9 @@ fn a_pairing_stopped_by_its_deadline_or_its_client_stops_the_engine_and_one_runs
         took < Duration::from_secs(10),
         "answered at the deadline: {took:?}"
     );
-    let stopped = back_to_idle(pid, Duration::from_secs(2), "after the deadline");
-    assert!(stopped < Duration::from_secs(2));
+    // The bound is the engine's own work (far beyond the deadline in a debug build), not a
+    // speed target: a loaded 2-core CI machine needs a few half-second samples to see idle.
+    back_to_idle(pid, Duration::from_secs(8), "after the deadline");
     let none = a.run(&["round", "show", &id, "2"]);
     assert_eq!(none.status.code(), Some(1), "nothing was written");
 
@@ -239,9 +242,7 @@ fn a_pairing_stopped_by_its_deadline_or_its_client_stops_the_engine_and_one_runs
     );
     client.kill().unwrap();
     client.wait().unwrap();
-    let gone = Instant::now();
-    back_to_idle(pid, Duration::from_secs(2), "after the client went away");
-    assert!(gone.elapsed() < Duration::from_secs(3));
+    back_to_idle(pid, Duration::from_secs(8), "after the client went away");
     let again = a.refused(&["round", "pair", &id, "2"]);
     assert!(
         again.contains("DeadlineExceeded") && !again.contains("is being paired by"),
