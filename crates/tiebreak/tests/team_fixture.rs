@@ -1,0 +1,182 @@
+//! The Crete friendship cup 2024 (tests/fixtures, see README.md there): a real 15-team,
+//! 6-board, 7-round team Swiss from a TRF with `013` team records. Every value of the
+//! `.expected` file (wins, draws, losses, MP, GP, EGGSB, BH:MP, rank order) is reproduced.
+
+use tiebreak::trf_team_crosstable::{TeamAdapterOptions, TrfTeamCrosstable, from_trf};
+use tiebreak::*;
+
+fn fixture(name: &str) -> String {
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(path).unwrap()
+}
+
+fn load(forfeits_from_points: bool) -> TrfTeamCrosstable {
+    let text = fixture("heltour-crete-friendship-cup-2024-team.trf");
+    let doc = trf::parse(text.as_bytes()).unwrap().doc;
+    let opts = TeamAdapterOptions {
+        forfeits_from_points,
+        ..TeamAdapterOptions::default()
+    };
+    from_trf(&doc, &opts).unwrap()
+}
+
+/// One expected line: name, wins, draws, losses, MP, GP, EGGSB, BH:MP.
+struct Expected {
+    name: String,
+    wins: i64,
+    draws: i64,
+    losses: i64,
+    mp: Exact,
+    gp: Exact,
+    eggsb: Exact,
+    bh_mp: Exact,
+}
+
+/// Reads the Python tuples of the `.expected` file (comments dropped).
+fn expected() -> Vec<Expected> {
+    let text = fixture("heltour-crete-friendship-cup-2024-team.expected");
+    let body: String = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let start = body.find('[').unwrap();
+    let end = body.rfind(']').unwrap();
+    let decimal = |s: &str| -> Exact {
+        let s = s.trim();
+        let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+        let scale = 10i64.pow(frac.len() as u32);
+        let n: i64 = format!("{int}{frac}").parse().unwrap();
+        Exact::ratio(n, scale).unwrap()
+    };
+    body[start + 1..end]
+        .split(')')
+        .filter_map(|t| {
+            let t = t.trim().trim_start_matches(',').trim();
+            let t = t.strip_prefix('(')?;
+            let f: Vec<&str> = t
+                .split(',')
+                .map(str::trim)
+                .filter(|x| !x.is_empty())
+                .collect();
+            Some(Expected {
+                name: f[0].trim_matches('"').to_string(),
+                wins: f[1].parse().unwrap(),
+                draws: f[2].parse().unwrap(),
+                losses: f[3].parse().unwrap(),
+                mp: decimal(f[4]),
+                gp: decimal(f[5]),
+                eggsb: decimal(f[6]),
+                bh_mp: decimal(f[7]),
+            })
+        })
+        .collect()
+}
+
+fn codes(list: &[&str], edition: Edition) -> Vec<TieBreak> {
+    parse_list(list, edition).unwrap()
+}
+
+#[test]
+fn every_expected_value_is_reproduced() {
+    let t = load(true);
+    let ct = &t.crosstable;
+    assert_eq!((ct.teams.len(), ct.boards, ct.rounds_played), (15, 6, 7));
+    // The event was played in November 2024: C.07 (2024) applies.
+    let list = codes(&["MPvGP", "EGGSB", "BH:MP", "WIN"], Edition::C07_2024);
+    let s = team_standings(ct, Edition::C07_2024, &list, &Options::default()).unwrap();
+    let exp = expected();
+    assert_eq!(exp.len(), 15);
+    for (place, (row, e)) in s.rows.iter().zip(&exp).enumerate() {
+        assert_eq!(
+            row.name.as_deref(),
+            Some(e.name.as_str()),
+            "place {}",
+            place + 1
+        );
+        assert_eq!(row.rank as usize, place + 1, "{}", e.name);
+        assert_eq!(row.match_points, e.mp, "{} MP", e.name);
+        assert_eq!(row.game_points, e.gp, "{} GP", e.name);
+        assert_eq!(row.values[0].value, Some(e.gp), "{} MPvGP", e.name);
+        assert_eq!(row.values[1].value, Some(e.eggsb), "{} EGGSB", e.name);
+        assert_eq!(row.values[2].value, Some(e.bh_mp), "{} BH:MP", e.name);
+        // Wins, draws and losses of the matches played (the PAB is none of them).
+        let team = ct.teams.iter().find(|x| x.tpn == row.tpn).unwrap();
+        let byes = team
+            .entries
+            .iter()
+            .filter(|x| **x == TeamRoundEntry::PairingAllocatedBye)
+            .count() as i64;
+        let wins = row.values[3].value.unwrap();
+        assert_eq!(wins, Exact::integer(e.wins), "{} wins", e.name);
+        // MP = 2 W + D + 1 per bye
+        let draws = e.mp.numerator() - 2 * e.wins - byes;
+        assert_eq!(draws, e.draws, "{} draws", e.name);
+        assert_eq!(7 - byes - e.wins - e.draws, e.losses, "{} losses", e.name);
+    }
+    assert_eq!(t.notes.len(), 1, "{:?}", t.notes);
+    assert!(t.notes[0].contains("player 41"), "{:?}", t.notes);
+}
+
+#[test]
+fn without_the_points_column_the_double_forfeit_stays_a_double_forfeit() {
+    let t = load(false);
+    let list = codes(&["EGGSB"], Edition::C07_2024);
+    let s = team_standings(&t.crosstable, Edition::C07_2024, &list, &Options::default()).unwrap();
+    let herodotos = s
+        .rows
+        .iter()
+        .find(|r| r.name.as_deref() == Some("Α.Σ.ΗΡΟΔΟΤΟΣ"))
+        .unwrap();
+    assert_eq!(herodotos.game_points, Exact::ratio(27, 2).unwrap());
+    // one GP less against ΚΥΔΩΝ (18 GP): 18 less; and the bye's dummy (own GP × 3) 3 less
+    assert_eq!(
+        herodotos.values[0].value,
+        Some(Exact::ratio(1133, 4).unwrap())
+    );
+    assert!(t.notes.is_empty());
+}
+
+/// ADR tiebreak-011: under C.07 (2026) the dummy of a team's PAB is capped at a draw's points
+/// × rounds (16.4.2): 7 MP and 21 GP here. ΣΑΧ (8 MP) and Σ.A.ΧΕΡΣΟΝΗΣΟΥ (22 GP) lose one
+/// point of their bye round's value; the 2024 rules (the fixture) use the own score.
+#[test]
+fn the_2026_dummy_cap_changes_two_values() {
+    let t = load(true);
+    let list = codes(&["EGGSB", "BH:MP"], Edition::C07_2026);
+    let s26 = team_standings(&t.crosstable, Edition::C07_2026, &list, &Options::default()).unwrap();
+    let s24 = team_standings(&t.crosstable, Edition::C07_2024, &list, &Options::default()).unwrap();
+    for r24 in &s24.rows {
+        let r26 = s26.row(r24.tpn).unwrap();
+        let name = r24.name.as_deref().unwrap();
+        let (eggsb, bh) = match name {
+            "ΣΑΧ" => (Exact::integer(453), Exact::integer(57)),
+            "Σ.A.ΧΕΡΣΟΝΗΣΟΥ" => (Exact::integer(406), Exact::integer(39)),
+            _ => (r24.values[0].value.unwrap(), r24.values[1].value.unwrap()),
+        };
+        assert_eq!(r26.values[0].value, Some(eggsb), "{name}");
+        assert_eq!(r26.values[1].value, Some(bh), "{name}");
+    }
+}
+
+#[test]
+fn working_explains_the_bye_and_the_opponents() {
+    let t = load(true);
+    let list = codes(&["EGGSB", "BH:MP"], Edition::C07_2024);
+    let s = team_standings(&t.crosstable, Edition::C07_2024, &list, &Options::default()).unwrap();
+    let sax = s
+        .rows
+        .iter()
+        .find(|r| r.name.as_deref() == Some("ΣΑΧ"))
+        .unwrap();
+    let eggsb = &sax.values[0].working.contributions;
+    assert_eq!(eggsb.len(), 7);
+    // round 1 was the PAB: dummy with the team's own 20 GP × 3 GP
+    assert!(matches!(eggsb[0].source, Source::Dummy { .. }));
+    assert_eq!(eggsb[0].value, Exact::integer(60));
+    let sum = eggsb.iter().fold(Exact::ZERO, |a, c| a + c.value);
+    assert_eq!(sum, Exact::integer(453));
+    let text = s.explain(sax.tpn).unwrap();
+    assert!(text.contains("EGGSB = 453"), "{text}");
+    assert!(text.contains("BH:MP = 58"), "{text}");
+}
