@@ -180,3 +180,66 @@ fn working_explains_the_bye_and_the_opponents() {
     assert!(text.contains("EGGSB = 453"), "{text}");
     assert!(text.contains("BH:MP = 58"), "{text}");
 }
+
+/// `value` rounded half up to `decimals` decimals, as a scaled integer.
+fn scaled(value: Exact, decimals: u32) -> i64 {
+    let scale = 10i64.pow(decimals);
+    let (n, d) = (value.numerator() * scale, value.denominator());
+    (2 * n + d).div_euclid(2 * d)
+}
+
+/// Every value TieBreakServer computed (tests/fixtures/team-expected-tiebreakserver-*.tsv,
+/// see their headers) for 24 team codes, both editions, all 15 teams, except BC of the seven
+/// teams that had a PAB: TieBreakServer adds a value for the bye round (20 or 21 here),
+/// which has no boards; ADR tiebreak-010 counts the boards of matches only.
+#[test]
+fn tiebreakserver_values_are_reproduced() {
+    let t = load(true);
+    for (file, edition) in [
+        ("team-expected-tiebreakserver-2024.tsv", Edition::C07_2024),
+        ("team-expected-tiebreakserver-2026.tsv", Edition::C07_2026),
+    ] {
+        let text = fixture(file);
+        let mut lines = text.lines().filter(|l| !l.starts_with('#'));
+        let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+        // columns 2, 3 are MPTS, GPTS; then the codes with their /Vyyyy
+        let names: Vec<String> = header[4..]
+            .iter()
+            .map(|h| h.rsplit_once("/V").map_or(*h, |x| x.0).to_string())
+            .collect();
+        let list = parse_list(&names, edition).unwrap();
+        let s = team_standings(&t.crosstable, edition, &list, &Options::default()).unwrap();
+        let (mut checked, mut skipped) = (0, 0);
+        for line in lines {
+            let f: Vec<&str> = line.split('\t').collect();
+            let tpn: u32 = f[0].parse().unwrap();
+            let row = s.row(tpn).unwrap();
+            let exact = |x: &str| {
+                let (int, frac) = x.split_once('.').unwrap_or((x, ""));
+                (
+                    format!("{int}{frac}").parse::<i64>().unwrap(),
+                    frac.len() as u32,
+                )
+            };
+            let (mp, d) = exact(f[2]);
+            assert_eq!(scaled(row.match_points, d), mp, "{file} team {tpn} MP");
+            let (gp, d) = exact(f[3]);
+            assert_eq!(scaled(row.game_points, d), gp, "{file} team {tpn} GP");
+            let team = t.crosstable.teams.iter().find(|x| x.tpn == tpn).unwrap();
+            let had_bye = team.entries.contains(&TeamRoundEntry::PairingAllocatedBye);
+            for (c, name) in names.iter().enumerate() {
+                let (want, d) = exact(f[4 + c]);
+                let got = row.values[c].value.unwrap();
+                if name == "BC" && had_bye {
+                    skipped += 1;
+                    assert!(scaled(got, d) < want, "{file} team {tpn} BC");
+                    continue;
+                }
+                assert_eq!(scaled(got, d), want, "{file} team {tpn} {name}: {got}");
+                checked += 1;
+            }
+        }
+        assert_eq!(skipped, 7, "{file}");
+        assert_eq!(checked + skipped, 15 * names.len(), "{file}");
+    }
+}
