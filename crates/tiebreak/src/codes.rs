@@ -378,7 +378,8 @@ impl TieBreak {
                         self.modifier,
                         Some(Modifier::Cut(n)) | Some(Modifier::Median(n)) if n > 2
                     ),
-                    SumOfBuchholz | CombinedPoints => true,
+                    // Seed 3 (a)-(c): MP or GP as a tie-break, and MP + GP.
+                    SumOfBuchholz | CombinedPoints | MatchOrGamePoints => true,
                     SonnebornBerger => self.modifier.is_none(),
                     _ => false,
                 }
