@@ -4,8 +4,8 @@
 //! * BC = Σ over the matches counted, Σ over boards, board number × GP on that board; the
 //!   *lower* count ranks higher (a team that scored on the top boards).
 //! * TBR compares the GP on board 1, then on board 2, and so on.
-//! * BBE compares the GP of all boards, then without the bottom board, then without the two
-//!   bottom boards, and so on.
+//! * BBE compares the GP without the bottom board, then without the two bottom boards, and
+//!   so on (the GP of all boards is the secondary score, compared before).
 //!
 //! TBR and BBE order the tied teams by a list of values rather than by one number; they
 //! split a tied group where the lists differ (ADR tiebreak-010).
@@ -68,16 +68,17 @@ pub(crate) fn board_count(
     rec.finish(Some(Exact::of(sum, upp)), Some(note))
 }
 
-/// The list TBR (12.2) or BBE (12.3) compares, most significant first, in units.
+/// The list TBR (12.2) or BBE (12.3) compares, most significant first, in units. BBE starts
+/// with the bottom board already eliminated (the GP of all boards is the secondary score).
 pub(crate) fn board_key(totals: &[i64], bottom_elimination: bool) -> Vec<i64> {
     if !bottom_elimination {
         return totals.to_vec();
     }
     let mut key = Vec::with_capacity(totals.len());
     let mut sum: i64 = totals.iter().sum();
-    for b in (0..totals.len()).rev() {
-        key.push(sum);
+    for b in (1..totals.len()).rev() {
         sum -= totals[b];
+        key.push(sum);
     }
     key
 }
@@ -113,13 +114,7 @@ pub(crate) fn apply(
         }
     }
     let label: fn(usize) -> String = if bottom_elimination {
-        |x| {
-            if x == 0 {
-                "all boards".to_string()
-            } else {
-                format!("without the bottom {x}")
-            }
-        }
+        |x| format!("without the bottom {}", x + 1)
     } else {
         |x| format!("board {}", x + 1)
     };
@@ -153,7 +148,8 @@ mod tests {
 
     #[test]
     fn art_12_3_bbe_drops_bottom_boards_one_by_one() {
-        assert_eq!(board_key(&[10, 5, 0, 10], true), vec![25, 15, 15, 10]);
+        assert_eq!(board_key(&[10, 5, 0, 10], true), vec![15, 15, 10]);
+        assert!(board_key(&[10], true).is_empty());
         assert_eq!(board_key(&[10, 5, 0, 10], false), vec![10, 5, 0, 10]);
         assert!(board_key(&[], true).is_empty());
     }

@@ -243,3 +243,50 @@ fn tiebreakserver_values_are_reproduced() {
         assert_eq!(checked + skipped, 15 * names.len(), "{file}");
     }
 }
+
+/// Rank orders TieBreakServer gives on three hand-made team files
+/// (tests/fixtures/hand-team-*.tiebreakserver-ranks.tsv): DE, EDE and its chains, TBR, BBE,
+/// BC, MPvGP, the ESB letters and SSSC, each after MP. The one difference is recorded in ADR
+/// tiebreak-010: on a match drawn 1-1 with board 1 to team 1, TieBreakServer's EDEBT/EDEBB
+/// put team 2 first (its chain ranks the higher board count first), this crate team 1.
+#[test]
+fn tiebreakserver_rank_orders_on_hand_made_files() {
+    let mut compared = 0;
+    for name in ["cycle", "drawn", "boards3"] {
+        let text = fixture(&format!("hand-team-{name}.trf"));
+        let doc = trf::parse(text.as_bytes()).unwrap().doc;
+        let opts = TeamAdapterOptions {
+            kind: tiebreak::trf_crosstable::event_kind(&doc),
+            ..TeamAdapterOptions::default()
+        };
+        let ct = from_trf(&doc, &opts).unwrap().crosstable;
+        let ranks = fixture(&format!("hand-team-{name}.tiebreakserver-ranks.tsv"));
+        for line in ranks.lines().filter(|l| !l.starts_with('#')) {
+            let (code, want) = line.split_once('\t').unwrap();
+            let list = parse_list(&[code], Edition::C07_2026).unwrap();
+            let options = Options {
+                allow_buchholz_in_round_robin: true,
+                ..Options::default()
+            };
+            let s = team_standings(&ct, Edition::C07_2026, &list, &options).unwrap();
+            let mut got = String::new();
+            for (x, r) in s.rows.iter().enumerate() {
+                if x > 0 {
+                    got.push(if s.rows[x - 1].rank == r.rank {
+                        '='
+                    } else {
+                        ' '
+                    });
+                }
+                got.push_str(&r.tpn.to_string());
+            }
+            if name == "drawn" && matches!(code, "EDEBT" | "EDEBB") {
+                assert_eq!((want, got.as_str()), ("2 1", "1 2"), "{name} {code}");
+            } else {
+                assert_eq!(got, want, "{name} {code}");
+            }
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 44);
+}
