@@ -4,6 +4,11 @@
 //! Grammar (MTB26, case-insensitive): `ACRONYM[/variant…]` with `/Cn` cut-n, `/Mn` median-n
 //! (Art. 14), `/P` forfeits as played, `/F` use Fore Buchholz (AOB), `/R` reverse order
 //! (TPN, RTNG), `/L±n` Koya limit in half points (Art. 14.5).
+//! Team events (issue 43): `ACRONYM[:MP|:GP]` picks the team score an individual code is
+//! computed on (DE, PS, STD, BH, AOB, FB, SB, KS, SOLKOFF; none = the primary score), and
+//! the team codes MPvGP, EMMSB, EMGSB, EGMSB, EGGSB (`/C1 /C2 /P`), EDE, EDEBT, EDEBB, EDET,
+//! EDEB (`/P`), SSSC (`/F /P /Kx`), BC, TBR, BBE; seed only: `MPGP` (MP + GP). Team codes
+//! and selectors are refused by the individual [`crate::standings()`] (ADR tiebreak-010).
 //! Extra codes outside MTB26 (accepted only in the editions that define them):
 //! `BHSUM` (seed: sum of the opponents' Buchholz), `TPR/350` (seed: TPR with the 350-point
 //! rule), `SOLKOFF` (seed 002, with `/C1` "tronqué" and `/M1` "médian"). Aliases: `GE` = REP

@@ -10,7 +10,7 @@
 //!   16.2.2/16.2.4 for the team), see ADR tiebreak-009.
 //!
 //! The tie-break rules see a team event as two individual-style events over the same rounds:
-//! one scored in MP, one in GP ([`TeamPrepared`]); the `:MP` / `:GP` selectors pick one.
+//! one scored in MP, one in GP (`TeamPrepared`); the `:MP` / `:GP` selectors pick one.
 
 use crate::crosstable::{Colour, EventKind, GameResult, NO_OPP, Prepared, Scoring, Slot};
 use crate::error::Error;

@@ -1,11 +1,11 @@
 //! Team standings (issue 43): teams ordered by the primary score (MP or GP), then the
 //! tie-break list applied to each subgroup still tied (C.07 Art. 4.2), as in
-//! [`crate::standings`].
+//! [`crate::standings()`].
 //!
 //! Every individual tie-break that rests on scores applies to teams on the score its `:MP` /
 //! `:GP` selector names (the primary score without one); those that count rounds (WIN, WON,
 //! BPG, BWG, REP) count matches; rating-based ones are refused (teams have no rating here).
-//! Team tie-breaks: Art. 12 in [`crate::art12_team_boards`], Art. 13 in `art13_team`.
+//! Team tie-breaks: Art. 12 in `art12_team_boards`, Art. 13 in `art13_team`.
 
 use crate::art6_direct_encounter as de;
 use crate::art7_own_results as art7;
@@ -61,6 +61,33 @@ enum Column {
 }
 
 /// Computes the team standings of `crosstable` under `edition` with the ordered `tie_breaks`.
+///
+/// ```
+/// use tiebreak::*;
+/// use BoardResult::{Draw, Loss, Win};
+/// let m = |opponent, colour, boards: &[BoardResult]| TeamRoundEntry::Match {
+///     opponent,
+///     colour: Some(colour),
+///     boards: boards.to_vec(),
+/// };
+/// let ct = TeamCrosstable {
+///     kind: EventKind::Swiss,
+///     rounds_played: 1,
+///     boards: 2,
+///     scoring: TeamScoring::standard(),
+///     primary: PointType::Match,
+///     teams: vec![
+///         Team { tpn: 1, name: None, entries: vec![m(2, Colour::White, &[Win, Draw])] },
+///         Team { tpn: 2, name: None, entries: vec![m(1, Colour::Black, &[Loss, Draw])] },
+///     ],
+/// };
+/// let list = parse_list(&["MPvGP", "EGGSB", "BH:MP"], Edition::default()).unwrap();
+/// let s = team_standings(&ct, Edition::default(), &list, &Options::default()).unwrap();
+/// assert_eq!(s.rows[0].tpn, 1);
+/// assert_eq!(s.rows[0].match_points, Exact::integer(2));
+/// assert_eq!(s.rows[0].values[0].value, Exact::ratio(3, 2)); // GP
+/// assert_eq!(s.rows[0].values[1].value, Exact::ratio(3, 4)); // ½ GP × 1½ GP
+/// ```
 pub fn team_standings(
     crosstable: &TeamCrosstable,
     edition: Edition,
