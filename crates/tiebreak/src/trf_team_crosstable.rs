@@ -9,13 +9,16 @@
 //! | `001` | every board game: a team's opponent in a round is the team of its players' opponents |
 //! | `162` | game points per board (via [`crate::trf_crosstable::scoring`]) |
 //! | `362` | match points `TW`/`TD`/`TL` (default 2 / 1 / 0) |
+//! | `320` | the team PAB of each round and its MP / GP (TRF26) |
+//! | `330` | matches forfeited as a whole (TRF26): `+-`, `-+`, `--` |
 //!
 //! Boards of a match are put together from the two teams' players in member order; a
 //! player with opponent `0000` and result `+` (TRF26: a forfeit win against an undefined
 //! opponent) holds a board the other team left empty. Boards missing on both sides at the
-//! bottom are empty on both sides (both score a loss). A team with no board in a round is
-//! the round's pairing-allocated bye when it is the only such team, else absent
-//! (ADR tiebreak-009).
+//! bottom are empty on both sides (both score a loss). Without a `320` record, a team with no
+//! board in a round is the round's pairing-allocated bye when it is the only such team, else
+//! absent (ADR tiebreak-009); with one, the teams it names are the PABs and every other
+//! team without a board or a `330` match is absent.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -137,9 +140,27 @@ pub fn from_trf(
     // Teams: (line, number, name, members, members' columns).
     let mut teams: Vec<FileTeam> = Vec::new();
     let mut team_of: HashMap<u16, usize> = HashMap::new();
+    // 320: (line, MP, GP, PAB team per round); 330: (line, record).
+    let mut byes: Option<(usize, &trf::TeamByeRecord)> = None;
+    let mut forfeited: Vec<(usize, &trf::ForfeitedMatchRecord)> = Vec::new();
     for (x, line) in doc.lines.iter().enumerate() {
         let ln = x + 1;
         let (number, name, members, first_col) = match &line.record {
+            Record::TeamBye(b) => {
+                if let Some((first, _)) = byes {
+                    return Err(err(
+                        ln,
+                        1,
+                        format!("a second team-bye record 320 (the first is on line {first})"),
+                    ));
+                }
+                byes = Some((ln, b));
+                continue;
+            }
+            Record::ForfeitedMatch(f) => {
+                forfeited.push((ln, f));
+                continue;
+            }
             Record::Player(p) => {
                 let tpn = p.tpn().ok_or_else(|| {
                     err(
@@ -450,9 +471,118 @@ pub fn from_trf(
             matches[r - 1][u] = Some((t, mirrored, colour.map(Colour::opposite)));
         }
     }
+    let index_of = |number: u32| teams.iter().position(|t| t.1 == number);
+    // 330: matches forfeited as a whole.
+    let mut whole: HashMap<(usize, usize), TeamRoundEntry> = HashMap::new();
+    for &(ln, f) in &forfeited {
+        let field = |v: Option<u16>, col: usize, what: &str| -> Result<usize, AdapterError> {
+            let v =
+                v.ok_or_else(|| err(ln, col, format!("record 330: the {what} is not a number")))?;
+            index_of(u32::from(v)).ok_or_else(|| err(ln, col, format!("record 330: no team {v}")))
+        };
+        let r = f
+            .round
+            .get()
+            .map(usize::from)
+            .filter(|&r| r >= 1)
+            .ok_or_else(|| err(ln, 8, "record 330: the round is not a number".into()))?;
+        if r > rounds {
+            continue;
+        }
+        let w = field(f.white_team.get(), 12, "white team")?;
+        let b = field(f.black_team.get(), 16, "black team")?;
+        if w == b {
+            return Err(err(ln, 16, "record 330: a team against itself".into()));
+        }
+        for t in [w, b] {
+            if matches[r - 1][t].is_some() || whole.contains_key(&(t, r)) {
+                return Err(err(
+                    ln,
+                    if t == w { 12 } else { 16 },
+                    format!(
+                        "record 330: team {} already has a match in round {r}",
+                        teams[t].1
+                    ),
+                ));
+            }
+        }
+        let (ew, eb) = match f.kind.as_str() {
+            "+-" => (
+                TeamRoundEntry::ForfeitWin {
+                    opponent: teams[b].1,
+                },
+                TeamRoundEntry::ForfeitLoss {
+                    opponent: teams[w].1,
+                },
+            ),
+            "-+" => (
+                TeamRoundEntry::ForfeitLoss {
+                    opponent: teams[b].1,
+                },
+                TeamRoundEntry::ForfeitWin {
+                    opponent: teams[w].1,
+                },
+            ),
+            "--" => (
+                TeamRoundEntry::ForfeitLoss {
+                    opponent: teams[b].1,
+                },
+                TeamRoundEntry::ForfeitLoss {
+                    opponent: teams[w].1,
+                },
+            ),
+            other => {
+                return Err(err(
+                    ln,
+                    5,
+                    format!("record 330: kind {other:?} is not +-, -+ or --"),
+                ));
+            }
+        };
+        whole.insert((w, r), ew);
+        whole.insert((b, r), eb);
+    }
+    // 320: the PAB teams per round.
+    let mut pab_points = (None, None);
+    let mut pab: HashMap<usize, Vec<usize>> = HashMap::new();
+    if let Some((ln, b)) = byes {
+        pab_points = (
+            b.match_points.get().map(|v| i64::from(v.tenths())),
+            b.game_points.get().map(|v| i64::from(v.tenths())),
+        );
+        for (x, f) in b.teams.iter().enumerate() {
+            let col = 15 + 4 * x;
+            let Some(v) = f.get() else {
+                return Err(err(ln, col, "record 320: a team is not a number".into()));
+            };
+            if v == 0 {
+                continue;
+            }
+            let t = index_of(u32::from(v))
+                .ok_or_else(|| err(ln, col, format!("record 320: no team {v}")))?;
+            if x < rounds && (matches[x][t].is_some() || whole.contains_key(&(t, x + 1))) {
+                return Err(err(
+                    ln,
+                    col,
+                    format!("record 320: team {v} has a match in round {}", x + 1),
+                ));
+            }
+            pab.entry(x + 1).or_default().push(t);
+        }
+    }
     for r in 1..=rounds {
-        let unpaired: Vec<usize> = (0..n).filter(|&t| matches[r - 1][t].is_none()).collect();
+        let unpaired: Vec<usize> = (0..n)
+            .filter(|&t| matches[r - 1][t].is_none() && !whole.contains_key(&(t, r)))
+            .collect();
         for t in 0..n {
+            if let Some(e) = whole.get(&(t, r)) {
+                entries[t].push(e.clone());
+                continue;
+            }
+            let is_pab = match byes {
+                Some(_) => pab.get(&r).is_some_and(|v| v.contains(&t)),
+                None => unpaired.len() == 1,
+            };
             let e = match &matches[r - 1][t] {
                 Some((u, boards, colour)) => {
                     let mut own: Vec<BoardResult> = boards.iter().map(|b| b.0).collect();
@@ -463,7 +593,7 @@ pub fn from_trf(
                         boards: own,
                     }
                 }
-                None if unpaired.len() == 1 => TeamRoundEntry::PairingAllocatedBye,
+                None if is_pab => TeamRoundEntry::PairingAllocatedBye,
                 None => TeamRoundEntry::Absent,
             };
             entries[t].push(e);
@@ -481,8 +611,8 @@ pub fn from_trf(
             board_win: board.win,
             board_draw: board.draw,
             board_loss: board.loss,
-            pab_match_points: None,
-            pab_game_points: None,
+            pab_match_points: pab_points.0,
+            pab_game_points: pab_points.1,
         },
         primary: opts.primary,
         teams: teams
@@ -589,6 +719,46 @@ mod tests {
         let text = format!("362 TW 3.0 TX 1.0\n{SMALL}");
         let e = from_trf(&doc(&text), &TeamAdapterOptions::default()).unwrap_err();
         assert_eq!(e.line, 1, "{e}");
+    }
+
+    #[test]
+    fn records_320_and_330_give_byes_and_forfeited_matches() {
+        // Teams A, B (playing), C (PAB by 320), D and E (330: D forfeits against E).
+        let text = format!(
+            "{SMALL}\
+001    5      C1                                2000                             0.0    5  0000 - -
+001    6      D1                                2000                             0.0    6  0000 - -
+001    7      E1                                2000                             0.0    7  0000 - -
+013 Team C                            5
+013 Team D                            6
+013 Team E                            7
+320  2.0  1.0   3
+330 -+   1   4   5
+"
+        );
+        let t = from_trf(&doc(&text), &TeamAdapterOptions::default()).unwrap();
+        let c = &t.crosstable;
+        assert_eq!(c.teams[2].entries[0], TeamRoundEntry::PairingAllocatedBye);
+        assert_eq!(c.scoring.pab_match_points, Some(20));
+        assert_eq!(c.scoring.pab_game_points, Some(10));
+        assert_eq!(
+            c.teams[3].entries[0],
+            TeamRoundEntry::ForfeitLoss { opponent: 5 }
+        );
+        assert_eq!(
+            c.teams[4].entries[0],
+            TeamRoundEntry::ForfeitWin { opponent: 4 }
+        );
+        // a 330 for a team that played
+        let bad = text.replace("330 -+   1   4   5", "330 -+   1   1   5");
+        let e = from_trf(&doc(&bad), &TeamAdapterOptions::default()).unwrap_err();
+        assert_eq!((e.line, e.column), (14, 12), "{e}");
+        let bad = text.replace("330 -+", "330 ++");
+        let e = from_trf(&doc(&bad), &TeamAdapterOptions::default()).unwrap_err();
+        assert_eq!((e.line, e.column), (14, 5), "{e}");
+        let bad = text.replace("320  2.0  1.0   3", "320  2.0  1.0   9");
+        let e = from_trf(&doc(&bad), &TeamAdapterOptions::default()).unwrap_err();
+        assert_eq!((e.line, e.column), (13, 15), "{e}");
     }
 
     #[test]
