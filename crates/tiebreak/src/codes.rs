@@ -4,6 +4,11 @@
 //! Grammar (MTB26, case-insensitive): `ACRONYM[/variant…]` with `/Cn` cut-n, `/Mn` median-n
 //! (Art. 14), `/P` forfeits as played, `/F` use Fore Buchholz (AOB), `/R` reverse order
 //! (TPN, RTNG), `/L±n` Koya limit in half points (Art. 14.5).
+//! Team events (issue 43): `ACRONYM[:MP|:GP]` picks the team score an individual code is
+//! computed on (DE, PS, STD, BH, AOB, FB, SB, KS, SOLKOFF; none = the primary score), and
+//! the team codes MPvGP, EMMSB, EMGSB, EGMSB, EGGSB (`/C1 /C2 /P`), EDE, EDEBT, EDEBB, EDET,
+//! EDEB (`/P`), SSSC (`/F /P /Kx`), BC, TBR, BBE; seed only: `MPGP` (MP + GP). Team codes
+//! and selectors are refused by the individual [`crate::standings()`] (ADR tiebreak-010).
 //! Extra codes outside MTB26 (accepted only in the editions that define them):
 //! `BHSUM` (seed: sum of the opponents' Buchholz), `TPR/350` (seed: TPR with the 350-point
 //! rule), `SOLKOFF` (seed 002, with `/C1` "tronqué" and `/M1` "médian"). Aliases: `GE` = REP
@@ -11,6 +16,7 @@
 
 use crate::edition::Edition;
 use crate::error::Error;
+pub use crate::team_crosstable::PointType;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -61,6 +67,42 @@ pub enum Kind {
     SumOfBuchholz,
     /// Seed 002 (draughts): Solkoff, the sum of the final scores of the opponents met.
     Solkoff,
+    /// Team, MPvGP, Art. 13.1: the score that is not the primary one.
+    MatchOrGamePoints,
+    /// Team, EMMSB / EMGSB / EGMSB / EGGSB, Art. 13.2: Σ opponent's `opponent` score ×
+    /// `scored` points scored against that opponent.
+    ExtendedSonnebornBerger {
+        opponent: PointType,
+        scored: PointType,
+    },
+    /// Team, EDE and its chains, Art. 13.3.
+    ExtendedDirectEncounter(EdeChain),
+    /// Team, SSSC, Art. 13.4: secondary score + BH(primary) / normaliser.
+    ScoreStrengthCombination,
+    /// Team, BC, Art. 12.1: Σ board number × GP on that board (lower is better).
+    BoardCount,
+    /// Team, TBR, Art. 12.2: the results on board 1, then board 2, ...
+    TopBoardResult,
+    /// Team, BBE, Art. 12.3: GP without the bottom board, then without the two bottom, ...
+    BottomBoardElimination,
+    /// Seed (3 c) "points de matches et de parties combinés": MP + GP.
+    CombinedPoints,
+}
+
+/// What EDE (Art. 13.3) applies after the mini-standings on MP and GP, when exactly two teams
+/// are still tied (2026 names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum EdeChain {
+    /// EDE: primary and secondary score in the matches among the tied teams.
+    Plain,
+    /// EDEBT = EDE + BC + TBR.
+    BoardCountTopBoard,
+    /// EDEBB = EDE + BC + BBE.
+    BoardCountBottomBoard,
+    /// EDET = EDE + TBR.
+    TopBoard,
+    /// EDEB = EDE + BBE.
+    BottomBoard,
 }
 
 /// Art. 14 modifiers on sums of values.
@@ -87,6 +129,13 @@ pub struct TieBreak {
     pub koya_limit: i32,
     /// Seed 5(c1): TPR with the 350-point rule.
     pub rule_350: bool,
+    /// `:MP` / `:GP`: which team score the tie-break is computed on (teams only; `None` =
+    /// the primary score).
+    #[serde(default)]
+    pub points: Option<PointType>,
+    /// `/Kx` on SSSC: the normaliser (Art. 13.4); `None` = the default (ADR tiebreak-010).
+    #[serde(default)]
+    pub normaliser: Option<u32>,
 }
 
 impl TieBreak {
@@ -100,7 +149,15 @@ impl TieBreak {
             reverse: false,
             koya_limit: 0,
             rule_350: false,
+            points: None,
+            normaliser: None,
         }
+    }
+
+    /// The same tie-break on the given team score (`:MP` / `:GP`).
+    pub fn on(mut self, points: PointType) -> TieBreak {
+        self.points = Some(points);
+        self
     }
 
     /// The same tie-break with a modifier.
@@ -122,12 +179,15 @@ impl TieBreak {
             reason: reason.to_string(),
         };
         let mut parts = upper.split('/');
-        let head = parts.next().unwrap_or("");
-        if head.contains(':') {
-            return Err(invalid(
-                "team point selectors (:MP/:GP) are team tie-breaks, out of scope",
-            ));
-        }
+        let full_head = parts.next().unwrap_or("");
+        let (head, selector) = match full_head.split_once(':') {
+            None => (full_head, None),
+            Some((h, "MP")) => (h, Some(PointType::Match)),
+            Some((h, "GP")) => (h, Some(PointType::Game)),
+            Some(_) => return Err(invalid("the point selector must be :MP or :GP")),
+        };
+        let esb = |opponent, scored| Kind::ExtendedSonnebornBerger { opponent, scored };
+        use PointType::{Game as G, Match as M};
         let (kind, mut tb) = match head {
             "AROC" => (
                 Kind::AverageRatingOfOpponents,
@@ -161,15 +221,40 @@ impl TieBreak {
                     "RTNG" => Kind::Rating,
                     "BHSUM" => Kind::SumOfBuchholz,
                     "SOLKOFF" => Kind::Solkoff,
+                    "MPVGP" => Kind::MatchOrGamePoints,
+                    "EMMSB" => esb(M, M),
+                    "EMGSB" => esb(M, G),
+                    "EGMSB" => esb(G, M),
+                    "EGGSB" => esb(G, G),
+                    "EDE" => Kind::ExtendedDirectEncounter(EdeChain::Plain),
+                    "EDEBT" => Kind::ExtendedDirectEncounter(EdeChain::BoardCountTopBoard),
+                    "EDEBB" => Kind::ExtendedDirectEncounter(EdeChain::BoardCountBottomBoard),
+                    "EDET" => Kind::ExtendedDirectEncounter(EdeChain::TopBoard),
+                    "EDEB" => Kind::ExtendedDirectEncounter(EdeChain::BottomBoard),
+                    "SSSC" => Kind::ScoreStrengthCombination,
+                    "BC" => Kind::BoardCount,
+                    "TBR" => Kind::TopBoardResult,
+                    "BBE" => Kind::BottomBoardElimination,
+                    "MPGP" => Kind::CombinedPoints,
                     _ => return Err(unknown()),
                 };
                 (k, TieBreak::plain(k))
             }
         };
+        if selector.is_some() {
+            if !tb.takes_point_selector() {
+                return Err(invalid(
+                    "this tie-break takes no :MP/:GP selector (it counts rounds, uses ratings \
+                     or has its own point types)",
+                ));
+            }
+            tb.points = selector;
+        }
         for part in parts.by_ref() {
             let allowed_cut = matches!(
                 kind,
-                Kind::Buchholz
+                Kind::ExtendedSonnebornBerger { .. }
+                    | Kind::Buchholz
                     | Kind::ForeBuchholz
                     | Kind::SonnebornBerger
                     | Kind::AverageRatingOfOpponents
@@ -207,13 +292,21 @@ impl TieBreak {
                         | Kind::Buchholz
                         | Kind::ForeBuchholz
                         | Kind::SonnebornBerger
+                        | Kind::ExtendedSonnebornBerger { .. }
+                        | Kind::ExtendedDirectEncounter(_)
+                        | Kind::ScoreStrengthCombination
                 ) {
-                    return Err(invalid("/P applies to DE, BH, FB and SB only"));
+                    return Err(invalid(
+                        "/P applies to DE, BH, FB, SB, ESB, EDE and SSSC only",
+                    ));
                 }
                 tb.forfeits_as_played = true;
             } else if part == "F" {
-                if kind != Kind::AverageOpponentsBuchholz {
-                    return Err(invalid("/F applies to AOB only"));
+                if !matches!(
+                    kind,
+                    Kind::AverageOpponentsBuchholz | Kind::ScoreStrengthCombination
+                ) {
+                    return Err(invalid("/F applies to AOB and SSSC only"));
                 }
                 tb.fore = true;
             } else if part == "R" {
@@ -232,6 +325,16 @@ impl TieBreak {
                     return Err(invalid("Koya limit out of range"));
                 }
                 tb.koya_limit = n;
+            } else if let Some(rest) = part.strip_prefix('K') {
+                if kind != Kind::ScoreStrengthCombination {
+                    return Err(invalid("/K applies to SSSC only"));
+                }
+                let k: u32 = rest
+                    .parse()
+                    .ok()
+                    .filter(|k| (1..=10_000).contains(k))
+                    .ok_or_else(|| invalid("the SSSC normaliser must be /K followed by 1-10000"))?;
+                tb.normaliser = Some(k);
             } else if part == "350" {
                 if kind != Kind::PerformanceRating {
                     return Err(invalid("/350 applies to TPR only"));
@@ -249,7 +352,13 @@ impl TieBreak {
         use Kind::*;
         match edition {
             Edition::C07_2026 | Edition::C07_2024 => {
-                if matches!(self.kind, SumOfBuchholz) || self.rule_350 {
+                if matches!(self.kind, SumOfBuchholz | CombinedPoints) || self.rule_350 {
+                    return false;
+                }
+                // The EDE chains were named in 2026 (reference §2.3).
+                if edition == Edition::C07_2024
+                    && matches!(self.kind, ExtendedDirectEncounter(c) if c != EdeChain::Plain)
+                {
                     return false;
                 }
                 if edition == Edition::C07_2024
@@ -274,12 +383,47 @@ impl TieBreak {
                         self.modifier,
                         Some(Modifier::Cut(n)) | Some(Modifier::Median(n)) if n > 2
                     ),
-                    SumOfBuchholz => true,
+                    // Seed 3 (a)-(c): MP or GP as a tie-break, and MP + GP.
+                    SumOfBuchholz | CombinedPoints | MatchOrGamePoints => true,
                     SonnebornBerger => self.modifier.is_none(),
                     _ => false,
                 }
             }
         }
+    }
+
+    /// Whether `:MP` / `:GP` may be given (scores, not counts, ratings or team codes with
+    /// their own point types).
+    pub fn takes_point_selector(&self) -> bool {
+        matches!(
+            self.kind,
+            Kind::DirectEncounter
+                | Kind::ProgressiveScores
+                | Kind::StandardPoints
+                | Kind::Buchholz
+                | Kind::AverageOpponentsBuchholz
+                | Kind::ForeBuchholz
+                | Kind::SonnebornBerger
+                | Kind::Koya
+                | Kind::SumOfBuchholz
+                | Kind::Solkoff
+        )
+    }
+
+    /// Team tie-breaks of Arts. 12–13 (and the seed's MP+GP): not for individual events.
+    pub fn is_team_only(&self) -> bool {
+        self.points.is_some()
+            || matches!(
+                self.kind,
+                Kind::MatchOrGamePoints
+                    | Kind::ExtendedSonnebornBerger { .. }
+                    | Kind::ExtendedDirectEncounter(_)
+                    | Kind::ScoreStrengthCombination
+                    | Kind::BoardCount
+                    | Kind::TopBoardResult
+                    | Kind::BottomBoardElimination
+                    | Kind::CombinedPoints
+            )
     }
 
     /// Rating-based (Art. 10): dropped when unrated players are present unless handling
@@ -301,6 +445,7 @@ impl TieBreak {
         match self.kind {
             Kind::PairingNumber => !self.reverse,
             Kind::Rating => self.reverse,
+            Kind::BoardCount => true,
             _ => false,
         }
     }
@@ -340,8 +485,30 @@ impl fmt::Display for TieBreak {
             Kind::Rating => "RTNG",
             Kind::SumOfBuchholz => "BHSUM",
             Kind::Solkoff => "SOLKOFF",
+            Kind::MatchOrGamePoints => "MPvGP",
+            Kind::ExtendedSonnebornBerger { opponent, scored } => match (opponent, scored) {
+                (PointType::Match, PointType::Match) => "EMMSB",
+                (PointType::Match, PointType::Game) => "EMGSB",
+                (PointType::Game, PointType::Match) => "EGMSB",
+                (PointType::Game, PointType::Game) => "EGGSB",
+            },
+            Kind::ExtendedDirectEncounter(c) => match c {
+                EdeChain::Plain => "EDE",
+                EdeChain::BoardCountTopBoard => "EDEBT",
+                EdeChain::BoardCountBottomBoard => "EDEBB",
+                EdeChain::TopBoard => "EDET",
+                EdeChain::BottomBoard => "EDEB",
+            },
+            Kind::ScoreStrengthCombination => "SSSC",
+            Kind::BoardCount => "BC",
+            Kind::TopBoardResult => "TBR",
+            Kind::BottomBoardElimination => "BBE",
+            Kind::CombinedPoints => "MPGP",
         };
         f.write_str(head)?;
+        if let Some(pt) = self.points {
+            write!(f, ":{}", pt.code())?;
+        }
         match self.modifier {
             Some(Modifier::Cut(n)) => write!(f, "/C{n}")?,
             Some(Modifier::Median(n)) => write!(f, "/M{n}")?,
@@ -355,6 +522,9 @@ impl fmt::Display for TieBreak {
         }
         if self.koya_limit != 0 {
             write!(f, "/L{}", self.koya_limit)?;
+        }
+        if let Some(k) = self.normaliser {
+            write!(f, "/K{k}")?;
         }
         if self.rule_350 {
             f.write_str("/350")?;
@@ -447,8 +617,15 @@ mod tests {
         assert!(e.to_string().contains("XYZ") && e.to_string().contains('3'));
         let e = parse_list(&["WIN/C1"], Edition::C07_2026).unwrap_err();
         assert!(matches!(e, Error::InvalidModifier { position: 1, .. }));
-        let e = parse_list(&["BH:MP"], Edition::C07_2026).unwrap_err();
-        assert!(matches!(e, Error::InvalidModifier { .. }));
+        // Point selectors parse (team events); a wrong one, or one on a count, does not.
+        assert_eq!(
+            parse_list(&["bh:mp/c1"], Edition::C07_2026).unwrap()[0].to_string(),
+            "BH:MP/C1"
+        );
+        for bad in ["BH:XP", "TPN:MP", "WIN:GP", "EGGSB:MP", "ARO:GP"] {
+            let e = parse_list(&[bad], Edition::C07_2026).unwrap_err();
+            assert!(matches!(e, Error::InvalidModifier { .. }), "{bad}");
+        }
     }
 
     #[test]

@@ -27,6 +27,12 @@ pub enum Error {
         "tie-break {code} (position {position}) must not be used in a round robin (C.07 2026 Art. 8 note)"
     )]
     NotAllowedInRoundRobin { code: String, position: usize },
+    /// A team tie-break (Arts. 12–13, or a `:MP`/`:GP` selector) in an individual event.
+    #[error("tie-break {code} (position {position}) is a team tie-break; use team_standings")]
+    TeamOnly { code: String, position: usize },
+    /// A tie-break that has no meaning for teams (ratings, pairing numbers of players).
+    #[error("tie-break {code} (position {position}) is not defined for team events")]
+    NotForTeams { code: String, position: usize },
     #[error("two participants share pairing number {0}")]
     DuplicateTpn(u32),
     #[error("participant {tpn} has {found} round entries, expected {expected}")]

@@ -14,6 +14,11 @@
 //! | Art. 8 BH AOB FB (+ seed BHSUM, draughts Solkoff) | `art8_buchholz` |
 //! | Art. 9 SB KS (+ KS/L limit 14.5) | `art9_sonneborn_berger_koya` |
 //! | Art. 10 ARO TPR PTP APRO APPO RTNG (+ seed TPR 350) | `art10_rating` |
+//! | Art. 12 BC TBR BBE (team matches) | `art12_team_boards` |
+//! | Art. 13 MPvGP, EMMSB EMGSB EGMSB EGGSB, EDE (+ EDEBT EDEBB EDET EDEB), SSSC (+ seed MP+GP) | `art13_team` |
+//! | Team events: board results → match result, MP/GP views | [`team_crosstable`](mod@team_crosstable) |
+//! | Team standings (Art. 4 for teams, `:MP`/`:GP` selectors) | [`team_standings`](mod@team_standings) |
+//! | TRF `013` teams → [`TeamCrosstable`] | [`trf_team_crosstable`] |
 //! | Art. 14 modifiers + 16.5 VUR-first cut | `modifiers` |
 //! | Arts. 15–16 unplayed rounds, dummy and caps, seed virtual opponent | [`unplayed_rounds`] |
 //! | B.02 §8.1 tables (dp, PD) | [`rating_tables`] |
@@ -42,6 +47,8 @@
 //! ```
 
 mod art10_rating;
+mod art12_team_boards;
+mod art13_team;
 mod art6_direct_encounter;
 mod art7_own_results;
 mod art8_buchholz;
@@ -55,15 +62,22 @@ pub mod generated;
 mod modifiers;
 pub mod rating_tables;
 pub mod standings;
+pub mod team_crosstable;
+pub mod team_standings;
 pub mod trf_crosstable;
+pub mod trf_team_crosstable;
 pub mod unplayed_rounds;
 mod working;
 
-pub use codes::{Kind, Modifier, TieBreak, parse_list};
+pub use codes::{EdeChain, Kind, Modifier, TieBreak, parse_list};
 pub use crosstable::{Colour, Crosstable, EventKind, GameResult, Participant, RoundEntry, Scoring};
 pub use edition::Edition;
 pub use error::Error;
 pub use exact::{Exact, round_half_up};
 pub use standings::{DroppedTieBreak, Options, Row, Standings, TieResolution, standings};
+pub use team_crosstable::{
+    BoardResult, PointType, Team, TeamCrosstable, TeamRoundEntry, TeamScoring,
+};
+pub use team_standings::{TeamRow, TeamStandings, team_standings};
 pub use unplayed_rounds::{Category, DummyCap};
 pub use working::{Contribution, Source, TieBreakValue, Working};

@@ -104,6 +104,12 @@ pub fn standings(
     let mut applied: Vec<TieBreak> = Vec::new();
     let mut dropped = Vec::new();
     for (x, tb) in tie_breaks.iter().enumerate() {
+        if tb.is_team_only() {
+            return Err(Error::TeamOnly {
+                code: tb.to_string(),
+                position: x + 1,
+            });
+        }
         if !tb.exists_in(edition) {
             return Err(Error::NotInEdition {
                 code: tb.to_string(),
@@ -175,6 +181,15 @@ pub fn standings(
                 art8::compute_opponents_buchholz(&ctx, tb, bh, &env)
             }
             Kind::Solkoff => art8::compute_solkoff(&ctx, tb, &env),
+            // Refused above (team tie-breaks, see team_standings).
+            Kind::MatchOrGamePoints
+            | Kind::ExtendedSonnebornBerger { .. }
+            | Kind::ExtendedDirectEncounter(_)
+            | Kind::ScoreStrengthCombination
+            | Kind::BoardCount
+            | Kind::TopBoardResult
+            | Kind::BottomBoardElimination
+            | Kind::CombinedPoints => vec![TieBreakValue::default(); p.n],
             Kind::Koya => art9::compute_koya(&ctx, tb, &env),
             Kind::AverageRatingOfOpponents
             | Kind::PerformanceRating
