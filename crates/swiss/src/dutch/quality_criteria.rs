@@ -276,6 +276,15 @@ impl Rules<'_> {
             if self.edition == Edition::Dutch2026 {
                 put(&mut w, f.c5, u64::from(self.max_score - self.ps[p].score));
             }
+            // 2017 C.6 in the last bracket: the player it leaves for the PAB is one of its
+            // downfloaters, whose SD is taken against one point below the bracket's lowest
+            // score (A.8); it counts in the PSD fields as a pair does (ADR swiss-050).
+            if fr.last && fr.in_b[p] {
+                let sd = self.ps[p].score + self.one_point - fr.s0;
+                for (i, &fi) in f.psd.iter().enumerate() {
+                    put(&mut w, fi, u64::from(sd < fr.sd_levels[i]));
+                }
+            }
             if let Some(c9) = f.c9
                 && fr.in_b[p]
             {
