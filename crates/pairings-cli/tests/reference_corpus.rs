@@ -61,6 +61,13 @@ fn dutch_2017_edition_every_round_identical_to_reference_v5() {
 }
 
 #[test]
+fn dutch_2017_regression_every_round_identical_to_reference_v5() {
+    // 2017 C.7 with the PAB of the last bracket (ADR swiss-049), the PAB in the CLB's PSD
+    // (ADR swiss-050).
+    check_all_rounds_with("dutch-2017-regression", &["--edition", "dutch-2017"]);
+}
+
+#[test]
 fn reference_engine_regression_cases() {
     for input in files(&data("engine-regression"), "input") {
         let expected = input.with_extension("output.expected");

@@ -28,8 +28,14 @@ impl Engine {
         let n = self.n;
         let last = !in_n.iter().any(|&x| x);
         let isolated = isolated && !last;
+        // 2017 C.7 looks at the following bracket; when that is the round's last one, its
+        // pairing gives the PAB (A.9, note), which C2 allows only to an eligible player:
+        // the bye dummy then takes part in the look-ahead (ADR swiss-049).
+        let bye_ahead = isolated
+            && self.remaining[n]
+            && (0..n).all(|v| !self.remaining[v] || in_b[v] || in_n[v]);
         let active: Vec<bool> = (0..=n)
-            .map(|v| !isolated || (v < n && (in_b[v] || in_n[v])))
+            .map(|v| !isolated || (v < n && (in_b[v] || in_n[v])) || (v == n && bye_ahead))
             .collect();
         let mut mdp_levels: Vec<Score> = (0..n)
             .filter(|&i| self.remaining[i] && mdp[i])
@@ -256,11 +262,28 @@ impl Rules<'_> {
             if !self.ps[p].bye_ok {
                 return None;
             }
+            if fr.isolated {
+                // 2017 C.7, the following bracket being the last (the dummy is active only
+                // then): its PAB counts with its pairs, so that the look-ahead prefers the
+                // downfloaters that leave an eligible player for the PAB (C2) there. No
+                // other field: a player given the PAB is not paired in either bracket.
+                put(&mut w, f.c8p, 1);
+                return Some(w);
+            }
             put(&mut w, f.complete, 1);
             // C5 (2026 only): the PAB goes to the lowest score possible. The 2017 text has no
             // such criterion: the PAB falls out of the last bracket's pairing.
             if self.edition == Edition::Dutch2026 {
                 put(&mut w, f.c5, u64::from(self.max_score - self.ps[p].score));
+            }
+            // 2017 C.6 in the last bracket: the player it leaves for the PAB is one of its
+            // downfloaters, whose SD is taken against one point below the bracket's lowest
+            // score (A.8); it counts in the PSD fields as a pair does (ADR swiss-050).
+            if fr.last && fr.in_b[p] {
+                let sd = self.ps[p].score + self.one_point - fr.s0;
+                for (i, &fi) in f.psd.iter().enumerate() {
+                    put(&mut w, fi, u64::from(sd < fr.sd_levels[i]));
+                }
             }
             if let Some(c9) = f.c9
                 && fr.in_b[p]
