@@ -270,7 +270,9 @@ fn compute_error(
         TbError::UnknownCode { .. }
         | TbError::InvalidModifier { .. }
         | TbError::NotInEdition { .. }
-        | TbError::NotAllowedInRoundRobin { .. } => return list_error(e, from_cli, line_202),
+        | TbError::NotAllowedInRoundRobin { .. }
+        | TbError::TeamOnly { .. }
+        | TbError::NotForTeams { .. } => return list_error(e, from_cli, line_202),
         TbError::DuplicateTpn(t) => Some(*t),
         TbError::WrongRoundCount { tpn, .. }
         | TbError::UnknownOpponent { tpn, .. }
