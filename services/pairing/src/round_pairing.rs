@@ -195,7 +195,7 @@ pub fn engine_input(t: &Tournament, roster: &Roster, round: u32) -> Result<Strin
     // C.04.2 3.1: adjourned games count as draws for pairing only (ADR results-002)
     let mut before = roster.for_pairing();
     before.paired_rounds = round.saturating_sub(1);
-    before.rounds.retain(|r, _| *r < round);
+    std::sync::Arc::make_mut(&mut before.rounds).retain(|r, _| *r < round);
     let (text, _) = trf_export::export(
         t,
         &before,

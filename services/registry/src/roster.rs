@@ -3,6 +3,7 @@
 //! validated against a [`Roster`] and decided into [`RosterEvent`]s; events fold into it.
 //! No I/O.
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use arbiter_proto::v1::{
     AdjournmentReported, ByeRecorded, PairingDiscarded, PairingExplained, PairingsPublished,
@@ -250,24 +251,24 @@ pub struct Roster {
     /// The event's rules for entries.
     pub rules: EntryRules,
     /// Entries in registration order.
-    pub entries: Vec<Entry>,
+    pub entries: Arc<Vec<Entry>>,
     /// Player ids in pairing-number order (TPN = index + 1).
-    pub order: Vec<String>,
+    pub order: Arc<Vec<String>>,
     /// Rounds paired so far.
     pub paired_rounds: u32,
     /// Round history (imported): round → blocks.
-    pub rounds: BTreeMap<u32, Vec<RoundBlock>>,
+    pub rounds: Arc<BTreeMap<u32, Arc<Vec<RoundBlock>>>>,
     /// Prohibited pairings.
-    pub prohibited: Vec<PairingProhibited>,
+    pub prohibited: Arc<Vec<PairingProhibited>>,
     /// The records of an imported TRF file kept for export (empty if not imported).
-    pub trf: Option<TrfImported>,
+    pub trf: Option<Arc<TrfImported>>,
     /// Pairings, results and closed rounds made here (`round_record.rs`).
     pub record: crate::round_record::RoundRecord,
     /// Scoring, acceleration, announced tie-breaks, rating-list date.
     pub settings: crate::tournament_settings::TournamentSettings,
     /// Lookups by player id (kept by [`Roster::apply`]; `entries` and `order` change
     /// only through it).
-    index: RosterIndex,
+    index: Arc<RosterIndex>,
 }
 
 /// Player id → pairing number and entry position: a large open (10,000 entries) folds
@@ -280,7 +281,7 @@ struct RosterIndex {
 
 impl Roster {
     fn reindex_order(&mut self) {
-        self.index.tpn = self
+        Arc::make_mut(&mut self.index).tpn = self
             .order
             .iter()
             .enumerate()
@@ -290,7 +291,7 @@ impl Roster {
 
     fn entry_mut(&mut self, player_id: &str) -> Option<&mut Entry> {
         let i = *self.index.entry.get(player_id)?;
-        self.entries.get_mut(i)
+        Arc::make_mut(&mut self.entries).get_mut(i)
     }
 }
 
@@ -392,11 +393,13 @@ impl Roster {
                 if self.index.entry.contains_key(&id) {
                     return;
                 }
-                self.index.entry.insert(id.clone(), self.entries.len());
-                self.index
+                Arc::make_mut(&mut self.index)
+                    .entry
+                    .insert(id.clone(), self.entries.len());
+                Arc::make_mut(&mut self.index)
                     .tpn
                     .insert(id.clone(), u32::try_from(self.order.len() + 1).unwrap_or(0));
-                self.entries.push(Entry {
+                Arc::make_mut(&mut self.entries).push(Entry {
                     player_id: a.player_id,
                     data: a.data.unwrap_or_default(),
                     joined_round: a.joined_round.max(1),
@@ -405,7 +408,7 @@ impl Roster {
                     byes: BTreeMap::new(),
                 });
                 // Until the next PairingNumbersAssigned: the next free number.
-                self.order.push(id);
+                Arc::make_mut(&mut self.order).push(id);
             }
             RosterEvent::PairingNumbersAssigned(p) => {
                 let mut seen = std::collections::HashSet::new();
@@ -414,12 +417,12 @@ impl Roster {
                     .into_iter()
                     .filter(|id| self.entry(id).is_some() && seen.insert(id.clone()))
                     .collect();
-                for e in &self.entries {
+                for e in self.entries.iter() {
                     if !seen.contains(&e.player_id) {
                         order.push(e.player_id.clone());
                     }
                 }
-                self.order = order;
+                self.order = Arc::new(order);
                 self.reindex_order();
             }
             RosterEvent::PlayerCorrected(c) => {
@@ -437,7 +440,7 @@ impl Roster {
                     e.byes.insert(b.round, b.kind);
                 }
             }
-            RosterEvent::PairingProhibited(p) => self.prohibited.push(p),
+            RosterEvent::PairingProhibited(p) => Arc::make_mut(&mut self.prohibited).push(p),
             RosterEvent::EntryRulesSet(r) => {
                 if let Some(v) = r.full_point_byes_allowed {
                     self.rules.full_point_byes_allowed = v;
@@ -463,7 +466,7 @@ impl Roster {
             RosterEvent::TrfImported(t) => {
                 self.rules.full_point_byes_allowed |= t.full_point_byes_allowed;
                 self.paired_rounds = self.paired_rounds.max(t.paired_rounds);
-                self.trf = Some(t);
+                self.trf = Some(Arc::new(t));
             }
             RosterEvent::RoundsPaired(r) => {
                 self.paired_rounds = self.paired_rounds.max(r.round);
@@ -471,7 +474,7 @@ impl Roster {
             RosterEvent::TournamentSettingsSet(x) => self.settings.apply(x),
             RosterEvent::RoundImported(r) => {
                 self.paired_rounds = self.paired_rounds.max(r.round);
-                self.rounds.insert(r.round, r.blocks);
+                Arc::make_mut(&mut self.rounds).insert(r.round, Arc::new(r.blocks));
             }
         }
     }
@@ -487,7 +490,7 @@ impl Roster {
             next.apply(e.clone());
         }
         let order = next.art2_order();
-        (order != next.order).then(|| {
+        (order != *next.order).then(|| {
             RosterEvent::PairingNumbersAssigned(PairingNumbersAssigned {
                 player_ids: order,
                 basis: "C.04.2 art. 2".into(),

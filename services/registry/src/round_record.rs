@@ -11,6 +11,7 @@
 //! move (TRF codes); `1/2` or `=` alone is a draw. Unequal arbiter-assigned scores (Laws
 //! 12.9) are written the same way: `1-1/2`, `0-0`.
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use arbiter_proto::v1::{RoundBlock, RoundPaired};
 
@@ -77,18 +78,18 @@ pub struct RecordedBye {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RoundRecord {
     /// Round → pairing.
-    pub pairings: BTreeMap<u32, PairedRound>,
+    pub pairings: Arc<BTreeMap<u32, PairedRound>>,
     /// (round, board) → result.
-    pub boards: BTreeMap<(u32, u32), BoardState>,
+    pub boards: Arc<BTreeMap<(u32, u32), BoardState>>,
     /// (round, player id) → recorded outcome of an unpaired player.
-    pub byes: BTreeMap<(u32, String), RecordedBye>,
+    pub byes: Arc<BTreeMap<(u32, String), RecordedBye>>,
     /// Rounds closed (ended).
     pub closed: BTreeSet<u32>,
     /// (round, board) → the result a clock or sensor board reported (latest).
-    pub reported: BTreeMap<(u32, u32), ReportedResult>,
+    pub reported: Arc<BTreeMap<(u32, u32), ReportedResult>>,
     /// (round, board) → a game adjourned on its clock (Guidelines I), as the clock reported
     /// it; pending while the board has no result (ADR results-002).
-    pub adjourned: BTreeMap<(u32, u32), AdjournedGame>,
+    pub adjourned: Arc<BTreeMap<(u32, u32), AdjournedGame>>,
     /// Round → the earlier rounds whose results were corrected (for standings and
     /// pairings) after it was paired: it was paired on the old result, so re-pairing it
     /// from the final record can differ (ADR trf-005).
@@ -292,7 +293,7 @@ impl Roster {
                 if !p.bye_player_id.is_empty() {
                     blocks.push(block(&p.bye_player_id, "", "-", 'U'));
                 }
-                for e in &self.entries {
+                for e in self.entries.iter() {
                     if let Some(kind) = e.byes.get(&r) {
                         let code = match kind.as_str() {
                             "half" => 'H',
@@ -304,16 +305,16 @@ impl Roster {
                         }
                     }
                 }
-                self.rounds.insert(r, blocks);
+                Arc::make_mut(&mut self.rounds).insert(r, Arc::new(blocks));
                 let rec = &mut self.record;
                 rec.paired_before_correction.remove(&r);
-                rec.boards.retain(|(round, _), _| *round != r);
-                rec.byes.retain(|(round, _), _| *round != r);
+                Arc::make_mut(&mut rec.boards).retain(|(round, _), _| *round != r);
+                Arc::make_mut(&mut rec.byes).retain(|(round, _), _| *round != r);
                 let times = rec.pairings.get(&r).map_or(0, |x| x.times_paired) + 1;
                 // An engine-made Dutch pairing is stored without its explanation, which
                 // follows in a `PairingExplained` (ADR pairing-004).
                 let explanation = (!p.explanation.is_empty()).then(|| Ok(p.explanation.clone()));
-                rec.pairings.insert(
+                Arc::make_mut(&mut rec.pairings).insert(
                     r,
                     PairedRound {
                         event: p,
@@ -325,14 +326,14 @@ impl Roster {
                 );
             }
             RosterEvent::PairingsPublished(p) => {
-                if let Some(x) = self.record.pairings.get_mut(&p.round) {
+                if let Some(x) = Arc::make_mut(&mut self.record.pairings).get_mut(&p.round) {
                     x.published = true;
                 }
             }
             // Explains only the pairing it was made for: one repaired or discarded since
             // keeps no explanation of another.
             RosterEvent::PairingExplained(x) => {
-                if let Some(p) = self.record.pairings.get_mut(&x.round)
+                if let Some(p) = Arc::make_mut(&mut self.record.pairings).get_mut(&x.round)
                     && p.paired.position == x.paired_position
                     && p.event.input_sha256 == x.input_sha256
                 {
@@ -344,7 +345,7 @@ impl Roster {
                 }
             }
             RosterEvent::PairingsUnpublished(p) => {
-                if let Some(x) = self.record.pairings.get_mut(&p.round) {
+                if let Some(x) = Arc::make_mut(&mut self.record.pairings).get_mut(&p.round) {
                     x.published = false;
                 }
             }
@@ -352,11 +353,14 @@ impl Roster {
             // service's decide_discard): the round is unpaired again.
             RosterEvent::PairingDiscarded(p) => {
                 let r = p.round;
-                if self.record.pairings.remove(&r).is_some() {
+                if Arc::make_mut(&mut self.record.pairings)
+                    .remove(&r)
+                    .is_some()
+                {
                     self.record.paired_before_correction.remove(&r);
-                    self.rounds.remove(&r);
-                    self.record.boards.retain(|(round, _), _| *round != r);
-                    self.record.byes.retain(|(round, _), _| *round != r);
+                    Arc::make_mut(&mut self.rounds).remove(&r);
+                    Arc::make_mut(&mut self.record.boards).retain(|(round, _), _| *round != r);
+                    Arc::make_mut(&mut self.record.byes).retain(|(round, _), _| *round != r);
                     if self.paired_rounds == r {
                         self.paired_rounds = r - 1;
                     }
@@ -371,7 +375,7 @@ impl Roster {
                     &x.white_code,
                     &x.black_code,
                 );
-                self.record.boards.insert(
+                Arc::make_mut(&mut self.record.boards).insert(
                     (x.round, x.board),
                     BoardState {
                         result: x.result.clone(),
@@ -407,7 +411,9 @@ impl Roster {
                         &x.black_code,
                     );
                 }
-                let st = self.record.boards.entry((x.round, x.board)).or_default();
+                let st = Arc::make_mut(&mut self.record.boards)
+                    .entry((x.round, x.board))
+                    .or_default();
                 if !rating_only {
                     st.result = x.result.clone();
                 }
@@ -416,7 +422,8 @@ impl Roster {
                 st.version = meta.stream_version;
             }
             RosterEvent::ByeRecorded(x) => {
-                let blocks = self.rounds.entry(x.round).or_default();
+                let blocks =
+                    Arc::make_mut(Arc::make_mut(&mut self.rounds).entry(x.round).or_default());
                 blocks.retain(|b| b.player_id != x.player_id);
                 blocks.push(block(
                     &x.player_id,
@@ -424,7 +431,7 @@ impl Roster {
                     "-",
                     x.code.chars().next().unwrap_or('-'),
                 ));
-                self.record.byes.insert(
+                Arc::make_mut(&mut self.record.byes).insert(
                     (x.round, x.player_id),
                     RecordedBye {
                         kind: x.kind,
@@ -436,7 +443,7 @@ impl Roster {
                 self.record.closed.insert(c.round);
             }
             RosterEvent::AdjournmentReported(x) => {
-                self.record.adjourned.insert(
+                Arc::make_mut(&mut self.record.adjourned).insert(
                     (x.round, x.board),
                     AdjournedGame {
                         white: x.white,
@@ -446,7 +453,7 @@ impl Roster {
                 );
             }
             RosterEvent::ResultReported(x) => {
-                self.record.reported.insert(
+                Arc::make_mut(&mut self.record.reported).insert(
                     (x.round, x.board),
                     ReportedResult {
                         result: x.result,
@@ -462,7 +469,11 @@ impl Roster {
     }
 
     fn set_codes(&mut self, round: u32, board: u32, white: &str, black: &str, wc: &str, bc: &str) {
-        let Some(blocks) = self.rounds.get_mut(&round) else {
+        // Copy-on-write: only this round's blocks are copied while a reader holds them.
+        let Some(blocks) = Arc::make_mut(&mut self.rounds)
+            .get_mut(&round)
+            .map(Arc::make_mut)
+        else {
             return;
         };
         // `RoundPaired` writes board k's blocks at 2(k−1) (White) and 2(k−1)+1 (Black):
@@ -490,7 +501,7 @@ impl Roster {
     /// (a claim after the following round ended) carry the corrected result.
     pub fn for_rating(&self) -> Roster {
         let mut r = self.clone();
-        for ((round, board), st) in &self.record.boards {
+        for ((round, board), st) in self.record.boards.iter() {
             if st.rating_result == st.result {
                 continue;
             }

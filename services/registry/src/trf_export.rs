@@ -235,7 +235,7 @@ fn with_officials(
 /// Byes after round `n`: (round, pairing number) → kind.
 fn future_byes(roster: &Roster, n: u32, total: u32) -> BTreeMap<(u32, u32), &'static str> {
     let mut out = BTreeMap::new();
-    for e in &roster.entries {
+    for e in roster.entries.iter() {
         let tpn = roster.pairing_number(&e.player_id);
         for (r, k) in &e.byes {
             if *r > n {
@@ -429,7 +429,7 @@ pub fn export_doc(
     let blocks = block_index(roster);
     let next = n + 1;
     let mut players: Vec<PlayerRecord> = Vec::new();
-    for id in &roster.order {
+    for id in roster.order.iter() {
         let Some(e) = roster.entry(id) else { continue };
         let tpn = roster.pairing_number(id);
         let mut p = PlayerRecord {
@@ -492,7 +492,7 @@ pub fn export_doc(
                 players,
             }));
         }
-        for p in &roster.prohibited {
+        for p in roster.prohibited.iter() {
             let first = p.first_round.max(1);
             let last = if p.last_round != 0 {
                 p.last_round
@@ -540,7 +540,7 @@ pub fn export_doc(
         if !absent.is_empty() {
             doc.push(Record::XxAbsent(absent));
         }
-        for p in &roster.prohibited {
+        for p in roster.prohibited.iter() {
             let active = (p.first_round == 0 || p.first_round <= next)
                 && (p.last_round == 0 || next <= p.last_round);
             if active {

@@ -483,6 +483,9 @@ impl ResultsService for Results {
             result_entry::decide_record(&t, &roster, r.round, r.board, &r.result)
         }
         .map_err(field)?;
+        // Let go of the record before the append: the projection folding this result then
+        // changes its own copy in place instead of copying what this command still held.
+        drop(roster);
         let stream = result_entry::board_stream(&t.tournament_id, r.round, r.board);
         let ack = self
             .write(actor, &meta, &t, stream, 0, RosterEvent::ResultRecorded(e))

@@ -141,7 +141,7 @@ pub fn compute(
     }
     let mut upto = roster.clone();
     upto.paired_rounds = after;
-    upto.rounds.retain(|r, _| *r <= after);
+    std::sync::Arc::make_mut(&mut upto.rounds).retain(|r, _| *r <= after);
     // The record as a TRF document, read as `arbiter standings --trf` reads a file's,
     // without writing and parsing the text in between (ADR registry-003).
     let (doc, _) = trf_export::export_doc(

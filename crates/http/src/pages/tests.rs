@@ -249,7 +249,7 @@ fn the_list_the_tournament_page_and_its_qr_code() {
 fn a_page_cannot_show_personal_data() {
     // The record's entry has every personal field; the public player keeps none of them.
     let mut roster = arbiter_registry::roster::Roster::default();
-    roster.entries.push(arbiter_registry::roster::Entry {
+    std::sync::Arc::make_mut(&mut roster.entries).push(arbiter_registry::roster::Entry {
         player_id: "p1".into(),
         data: arbiter_proto::v1::PlayerData {
             name: "Doyle, Ann".into(),
