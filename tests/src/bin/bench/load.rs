@@ -301,6 +301,9 @@ async fn prepare(t: &Target, tool: &Path, dir: &Path) -> anyhow::Result<String> 
         paired = t.cli(t.pairing, &["round", "repair", &id, "2"])?;
     }
     t.cli_until(t.pairing, &["round", "publish", &id, "2"])?;
+    // The explanation is made after the pairing is stored (ADR pairing-004); results are
+    // entered an hour later, not while the engine explains: `round explain` waits for it.
+    t.cli_until(t.pairing, &["round", "explain", &id, "2"])?;
     // The results service has the published round (its copy, when distributed).
     let mut client = ResultsServiceClient::connect(format!("http://127.0.0.1:{}", t.results))
         .await?
