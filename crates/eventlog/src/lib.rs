@@ -21,6 +21,9 @@
 //!   per-request semantics of [`EventStore::append`] applied in order: a refused request
 //!   (conflict, reused command id, invalid) gets its own error and writes nothing, the
 //!   others commit; only a database failure fails the whole batch (nothing written).
+//!   Concurrent [`EventStore::append`]s are grouped the same way by themselves
+//!   (`group_commit`, ADR platform-015): the appends that queue while one commit runs
+//!   share the next.
 //! - **Schema evolution**: payloads carry a schema version; [`upcast::Upcasters`] turn
 //!   old versions into the current one on read.
 
@@ -28,6 +31,7 @@ pub mod anchor;
 pub mod backup;
 mod envelope;
 mod error;
+mod group_commit;
 pub mod hash_chain;
 mod heads;
 mod migrations;

@@ -113,6 +113,8 @@ struct Inner {
     keys: Arc<Keys>,
     /// Set when the log must not grow (it failed its check): every append is refused.
     refusal: std::sync::RwLock<Option<String>>,
+    /// Concurrent single appends committed together (ADR platform-015).
+    group: crate::group_commit::GroupCommit,
 }
 
 /// What a command id's first use recorded: its stream, its (replayed) ack and the
@@ -259,6 +261,7 @@ impl EventStore {
                 append_lock: tokio::sync::Mutex::new(Writer::new(backend, url)),
                 keys,
                 refusal: std::sync::RwLock::new(None),
+                group: Default::default(),
             }),
         };
         store.chain_legacy_events().await?;
@@ -435,10 +438,8 @@ impl EventStore {
     /// [`Error::Invalid`] for a malformed request. Nothing is written on error.
     pub async fn append(&self, req: AppendRequest) -> Result<AppendAck> {
         validate(&req)?;
-        self.append_batch(std::slice::from_ref(&req))
-            .await?
-            .pop()
-            .unwrap_or_else(|| Err(Error::invalid("events", "nothing appended")))
+        self.refused()?;
+        self.inner.group.append(self, req).await
     }
 
     /// Group commit: appends several requests (any streams, each with its own
@@ -1182,6 +1183,27 @@ impl EventStore {
         )))
         .fetch_one(&self.inner.pool)
         .await?)
+    }
+
+    /// Test hook: the append lock, held (nothing commits while it is held).
+    #[cfg(test)]
+    pub(crate) async fn hold_appends(&self) -> tokio::sync::MutexGuard<'_, Writer> {
+        self.inner.append_lock.lock().await
+    }
+
+    /// Test hook: the group-commit queue.
+    #[cfg(test)]
+    pub(crate) fn inner_group(&self) -> &crate::group_commit::GroupCommit {
+        &self.inner.group
+    }
+
+    /// Test hook: the number of commits (one outbox row each, ADR platform-011).
+    #[cfg(test)]
+    pub(crate) async fn commits(&self) -> i64 {
+        sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM outbox")
+            .fetch_one(&self.inner.pool)
+            .await
+            .expect("count outbox rows")
     }
 
     /// The saved position of a named projection or consumer (0 when none).
