@@ -237,27 +237,17 @@ pub fn standings(
                 for (i, v) in shown {
                     columns[c][i] = v;
                 }
-                let mut x = start;
-                for sub in subs {
-                    let y = x + sub.len();
-                    order[x..y].copy_from_slice(&sub);
-                    next.push((x, y));
-                    x = y;
-                }
+                place_subgroups(&mut order, start, subs, &mut next);
             } else {
-                let col = &columns[c];
                 let lower = tb.lower_is_better();
-                let slice = &mut order[start..end];
-                slice.sort_by(|&a, &b| {
-                    compare(&col[a].value, &col[b].value, lower).then(p.tpn[a].cmp(&p.tpn[b]))
-                });
-                let mut s1 = start;
-                for x in start + 1..=end {
-                    if x == end || col[order[x]].value != col[order[s1]].value {
-                        next.push((s1, x));
-                        s1 = x;
-                    }
-                }
+                split_by_values(
+                    &mut order,
+                    (start, end),
+                    &columns[c],
+                    lower,
+                    &p.tpn,
+                    &mut next,
+                );
             }
         }
         groups = next;
@@ -302,7 +292,46 @@ pub fn standings(
     })
 }
 
-fn compare(a: &Option<Exact>, b: &Option<Exact>, lower_is_better: bool) -> Ordering {
+/// Writes the ordered subgroups a grouped tie-break (DE, EDE, board results) made of the
+/// tied group starting at `start` back into `order`, each as a group still to break.
+pub(crate) fn place_subgroups(
+    order: &mut [usize],
+    start: usize,
+    subs: Vec<Vec<usize>>,
+    next: &mut Vec<(usize, usize)>,
+) {
+    let mut x = start;
+    for sub in subs {
+        let y = x + sub.len();
+        order[x..y].copy_from_slice(&sub);
+        next.push((x, y));
+        x = y;
+    }
+}
+
+/// Orders the tied group `order[start..end]` by one tie-break's values (best first, then
+/// pairing number) and pushes the runs of equal values as the groups still to break.
+pub(crate) fn split_by_values(
+    order: &mut [usize],
+    (start, end): (usize, usize),
+    col: &[TieBreakValue],
+    lower_is_better: bool,
+    tpn: &[u32],
+    next: &mut Vec<(usize, usize)>,
+) {
+    order[start..end].sort_by(|&a, &b| {
+        compare(&col[a].value, &col[b].value, lower_is_better).then(tpn[a].cmp(&tpn[b]))
+    });
+    let mut s1 = start;
+    for x in start + 1..=end {
+        if x == end || col[order[x]].value != col[order[s1]].value {
+            next.push((s1, x));
+            s1 = x;
+        }
+    }
+}
+
+pub(crate) fn compare(a: &Option<Exact>, b: &Option<Exact>, lower_is_better: bool) -> Ordering {
     // best first; a missing value ranks below any value
     match (a, b) {
         (Some(x), Some(y)) => {

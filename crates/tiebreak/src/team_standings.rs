@@ -18,14 +18,13 @@ use crate::crosstable::{EventKind, Prepared};
 use crate::edition::Edition;
 use crate::error::Error;
 use crate::exact::Exact;
-use crate::standings::{Options, TieResolution};
+use crate::standings::{Options, TieResolution, place_subgroups, split_by_values};
 use crate::team_crosstable::{PointType, TeamCrosstable, TeamPrepared};
 use crate::unplayed_rounds::Context;
 use crate::working::{Env, TieBreakValue, Working};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
-use std::cmp::Ordering;
 
 /// One line of the team standings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -294,27 +293,17 @@ pub fn team_standings(
                 for (i, v) in shown {
                     values[c][i] = v;
                 }
-                let mut x = start;
-                for sub in subs {
-                    let y = x + sub.len();
-                    order[x..y].copy_from_slice(&sub);
-                    next.push((x, y));
-                    x = y;
-                }
+                place_subgroups(&mut order, start, subs, &mut next);
             } else {
-                let col = &values[c];
                 let lower = tb.lower_is_better();
-                let slice = &mut order[start..end];
-                slice.sort_by(|&a, &b| {
-                    compare(&col[a].value, &col[b].value, lower).then(prim.tpn[a].cmp(&prim.tpn[b]))
-                });
-                let mut s1 = start;
-                for x in start + 1..=end {
-                    if x == end || col[order[x]].value != col[order[s1]].value {
-                        next.push((s1, x));
-                        s1 = x;
-                    }
-                }
+                split_by_values(
+                    &mut order,
+                    (start, end),
+                    &values[c],
+                    lower,
+                    &prim.tpn,
+                    &mut next,
+                );
             }
         }
         groups = next;
@@ -365,21 +354,6 @@ pub fn team_standings(
 /// Rating-based codes are refused before any value is computed.
 fn unreachable_refused() -> Column {
     Column::Values(Vec::new())
-}
-
-fn compare(a: &Option<Exact>, b: &Option<Exact>, lower_is_better: bool) -> Ordering {
-    match (a, b) {
-        (Some(x), Some(y)) => {
-            if lower_is_better {
-                x.cmp(y)
-            } else {
-                y.cmp(x)
-            }
-        }
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => Ordering::Equal,
-    }
 }
 
 impl TeamStandings {
