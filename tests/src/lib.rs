@@ -152,7 +152,10 @@ pub fn start_service(
         .arg("--key-dir")
         .arg(tokens.with_file_name("keys"))
         .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
-        .env("RUST_LOG", "warn");
+        .env(
+            "RUST_LOG",
+            std::env::var("ARBITER_TEST_SERVICE_LOG").unwrap_or_else(|_| "warn".into()),
+        );
     let mut p = Proc::spawn(&mut cmd);
     p.wait_line("ready", 30);
     p

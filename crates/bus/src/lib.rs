@@ -11,7 +11,7 @@
 //! - [`Bus::InProcess`]: the embedded mode. The log itself is the queue: a consumer is a
 //!   subscription on the log from its saved checkpoint, and its ack saves the
 //!   checkpoint. Same API, same at-least-once + dedupe semantics, no server.
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -397,7 +397,7 @@ impl Bus {
         };
         Ok(Consumer {
             inner,
-            seen: HashMap::new(),
+            acked: Arc::default(),
         })
     }
 }
@@ -406,11 +406,22 @@ fn checkpoint_name(durable: &str) -> String {
     format!("consumer:{durable}")
 }
 
-/// A durable consumer. Duplicates (an event whose stream version was already
-/// delivered and acked by this consumer) are acked and skipped.
+/// A durable consumer. Duplicates (an event whose stream version this consumer has
+/// already acknowledged) are acked and skipped. A delivery counts as seen only once it
+/// is acknowledged: one delivered and dropped unacknowledged (a mirror waiting for an
+/// earlier append of its stream) is taken again when NATS redelivers it.
 pub struct Consumer {
     inner: ConsumerInner,
-    seen: HashMap<String, i64>,
+    acked: Acked,
+}
+
+/// Per stream: the highest version acknowledged through this consumer.
+type Acked = Arc<std::sync::Mutex<HashMap<String, i64>>>;
+
+fn acked_version(acked: &Acked, stream: &str) -> i64 {
+    acked
+        .lock()
+        .map_or(0, |m| m.get(stream).copied().unwrap_or(0))
 }
 
 enum ConsumerInner {
@@ -423,8 +434,10 @@ enum ConsumerInner {
     Nats {
         messages: Box<pull::Stream>,
         keys: Arc<Keys>,
-        /// Per stream: the events of an append waiting for its sealed last event.
-        pending: HashMap<String, PendingRun>,
+        /// Per (stream, sealed version): the events of an append waiting for its sealed
+        /// last event. Several appends of one stream may wait at once: NATS redelivers
+        /// an unacknowledged event after newer ones (a consumer lost with a node).
+        pending: HashMap<(String, i64), PendingRun>,
         /// Events whose append's seal verified, in order.
         ready: VecDeque<Delivery>,
     },
@@ -433,12 +446,31 @@ enum ConsumerInner {
 struct PendingRun {
     seal: Seal,
     since: Instant,
-    events: Vec<(String, RecordedEvent, Box<jetstream::Message>)>,
+    /// By stream version (a redelivery may come before the events it follows).
+    events: BTreeMap<i64, (String, RecordedEvent, Box<jetstream::Message>)>,
 }
 
 impl PendingRun {
+    fn new(seal: &Seal) -> Self {
+        PendingRun {
+            seal: seal.clone(),
+            since: Instant::now(),
+            events: BTreeMap::new(),
+        }
+    }
+
+    /// True when the sealed event is in and the versions before it have no gap.
+    fn complete(&self) -> bool {
+        match (self.events.first_key_value(), self.events.last_key_value()) {
+            (Some((&lo, _)), Some((&hi, _))) => {
+                hi == self.seal.version && (hi - lo + 1) as usize == self.events.len()
+            }
+            _ => false,
+        }
+    }
+
     async fn reject(self, why: &str) {
-        for (subject, event, msg) in self.events {
+        for (subject, event, msg) in self.events.into_values() {
             reject(&subject, &event, why);
             let _ = msg.ack_with(jetstream::AckKind::Term).await;
         }
@@ -450,7 +482,7 @@ impl PendingRun {
 /// trusted key of the service the events name.
 fn check_run(keys: &Keys, run: &PendingRun) -> Result<(), String> {
     let mut prev: Option<&RecordedEvent> = None;
-    for (_, e, _) in &run.events {
+    for (_, e, _) in run.events.values() {
         if e.hash != event_hash(e) {
             return Err(format!(
                 "version {}: the hash does not match the event",
@@ -485,6 +517,7 @@ pub struct Delivery {
     /// any event of the append is delivered); `None` on the others and in process.
     pub seal: Option<Seal>,
     ack: AckHandle,
+    acked: Acked,
 }
 
 enum AckHandle {
@@ -500,10 +533,14 @@ impl Delivery {
                 store
                     .save_checkpoint(&name, self.event.global_position)
                     .await?;
-                Ok(())
             }
-            AckHandle::Nats(m) => m.ack().await.map_err(nats),
+            AckHandle::Nats(m) => m.ack().await.map_err(nats)?,
         }
+        if let Ok(mut acked) = self.acked.lock() {
+            let v = acked.entry(self.event.stream.clone()).or_insert(0);
+            *v = (*v).max(self.event.stream_version);
+        }
+        Ok(())
     }
 }
 
@@ -545,6 +582,7 @@ impl Consumer {
                         event,
                         seal: None,
                         ack,
+                        acked: self.acked.clone(),
                     }
                 }
                 ConsumerInner::Nats {
@@ -557,7 +595,7 @@ impl Consumer {
                         d
                     } else {
                         // Appends whose seal has not come in time are refused.
-                        let stale: Vec<String> = pending
+                        let stale: Vec<(String, i64)> = pending
                             .iter()
                             .filter(|(_, r)| r.since.elapsed() > MAX_UNSEALED_WAIT)
                             .map(|(k, _)| k.clone())
@@ -624,46 +662,25 @@ impl Consumer {
                             let _ = msg.ack_with(jetstream::AckKind::Term).await;
                             continue;
                         }
-                        let last = self.seen.get(&event.stream).copied().unwrap_or(0);
-                        if event.stream_version <= last {
+                        if event.stream_version <= acked_version(&self.acked, &event.stream) {
                             let _ = msg.ack().await;
                             continue;
                         }
-                        let stream = event.stream.clone();
-                        let mut run = match pending.remove(&stream) {
-                            Some(mut run) => {
-                                let tail =
-                                    run.events.last().map_or(0, |(_, e, _)| e.stream_version);
-                                if let Some(slot) = run
-                                    .events
-                                    .iter_mut()
-                                    .find(|(_, e, _)| e.event_id == event.event_id)
-                                {
-                                    // A redelivery of an event that waits: keep the newer handle.
-                                    *slot = (subject, event, msg);
-                                    pending.insert(stream, run);
-                                    continue;
-                                }
-                                if run.seal != seal || event.stream_version != tail + 1 {
-                                    run.reject("another append of its stream came before its seal")
-                                        .await;
-                                    PendingRun {
-                                        seal: seal.clone(),
-                                        since: Instant::now(),
-                                        events: Vec::new(),
-                                    }
-                                } else {
-                                    run
-                                }
+                        let key = (event.stream.clone(), seal.version);
+                        let mut run = match pending.remove(&key) {
+                            Some(run) if run.seal != seal => {
+                                // Two different seals for one version of a stream: at
+                                // most one is the owner's.
+                                run.reject("another seal for the same version of its stream came")
+                                    .await;
+                                PendingRun::new(&seal)
                             }
-                            None => PendingRun {
-                                seal: seal.clone(),
-                                since: Instant::now(),
-                                events: Vec::new(),
-                            },
+                            Some(run) => run,
+                            None => PendingRun::new(&seal),
                         };
-                        let complete = event.stream_version == seal.version;
-                        run.events.push((subject, event, msg));
+                        // A redelivery of an event that waits replaces it (the newer handle).
+                        run.events
+                            .insert(event.stream_version, (subject, event, msg));
                         if run.events.len() > MAX_UNSEALED_RUN {
                             run.reject(&format!(
                                 "more than {MAX_UNSEALED_RUN} events wait for one seal"
@@ -671,8 +688,8 @@ impl Consumer {
                             .await;
                             continue;
                         }
-                        if !complete {
-                            pending.insert(stream, run);
+                        if !run.complete() {
+                            pending.insert(key, run);
                             continue;
                         }
                         if let Err(why) = check_run(keys, &run) {
@@ -681,7 +698,7 @@ impl Consumer {
                             continue;
                         }
                         // A verified key rotation of the service: its next seals are by the new key.
-                        for (subject, e, _) in &run.events {
+                        for (subject, e, _) in run.events.values() {
                             if e.event_type == "SigningKeyRotated"
                                 && let Err(why) = keys.trust_rotation(e, &seal.key_id)
                             {
@@ -689,25 +706,23 @@ impl Consumer {
                             }
                         }
                         let n = run.events.len();
-                        for (i, (_, event, msg)) in run.events.into_iter().enumerate() {
+                        for (i, (_, event, msg)) in run.events.into_values().enumerate() {
                             ready.push_back(Delivery {
                                 event,
                                 seal: (i + 1 == n).then(|| seal.clone()),
                                 ack: AckHandle::Nats(msg),
+                                acked: self.acked.clone(),
                             });
                         }
                         continue;
                     }
                 }
             };
-            let last = self.seen.get(&delivery.event.stream).copied().unwrap_or(0);
-            if delivery.event.stream_version <= last {
+            if delivery.event.stream_version <= acked_version(&self.acked, &delivery.event.stream) {
                 tracing::debug!(event_id = %delivery.event.event_id, "duplicate delivery skipped");
                 delivery.ack().await?;
                 continue;
             }
-            self.seen
-                .insert(delivery.event.stream.clone(), delivery.event.stream_version);
             return Ok(delivery);
         }
     }

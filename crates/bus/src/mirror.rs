@@ -11,10 +11,10 @@
 //! is counted and logged ([`crate::rejected_events`]) and never applied. In the
 //! embedded mode (`Bus::InProcess`) every service shares one log and there is nothing
 //! to mirror.
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
-use arbiter_eventlog::{EventStore, RecordedEvent};
+use arbiter_eventlog::{EventStore, RecordedEvent, Seal};
 use tokio::sync::watch;
 
 use crate::{Bus, Delivery, Error};
@@ -66,6 +66,34 @@ pub async fn run_mirrors(
     }
 }
 
+/// Events a mirror may hold, per stream, that came before an earlier append of their
+/// stream (each unacknowledged, so NATS also redelivers them): past this, the held
+/// appends are dropped and taken again when they are redelivered.
+pub const MAX_HELD_EVENTS: usize = 100_000;
+
+/// One verified append of one stream, as delivered.
+struct Run {
+    deliveries: Vec<Delivery>,
+    seal: Seal,
+}
+
+impl Run {
+    fn first(&self) -> i64 {
+        self.deliveries
+            .first()
+            .map_or(0, |d| d.event.stream_version)
+    }
+    fn last(&self) -> i64 {
+        self.deliveries.last().map_or(0, |d| d.event.stream_version)
+    }
+    async fn ack(self) -> Result<(), Error> {
+        for d in self.deliveries {
+            d.ack().await?;
+        }
+        Ok(())
+    }
+}
+
 async fn mirror_one(
     bus: &Bus,
     store: &EventStore,
@@ -73,48 +101,91 @@ async fn mirror_one(
     filter: &str,
 ) -> Result<(), Error> {
     let mut consumer = bus.consumer(durable, filter).await?;
+    tracing::debug!(%durable, %filter, "mirror: consumer started");
     // Per stream: the delivered events of an append whose sealed last event is to come
     // (the consumer delivers an append's events only once its seal verified).
     let mut runs: HashMap<String, Vec<Delivery>> = HashMap::new();
+    // Per stream, by first version: verified appends that came before an earlier append
+    // of their stream (a redelivery after a consumer was lost with its NATS node). They
+    // are copied, and acknowledged, once the earlier ones are in.
+    let mut held: HashMap<String, BTreeMap<i64, Run>> = HashMap::new();
     loop {
         let d = consumer.next().await?;
+        tracing::debug!(%durable, stream = %d.event.stream, version = d.event.stream_version,
+            subject = %d.event.subject(), sealed = d.seal.is_some(), "mirror: delivered");
         let Some(seal) = d.seal.clone() else {
             runs.entry(d.event.stream.clone()).or_default().push(d);
             continue;
         };
-        let mut run = runs.remove(&d.event.stream).unwrap_or_default();
-        run.push(d);
-        let events: Vec<RecordedEvent> = run.iter().map(|d| d.event.clone()).collect();
-        match store.append_copy(&events, &seal).await {
-            Ok(_) => {
-                for d in run {
-                    d.ack().await?;
+        let stream = d.event.stream.clone();
+        let mut deliveries = runs.remove(&stream).unwrap_or_default();
+        deliveries.push(d);
+        let mut next = Some(Run { deliveries, seal });
+        while let Some(run) = next.take() {
+            let Some(local) = copy(store, run, &stream, &mut held).await? else {
+                break;
+            };
+            // The stream's local copy is at `local`: what was held up to it is in.
+            let Some(waiting) = held.get_mut(&stream) else {
+                break;
+            };
+            while let Some(entry) = waiting.first_entry() {
+                if entry.get().last() <= local {
+                    entry.remove().ack().await?;
+                } else if entry.get().first() <= local + 1 {
+                    next = Some(entry.remove());
+                    break;
+                } else {
+                    break;
                 }
             }
-            Err(arbiter_eventlog::Error::Unsealed { message, .. }) => {
-                for d in run {
-                    crate::reject(&d.event.subject(), &d.event, &message);
-                    d.ack().await?;
-                }
+            if waiting.is_empty() {
+                held.remove(&stream);
             }
-            // An earlier append of the stream has not arrived: not acknowledged, so
-            // it is delivered again — to a new consumer. This one has marked the run
-            // as seen and would skip (and acknowledge) its redelivery: the copy would
-            // be lost for good (found by the stopped-consumer fault test).
-            Err(arbiter_eventlog::Error::Conflict {
-                stream,
-                expected,
-                actual,
-            }) => {
-                tracing::warn!(%stream, local = actual, incoming = expected + 1,
-                    "mirror: an earlier event of the stream has not arrived yet; restarting to take it again");
-                return Err(Error::Nats(format!(
-                    "{stream}: event {} has not arrived before {}",
-                    actual + 1,
-                    expected + 1
-                )));
-            }
-            Err(e) => return Err(e.into()),
         }
+    }
+}
+
+/// Copies one verified append into the local log and acknowledges it; returns the
+/// stream's local version after it, or `None` when the append waits (held) for an
+/// earlier one of its stream.
+async fn copy(
+    store: &EventStore,
+    run: Run,
+    stream: &str,
+    held: &mut HashMap<String, BTreeMap<i64, Run>>,
+) -> Result<Option<i64>, Error> {
+    let events: Vec<RecordedEvent> = run.deliveries.iter().map(|d| d.event.clone()).collect();
+    match store.append_copy(&events, &run.seal).await {
+        Ok(ack) => {
+            let local = ack.stream_version.max(run.last());
+            run.ack().await?;
+            Ok(Some(local))
+        }
+        Err(arbiter_eventlog::Error::Unsealed { message, .. }) => {
+            let local = run.first() - 1;
+            for d in run.deliveries {
+                crate::reject(&d.event.subject(), &d.event, &message);
+                d.ack().await?;
+            }
+            Ok(Some(local))
+        }
+        // An earlier append of the stream has not arrived: held, unacknowledged (the
+        // consumer counts a delivery as seen only once acknowledged, so a redelivery of
+        // it is taken again too).
+        Err(arbiter_eventlog::Error::Conflict { actual, .. }) => {
+            tracing::debug!(%stream, local = actual, incoming = run.first(),
+                "mirror: an earlier event of the stream has not arrived yet; held");
+            let waiting = held.entry(stream.to_owned()).or_default();
+            waiting.insert(run.first(), run);
+            let count: usize = waiting.values().map(|r| r.deliveries.len()).sum();
+            if count > MAX_HELD_EVENTS {
+                tracing::warn!(%stream, held = count,
+                    "mirror: too many events wait for an earlier one; dropped until redelivered");
+                held.remove(stream);
+            }
+            Ok(None)
+        }
+        Err(e) => Err(e.into()),
     }
 }

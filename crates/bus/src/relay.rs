@@ -80,7 +80,11 @@ pub async fn run_relay(
                 continue;
             };
             match bus.publish(event, seal).await {
-                Ok(_) => done.push(event.global_position),
+                Ok(dup) => {
+                    tracing::debug!(stream = %event.stream, version = event.stream_version,
+                        subject = %event.subject(), duplicate = dup, "relay: published");
+                    done.push(event.global_position)
+                }
                 Err(e) => {
                     failed = Some(e);
                     break;
