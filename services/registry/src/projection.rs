@@ -40,6 +40,11 @@ struct State {
     rosters: std::collections::HashMap<String, Roster>,
     /// Where each tournament's events are (ADR registry-003).
     index: std::collections::HashMap<String, TournamentIndex>,
+    /// Another service's events of a tournament whose `TournamentCreated` is not in the
+    /// log yet, in log order: folded right after it (ADR registry-007). In the
+    /// distributed mode each owner's events are copied by its own mirror, so a pairing
+    /// can reach the results service before the entries it was made from.
+    early: std::collections::HashMap<String, Vec<(RosterEvent, EventMeta, bool)>>,
 }
 
 /// Shared handle to the read model.
@@ -350,6 +355,37 @@ pub async fn events_of(
     }
 }
 
+/// Folds one roster event into tournament `id`'s record (`own`: an event of the
+/// tournament's own stream, whose version the tournament takes).
+fn apply_roster(s: &mut State, id: &str, event: RosterEvent, meta: &EventMeta, own: bool) {
+    s.index
+        .entry(id.to_owned())
+        .or_default()
+        .record_decoded(meta.position, &event);
+    let roster = s.rosters.entry(id.to_owned()).or_default();
+    roster.apply_with(event, meta);
+    let (players, paired, frozen) = (
+        u32::try_from(roster.entries.len()).unwrap_or(u32::MAX),
+        roster.paired_rounds,
+        roster.numbers_frozen(),
+    );
+    let settings = roster.settings.clone();
+    if let Some(t) = s.tournaments.get_mut(id) {
+        if own {
+            t.version = meta.stream_version;
+        }
+        t.scoring = settings.scoring;
+        t.acceleration = settings.acceleration;
+        t.tiebreaks = settings.tiebreaks;
+        t.rating_list_date = settings.rating_list_date;
+        t.knockout_games = settings.knockout_games;
+        t.knockout_tie_breaks = settings.knockout_tie_breaks;
+        t.players = players;
+        t.paired_rounds = paired;
+        t.pairing_numbers_frozen = frozen;
+    }
+}
+
 fn read_one(state: &RwLock<State>, id: &str) -> Option<(Tournament, Roster)> {
     let s = state.read().ok()?;
     let t = s.tournaments.get(id)?.clone();
@@ -364,7 +400,11 @@ fn apply(state: &RwLock<State>, e: RecordedEvent) {
                 let t = tournament::created(c, e.stream_version, e.recorded_at_micros, &e.actor);
                 s.by_position
                     .insert(e.global_position, t.tournament_id.clone());
-                s.tournaments.insert(t.tournament_id.clone(), t);
+                let id = t.tournament_id.clone();
+                s.tournaments.insert(id.clone(), t);
+                for (event, meta, own) in s.early.remove(&id).unwrap_or_default() {
+                    apply_roster(&mut s, &id, event, &meta, own);
+                }
             }
             Err(err) => {
                 tracing::error!(%err, position = e.global_position, "bad TournamentCreated")
@@ -391,35 +431,12 @@ fn apply(state: &RwLock<State>, e: RecordedEvent) {
                     recorded_at_micros: e.recorded_at_micros,
                     reason: e.reason.clone(),
                 };
+                let own = e.stream.starts_with("tournament-");
                 if !s.tournaments.contains_key(&id) {
+                    s.early.entry(id).or_default().push((event, meta, own));
                     return;
                 }
-                s.index
-                    .entry(id.clone())
-                    .or_default()
-                    .record_decoded(e.global_position, &event);
-                let roster = s.rosters.entry(id.clone()).or_default();
-                roster.apply_with(event, &meta);
-                let (players, paired, frozen) = (
-                    u32::try_from(roster.entries.len()).unwrap_or(u32::MAX),
-                    roster.paired_rounds,
-                    roster.numbers_frozen(),
-                );
-                let settings = roster.settings.clone();
-                if let Some(t) = s.tournaments.get_mut(&id) {
-                    if e.stream.starts_with("tournament-") {
-                        t.version = e.stream_version;
-                    }
-                    t.scoring = settings.scoring;
-                    t.acceleration = settings.acceleration;
-                    t.tiebreaks = settings.tiebreaks;
-                    t.rating_list_date = settings.rating_list_date;
-                    t.knockout_games = settings.knockout_games;
-                    t.knockout_tie_breaks = settings.knockout_tie_breaks;
-                    t.players = players;
-                    t.paired_rounds = paired;
-                    t.pairing_numbers_frozen = frozen;
-                }
+                apply_roster(&mut s, &id, event, &meta, own);
             }
             Some(Err(err)) => {
                 tracing::error!(%err, position = e.global_position, event_type = other, "bad registry event")

@@ -201,3 +201,99 @@ async fn the_index_answers_as_a_scan_of_the_log_does() {
     let some = store.read_positions(&[5, 3, 3, head + 10]).await.unwrap();
     assert_eq!(positions(&some), vec![3, 5]);
 }
+
+/// In the distributed mode each owner's events reach a service through their own mirror,
+/// so the pairing service's `RoundPaired` can be in the results service's log before the
+/// registry's `TournamentCreated` it follows (found by the JetStream-node-loss fault
+/// test). The record folds it once the tournament is there (ADR registry-007), the same
+/// record as when the events came in their causal order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pairing_copied_before_its_tournament_is_folded_once_the_tournament_arrives() {
+    let id = "01a233ee-e702-7170-8eeb-aec14606c3af";
+    let p = |i: u32| format!("{id}-p{i}");
+    let pairing = || {
+        roster(RosterEvent::RoundPaired(RoundPaired {
+            tournament_id: id.into(),
+            round: 1,
+            boards: vec![PairedBoard {
+                board: 1,
+                white_id: p(1),
+                black_id: p(2),
+                white_tpn: 1,
+                black_tpn: 2,
+            }],
+            system: "dutch".into(),
+            ..Default::default()
+        }))
+    };
+    let published = || {
+        roster(RosterEvent::PairingsPublished(PairingsPublished {
+            tournament_id: id.into(),
+            round: 1,
+        }))
+    };
+    let registry = |store: EventStore| async move {
+        append(
+            &store,
+            &format!("tournament-{id}"),
+            "registry",
+            vec![(
+                "TournamentCreated",
+                TournamentCreated {
+                    tournament_id: id.into(),
+                    name: "Early Open".into(),
+                    rounds: 5,
+                    ..Default::default()
+                }
+                .encode_to_vec(),
+            )],
+        )
+        .await;
+        for i in 1..=2 {
+            append(
+                &store,
+                &format!("tournament-{id}"),
+                "registry",
+                vec![roster(RosterEvent::PlayerAdded(PlayerAdded {
+                    player_id: p(i),
+                    data: Some(PlayerData {
+                        name: format!("Player, No{i}"),
+                        rating_standard: 2400 - 10 * i,
+                        ..Default::default()
+                    }),
+                    joined_round: 1,
+                    missed_rounds: "zero".into(),
+                }))],
+            )
+            .await;
+        }
+    };
+    let mut records = Vec::new();
+    for pairing_first in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("log.db").display());
+        let store = EventStore::open(&url).await.unwrap();
+        let stream = format!("pairing-{id}");
+        if pairing_first {
+            append(&store, &stream, "pairing", vec![pairing(), published()]).await;
+            registry(store.clone()).await;
+        } else {
+            registry(store.clone()).await;
+            append(&store, &stream, "pairing", vec![pairing(), published()]).await;
+        }
+        let head = store.head_position().await.unwrap();
+        let tournaments = Tournaments::start(store.clone());
+        assert!(tournaments.caught_up(head).await);
+        let (t, r) = tournaments
+            .with_roster(id)
+            .expect("the tournament is in the record");
+        assert_eq!(
+            (t.players, t.paired_rounds),
+            (2, 1),
+            "pairing first: {pairing_first}"
+        );
+        assert_eq!(r.entries.len(), 2);
+        records.push((t.players, t.paired_rounds, t.version, r.paired_rounds));
+    }
+    assert_eq!(records[0], records[1]);
+}
