@@ -1054,3 +1054,218 @@ fn standings_of_a_round_robin() {
         .collect();
     assert_eq!(ranks, BTreeSet::from([1, 2, 3]));
 }
+
+// team standings
+
+/// The Crete friendship cup 2024 (crates/tiebreak/tests/fixtures, see README.md there): a
+/// real 15-team, 6-board, 7-round team Swiss with `013` team records, and the organiser's
+/// standings (name, wins, draws, losses, MP, GP, EGGSB, BH:MP) as Python tuples.
+fn crete(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../crates/tiebreak/tests/fixtures")
+        .join(name)
+}
+
+/// (name, MP, GP, EGGSB, BH:MP) of each expected tuple, in place order.
+fn crete_expected() -> Vec<(String, String, String, String, String)> {
+    let text =
+        std::fs::read_to_string(crete("heltour-crete-friendship-cup-2024-team.expected")).unwrap();
+    let body: String = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let body = &body[body.find('[').unwrap() + 1..body.rfind(']').unwrap()];
+    body.split(')')
+        .filter_map(|t| {
+            let t = t.trim().trim_start_matches(',').trim().strip_prefix('(')?;
+            let f: Vec<&str> = t
+                .split(',')
+                .map(str::trim)
+                .filter(|x| !x.is_empty())
+                .collect();
+            Some((
+                f[0].trim_matches('"').to_string(),
+                f[4].to_string(),
+                f[5].to_string(),
+                f[6].to_string(),
+                f[7].to_string(),
+            ))
+        })
+        .collect()
+}
+
+#[test]
+fn team_standings_of_a_real_team_swiss_reproduce_the_organisers_table() {
+    let f = crete("heltour-crete-friendship-cup-2024-team.trf");
+    // Played in November 2024: C.07 of 1 August 2024. The file writes one board won by
+    // forfeit as a double forfeit and counts it in the points column only.
+    let o = arbiter_path(
+        &[
+            "--json",
+            "standings",
+            "--trf",
+            "FILE",
+            "--teams",
+            "--edition",
+            "c07-2024",
+            "--forfeits-from-points",
+        ],
+        &f,
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("double forfeit read as a forfeit win for player 41"),
+        "the inference is reported: {}",
+        stderr(&o)
+    );
+    let v = json(&o);
+    // No record 202: this project's default list.
+    assert_eq!(
+        v["tie_breaks"],
+        serde_json::json!(["MPvGP", "EGGSB", "BH:MP"])
+    );
+    assert_eq!(
+        (v["boards"].as_u64(), v["rounds"].as_u64()),
+        (Some(6), Some(7))
+    );
+    let rows = v["rows"].as_array().unwrap();
+    let expected = crete_expected();
+    assert_eq!(rows.len(), 15);
+    assert_eq!(expected.len(), 15);
+    for (place, (r, (name, mp, gp, eggsb, bh))) in rows.iter().zip(&expected).enumerate() {
+        assert_eq!(
+            r["name"].as_str(),
+            Some(name.as_str()),
+            "place {}",
+            place + 1
+        );
+        assert_eq!(r["rank"].as_u64(), Some(place as u64 + 1), "{name}");
+        assert_eq!(
+            num(r["match_points"].as_str().unwrap()),
+            num(mp),
+            "{name} MP"
+        );
+        assert_eq!(
+            num(r["game_points"].as_str().unwrap()),
+            num(gp),
+            "{name} GP"
+        );
+        assert_eq!(
+            num(r["values"][1].as_str().unwrap()),
+            num(eggsb),
+            "{name} EGGSB"
+        );
+        assert_eq!(
+            num(r["values"][2].as_str().unwrap()),
+            num(bh),
+            "{name} BH:MP"
+        );
+    }
+    // Without the option the board stays a double forfeit: the last team has a game point
+    // less.
+    let v = json(&arbiter_path(
+        &[
+            "--json",
+            "standings",
+            "--trf",
+            "FILE",
+            "--teams",
+            "--edition",
+            "c07-2024",
+        ],
+        &f,
+    ));
+    let last = v["rows"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["name"].as_str(), Some("Α.Σ.ΗΡΟΔΟΤΟΣ"));
+    assert_eq!(num(last["game_points"].as_str().unwrap()), num("13.5"));
+    // The working of a team's value, by team number.
+    let o = arbiter_path(
+        &[
+            "standings",
+            "--trf",
+            "FILE",
+            "--teams",
+            "--tiebreaks",
+            "EGGSB",
+            "--explain",
+            "3",
+        ],
+        &f,
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("Team 3 (ΟΑΑΗ): rank 1, 11 match points"),
+        "{out}"
+    );
+    assert!(out.contains("EGGSB = 547.75"), "{out}");
+    assert!(out.contains("team 10"), "each round's opponent team: {out}");
+}
+
+#[test]
+fn team_standings_refuse_what_they_cannot_rank_and_say_why() {
+    let individual = data("icu-gonzaga-classic-2008.trf");
+    let team = crete("heltour-crete-friendship-cup-2024-team.trf");
+    // A file without team records (exit 1, naming the file and the records).
+    let o = arbiter_path(&["standings", "--trf", "FILE", "--teams"], &individual);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains(&format!(
+            "{}: the file has no team record (013 or 310)",
+            individual.display()
+        )),
+        "{}",
+        stderr(&o)
+    );
+    // A team tie-break in individual standings points at --teams (usage, exit 2).
+    let o = arbiter_path(
+        &["standings", "--trf", "FILE", "--tiebreaks", "EGGSB"],
+        &individual,
+    );
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("--teams gives the team standings"),
+        "{}",
+        stderr(&o)
+    );
+    // A rating tie-break has no meaning for teams.
+    let o = arbiter_path(
+        &[
+            "standings",
+            "--trf",
+            "FILE",
+            "--teams",
+            "--tiebreaks",
+            "ARO",
+        ],
+        &team,
+    );
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("not defined for team events"),
+        "{}",
+        stderr(&o)
+    );
+    // --explain of a team that does not exist.
+    let o = arbiter_path(
+        &["standings", "--trf", "FILE", "--teams", "--explain", "99"],
+        &team,
+    );
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("no team has number 99"),
+        "{}",
+        stderr(&o)
+    );
+    // The team options need --teams; --teams needs a file.
+    let o = arbiter_path(&["standings", "--trf", "FILE", "--primary", "gp"], &team);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let o = arbiter(&["standings", "some-tournament", "--teams"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("--teams is for --trf FILE"),
+        "{}",
+        stderr(&o)
+    );
+}

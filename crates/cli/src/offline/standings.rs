@@ -1,4 +1,4 @@
-//! `arbiter standings --trf FILE [--tiebreaks LIST] [--edition E] [--explain TPN]`.
+//! `arbiter standings --trf FILE [--teams] [--tiebreaks LIST] [--edition E] [--explain TPN]`.
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
@@ -13,6 +13,8 @@ use super::trf::{finding_line, load, refuse_errors};
 use super::{failed, usage};
 use crate::{Cli, Failure, output};
 use tiebreak::trf_crosstable::{self, AdapterOptions, TrfCrosstable, UnpairedRounds};
+
+mod teams;
 
 #[derive(Args)]
 pub struct StandingsArgs {
@@ -63,6 +65,32 @@ pub struct StandingsArgs {
     /// inference is reported on stderr).
     #[arg(long, value_enum, default_value = "zero")]
     unpaired_rounds: UnpairedArg,
+    /// Team standings (C.07 Arts. 12–13) of the teams of records 013 (TRF16) or 310
+    /// (TRF26), match points from record 362 (default 2/1/0). The list: --tiebreaks, else
+    /// record 202, else MPvGP,EGGSB,BH:MP (this project's default). --explain takes a team
+    /// number.
+    #[arg(long, conflicts_with_all = ["unrated_rating", "unpaired_rounds"])]
+    teams: bool,
+    /// With --teams: the score teams are ranked on first (default: match points).
+    #[arg(long, value_enum, requires = "teams")]
+    primary: Option<PrimaryArg>,
+    /// With --teams: a board both sides lost by forfeit (`-`) in the file, of a player whose
+    /// points column counts it as won, is read as a forfeit win (some exporters write a
+    /// board won by forfeit that way; each reading is reported on stderr).
+    #[arg(long, requires = "teams")]
+    forfeits_from_points: bool,
+}
+
+/// Without --tiebreaks or record 202, team standings use this list (a project choice: no
+/// FIDE rule names a default; ADR tiebreak-012).
+pub const DEFAULT_TEAM_TIEBREAKS: [&str; 3] = ["MPvGP", "EGGSB", "BH:MP"];
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum PrimaryArg {
+    /// Match points.
+    Mp,
+    /// Game points.
+    Gp,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -88,10 +116,16 @@ pub enum KindArg {
 
 /// Tie-break list errors are usage errors when the list came from the command line.
 fn list_error(e: &TbError, from_cli: bool, file_line: &str) -> Failure {
+    let text = match e {
+        TbError::TeamOnly { code, position } => format!(
+            "tie-break {code} (position {position}) is a team tie-break: --teams gives the team standings"
+        ),
+        _ => e.to_string(),
+    };
     if from_cli {
-        usage(format!("--tiebreaks: {e}"))
+        usage(format!("--tiebreaks: {text}"))
     } else {
-        failed(format!("{file_line}: record 202: {e}"))
+        failed(format!("{file_line}: record 202: {text}"))
     }
 }
 
@@ -109,6 +143,11 @@ impl StandingsArgs {
             return Err(usage(format!(
                 "--rounds is for --trf FILE; a tournament's standings after round {r}: --round {r}"
             )));
+        }
+        if self.teams {
+            return Err(usage(
+                "--teams is for --trf FILE: team standings of a tournament on the server are not served yet",
+            ));
         }
         let offline_only = [
             (self.kind.is_some(), "--kind"),
@@ -174,7 +213,7 @@ pub fn run(cli: &Cli, a: &StandingsArgs) -> Result<(), Failure> {
             || path.display().to_string(),
             |i| format!("{}:{}", path.display(), i + 1),
         );
-    let (codes, from_cli): (Vec<String>, bool) = match &a.tiebreaks {
+    let (mut codes, from_cli): (Vec<String>, bool) = match &a.tiebreaks {
         Some(list) => (
             list.split(',')
                 .map(str::trim)
@@ -185,6 +224,9 @@ pub fn run(cli: &Cli, a: &StandingsArgs) -> Result<(), Failure> {
         ),
         None => (doc.header().tie_breaks, false),
     };
+    if a.teams && codes.is_empty() && !from_cli {
+        codes = DEFAULT_TEAM_TIEBREAKS.map(String::from).to_vec();
+    }
     let list: Vec<TieBreak> =
         tiebreak::parse_list(&codes, edition).map_err(|e| list_error(&e, from_cli, &line_202))?;
     let kind = match a.kind {
@@ -192,6 +234,19 @@ pub fn run(cli: &Cli, a: &StandingsArgs) -> Result<(), Failure> {
         Some(KindArg::RoundRobin) => EventKind::RoundRobin,
         None => trf_crosstable::event_kind(doc),
     };
+    if a.teams {
+        let parsed = TeamRun {
+            path,
+            doc,
+            edition,
+            list: &list,
+            from_cli,
+            line_202: &line_202,
+            kind,
+            findings: &parsed.findings,
+        };
+        return teams::run(cli, a, &parsed);
+    }
     let unpaired = match a.unpaired_rounds {
         UnpairedArg::Zero => UnpairedRounds::Zero,
         UnpairedArg::FromPoints => UnpairedRounds::FromPoints,
@@ -256,6 +311,18 @@ pub fn run(cli: &Cli, a: &StandingsArgs) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// What the team standings take from the individual ones' reading of the file and list.
+struct TeamRun<'a> {
+    path: &'a Path,
+    doc: &'a trf::TrfDocument,
+    edition: Edition,
+    list: &'a [TieBreak],
+    from_cli: bool,
+    line_202: &'a str,
+    kind: EventKind,
+    findings: &'a [trf::Finding],
 }
 
 /// A crosstable error points at the participant's line.
