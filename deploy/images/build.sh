@@ -109,3 +109,38 @@ done
 docker image prune -f >/dev/null
 echo "images ($profile binaries, revision $revision) built in $(( $(date +%s) - total_start )) s:" >&2
 docker image ls --format '{{.Repository}}:{{.Tag}}\t{{.Size}}' | grep -E "^arbiter/.*:$tag\b|^debian:bookworm-slim" >&2
+
+# The release images of a full build (make images): their sizes into BENCHMARKS.md, section
+# `images` (replaced at each such build).
+if [ "$profile" = release ] && [ -z "$only" ] && [ -z "$bin_dir" ]; then
+  rows=""
+  for spec in "${images[@]}"; do
+    name="${spec%% *}"
+    bytes="$(docker image inspect -f '{{.Size}}' "arbiter/$name:$tag")"
+    rows+="| arbiter/$name:$tag | $(( (bytes + 500000) / 1000000 )) MB |"$'\n'
+  done
+  base_bytes="$(docker image inspect -f '{{.Size}}' debian:bookworm-slim)"
+  cpu="$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+  mem="$(awk '/^MemTotal/ {printf "%d GiB", $2 / 1048576 + 0.5}' /proc/meminfo)"
+  ROWS="$rows" BASE_MB="$(( (base_bytes + 500000) / 1000000 ))" WHEN="$(date -u +%Y-%m-%d)" \
+  MACHINE="${cpu:-unknown CPU}, $(nproc) cores, $mem" REVISION="$revision" \
+  python3 - "$root/BENCHMARKS.md" <<'PY'
+import os, sys
+path = sys.argv[1]
+body = (
+    "<!-- bench:images -->\n## Container images (deploy/images)\n\n"
+    f"Measured {os.environ['WHEN']} on {os.environ['MACHINE']} (`make images`, release binaries, "
+    f"revision {os.environ['REVISION']}).\n\n"
+    "Each image is `debian:bookworm-slim` "
+    f"({os.environ['BASE_MB']} MB here) with what the binary needs at run time, a non-root user and "
+    "a health check; no compiler, linker, make or cargo (checked by the build).\n\n"
+    "| image | size |\n|---|---|\n" + os.environ["ROWS"] + "<!-- /bench:images -->\n"
+)
+old = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
+start, end = "<!-- bench:images -->", "<!-- /bench:images -->\n"
+a, b = old.find(start), old.find(end)
+new = old[:a] + body + old[b + len(end):] if 0 <= a < b else old.rstrip("\n") + "\n\n" + body
+open(path, "w").write(new)
+PY
+  echo "image sizes written to BENCHMARKS.md (section images)" >&2
+fi
