@@ -121,7 +121,7 @@ if [ "$profile" = release ] && [ -z "$only" ] && [ -z "$bin_dir" ]; then
   done
   base_bytes="$(docker image inspect -f '{{.Size}}' debian:bookworm-slim)"
   cpu="$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
-  mem="$(awk '/^MemTotal/ {printf "%d GiB", $2 / 1048576 + 0.5}' /proc/meminfo)"
+  mem="$(awk '/^MemTotal/ {printf "%d GiB", int($2 / 1048576)}' /proc/meminfo)"
   ROWS="$rows" BASE_MB="$(( (base_bytes + 500000) / 1000000 ))" WHEN="$(date -u +%Y-%m-%d)" \
   MACHINE="${cpu:-unknown CPU}, $(nproc) cores, $mem" REVISION="$revision" \
   python3 - "$root/BENCHMARKS.md" <<'PY'
