@@ -325,6 +325,24 @@ struct TeamRun<'a> {
     findings: &'a [trf::Finding],
 }
 
+/// The participant (starting rank, or team number) a computation error is about; `Err`
+/// for an error of the tie-break list.
+fn error_subject(e: &TbError) -> Result<Option<u32>, ()> {
+    match e {
+        TbError::UnknownCode { .. }
+        | TbError::InvalidModifier { .. }
+        | TbError::NotInEdition { .. }
+        | TbError::NotAllowedInRoundRobin { .. }
+        | TbError::TeamOnly { .. }
+        | TbError::NotForTeams { .. } => Err(()),
+        TbError::DuplicateTpn(t) => Ok(Some(*t)),
+        TbError::WrongRoundCount { tpn, .. }
+        | TbError::UnknownOpponent { tpn, .. }
+        | TbError::InconsistentPairing { tpn, .. } => Ok(Some(*tpn)),
+        TbError::InvalidScoring(_) => Ok(None),
+    }
+}
+
 /// A crosstable error points at the participant's line.
 fn compute_error(
     e: &TbError,
@@ -333,18 +351,8 @@ fn compute_error(
     from_cli: bool,
     line_202: &str,
 ) -> Failure {
-    let tpn = match e {
-        TbError::UnknownCode { .. }
-        | TbError::InvalidModifier { .. }
-        | TbError::NotInEdition { .. }
-        | TbError::NotAllowedInRoundRobin { .. }
-        | TbError::TeamOnly { .. }
-        | TbError::NotForTeams { .. } => return list_error(e, from_cli, line_202),
-        TbError::DuplicateTpn(t) => Some(*t),
-        TbError::WrongRoundCount { tpn, .. }
-        | TbError::UnknownOpponent { tpn, .. }
-        | TbError::InconsistentPairing { tpn, .. } => Some(*tpn),
-        TbError::InvalidScoring(_) => None,
+    let Ok(tpn) = error_subject(e) else {
+        return list_error(e, from_cli, line_202);
     };
     match tpn.and_then(|t| ct.line_of(t)) {
         Some(line) => failed(format!("{}:{line}: {e}", path.display())),
@@ -427,7 +435,13 @@ fn print_explain(s: &Standings, tpn: u32) {
         row.rank,
         row.points
     );
-    for (tb, v) in s.tie_breaks.iter().zip(&row.values) {
+    print_working(&s.tie_breaks, &row.values, "opponent");
+}
+
+/// Each tie-break value and its working, round by round; `opponent` is what the working
+/// calls an opponent ("opponent", or "team" in team standings).
+fn print_working(tie_breaks: &[TieBreak], values: &[tiebreak::TieBreakValue], opponent: &str) {
+    for (tb, v) in tie_breaks.iter().zip(values) {
         outln!();
         outln!("{tb} = {}", value_text(v));
         let rows: Vec<Vec<String>> = v
@@ -437,7 +451,7 @@ fn print_explain(s: &Standings, tpn: u32) {
             .map(|c| {
                 vec![
                     c.round.map_or(String::new(), |r| r.to_string()),
-                    source_text(&c.source),
+                    source_text(&c.source).replace("opponent", opponent),
                     c.value.to_string(),
                     if c.cut { "cut".into() } else { String::new() },
                 ]

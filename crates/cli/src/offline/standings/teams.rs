@@ -4,7 +4,9 @@ use serde_json::json;
 use tiebreak::trf_team_crosstable::{self, TeamAdapterOptions, TrfTeamCrosstable};
 use tiebreak::{Error as TbError, Options, PointType, TeamStandings, TieResolution};
 
-use super::{PrimaryArg, StandingsArgs, TeamRun, list_error, source_text, value_text};
+use super::{
+    PrimaryArg, StandingsArgs, TeamRun, error_subject, list_error, print_working, value_text,
+};
 use crate::offline::trf::finding_line;
 use crate::offline::{failed, usage};
 use crate::{Cli, Failure, output};
@@ -75,18 +77,8 @@ pub(super) fn run(cli: &Cli, a: &StandingsArgs, t: &TeamRun) -> Result<(), Failu
 /// A list error says where the list came from; a crosstable error points at the team's
 /// record.
 fn compute_error(e: &TbError, ct: &TrfTeamCrosstable, t: &TeamRun) -> Failure {
-    let team = match e {
-        TbError::UnknownCode { .. }
-        | TbError::InvalidModifier { .. }
-        | TbError::NotInEdition { .. }
-        | TbError::NotAllowedInRoundRobin { .. }
-        | TbError::TeamOnly { .. }
-        | TbError::NotForTeams { .. } => return list_error(e, t.from_cli, t.line_202),
-        TbError::DuplicateTpn(x) => Some(*x),
-        TbError::WrongRoundCount { tpn, .. }
-        | TbError::UnknownOpponent { tpn, .. }
-        | TbError::InconsistentPairing { tpn, .. } => Some(*tpn),
-        TbError::InvalidScoring(_) => None,
+    let Ok(team) = error_subject(e) else {
+        return list_error(e, t.from_cli, t.line_202);
     };
     let line = team.and_then(|x| {
         let i = ct.crosstable.teams.iter().position(|team| team.tpn == x)?;
@@ -150,29 +142,7 @@ fn print_explain(s: &TeamStandings, team: u32) {
         row.match_points,
         row.game_points
     );
-    for (tb, v) in s.tie_breaks.iter().zip(&row.values) {
-        outln!();
-        outln!("{tb} = {}", value_text(v));
-        let rows: Vec<Vec<String>> = v
-            .working
-            .contributions
-            .iter()
-            .map(|c| {
-                vec![
-                    c.round.map_or(String::new(), |r| r.to_string()),
-                    source_text(&c.source).replace("opponent", "team"),
-                    c.value.to_string(),
-                    if c.cut { "cut".into() } else { String::new() },
-                ]
-            })
-            .collect();
-        if !rows.is_empty() {
-            output::table(&["Round", "From", "Value", ""], &rows);
-        }
-        if let Some(note) = &v.working.note {
-            outln!("{note}");
-        }
-    }
+    print_working(&s.tie_breaks, &row.values, "team");
 }
 
 fn standings_json(
