@@ -336,6 +336,64 @@ fn two_arbiters_correcting_one_board_at_once_one_wins_the_other_is_told_which_bo
     assert_eq!(corrections[0]["before"], old.as_str());
 }
 
+/// Corrections of five boards sent at once: each answer's impact is that correction's alone
+/// (the same as the impact read back from the log at its position, which is the record just
+/// before it and with it), and the standings served afterwards (the service keeps its last
+/// tables, ADR results-003) are those a restarted server computes from the log.
+#[test]
+fn corrections_sent_at_once_each_report_their_own_impact() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, mut d, id) = setup(dir.path());
+    for round in 1..=2 {
+        play_round(&a, dir.path(), &id, round, false);
+    }
+    let before = a.ok(&["standings", &id, "--format", "csv"]);
+    let boards = a.json(&["result", "show", &id, "2"])["boards"].clone();
+    let spawn = |board: usize| {
+        let old = boards[board]["result"].as_str().unwrap().to_owned();
+        let new = if old == "1-0" { "0-1" } else { "1-0" };
+        std::process::Command::new(binary("arbiter"))
+            .args([
+                "result",
+                "correct",
+                &id,
+                "2",
+                &(board + 1).to_string(),
+                new,
+                "--was",
+                &old,
+                "--reason",
+                "sheets re-read",
+                "--json",
+            ])
+            .env("ARBITER_SERVER", format!("http://127.0.0.1:{}", a.port))
+            .env("ARBITER_DATA_DIR", &a.data)
+            .env_remove("ARBITER_TOKEN")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let children: Vec<_> = (0..5).map(spawn).collect();
+    for c in children {
+        let out = c.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", output_text(&out));
+        let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let position = answer["position"].as_i64().unwrap();
+        let from_log = a.json(&["result", "impact", &id, "--position", &position.to_string()]);
+        assert_eq!(
+            answer["rank_moves"], from_log["rank_moves"],
+            "the impact answered at position {position} is the one the log gives"
+        );
+        assert_eq!(answer["summary"], from_log["summary"]);
+    }
+    let served = a.ok(&["standings", &id, "--format", "csv"]);
+    assert_ne!(served, before, "five results changed");
+    d.kill9();
+    let _d = start(&a.data, a.port);
+    assert_eq!(a.ok(&["standings", &id, "--format", "csv"]), served);
+}
+
 #[test]
 fn pairings_set_by_hand_byes_and_bad_input_are_explained() {
     let dir = tempfile::tempdir().unwrap();

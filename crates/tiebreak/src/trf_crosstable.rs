@@ -113,7 +113,11 @@ fn result_col(round: usize) -> usize {
 /// The scoring system of the file in tenths of a point. Colour-dependent values (`XXS WW/BW`
 /// …) have no place in the tie-break rules and are refused.
 pub fn scoring(doc: &TrfDocument) -> Result<Scoring, AdapterError> {
-    let s = ScoringSystem::from_document(doc);
+    scoring_of(&ScoringSystem::from_document(doc))
+}
+
+/// [`scoring`] of a scoring system already read from a file's header.
+pub fn scoring_of(s: &ScoringSystem) -> Result<Scoring, AdapterError> {
     let whole = |msg: String| AdapterError {
         line: 0,
         column: 0,
@@ -223,108 +227,22 @@ pub fn from_trf(doc: &TrfDocument, opts: &AdapterOptions) -> Result<TrfCrosstabl
                 entries.push(RoundEntry::Absent);
                 continue;
             };
-            let own_colour = colour_of(tpn, r);
-            let code = block.result.to_char();
-            let entry = match &block.opponent {
-                Opponent::Invalid(text) => {
-                    return Err(err(
-                        opponent_col(r),
-                        format!("opponent {text:?} is not a starting rank"),
-                    ));
-                }
-                Opponent::Player(o) => {
-                    let o = *o;
-                    if !by_tpn.contains_key(&o) {
-                        return Err(err(
-                            opponent_col(r),
-                            format!("opponent {o} has no player record"),
-                        ));
-                    }
-                    if o == tpn {
-                        return Err(err(opponent_col(r), "paired against themself".into()));
-                    }
-                    let game_colour = || {
-                        own_colour
-                            .or_else(|| colour_of(o, r).map(Colour::opposite))
-                            .unwrap_or(if tpn < o {
-                                Colour::White
-                            } else {
-                                Colour::Black
-                            })
-                    };
-                    let played = |result| RoundEntry::Played {
-                        opponent: u32::from(o),
-                        colour: game_colour(),
-                        result,
-                    };
-                    match block.result {
-                        ResultCode::Win | ResultCode::UnratedWin => played(GameResult::Win),
-                        ResultCode::Draw | ResultCode::UnratedDraw => played(GameResult::Draw),
-                        ResultCode::Loss | ResultCode::UnratedLoss => played(GameResult::Loss),
-                        ResultCode::ForfeitWin => RoundEntry::ForfeitWin {
-                            opponent: u32::from(o),
-                            colour: own_colour,
-                        },
-                        ResultCode::ForfeitLoss => RoundEntry::ForfeitLoss {
-                            opponent: u32::from(o),
-                            colour: own_colour,
-                        },
-                        ResultCode::Blank => {
-                            return Err(err(
-                                result_col(r),
-                                format!(
-                                    "paired against {o} but no result yet; standings need finished \
-                                     rounds (use --rounds {})",
-                                    r - 1
-                                ),
-                            ));
-                        }
-                        ResultCode::HalfPointBye
-                        | ResultCode::FullPointBye
-                        | ResultCode::PairingAllocatedBye
-                        | ResultCode::ZeroPointBye => {
-                            return Err(err(
-                                result_col(r),
-                                format!("bye code '{code}' next to opponent {o}"),
-                            ));
-                        }
-                        ResultCode::Unknown(_) => {
-                            return Err(err(
-                                result_col(r),
-                                format!("unknown result code '{code}'"),
-                            ));
-                        }
-                    }
-                }
-                Opponent::Zero | Opponent::Blank => match block.result {
-                    ResultCode::PairingAllocatedBye => RoundEntry::PairingAllocatedBye,
-                    // `0000 - +`: the pre-2016 PAB, scored as a forfeit win; if the file gives
-                    // a forfeit win the points of a full-point bye but not of a PAB, it is one.
-                    ResultCode::ForfeitWin
-                        if scoring.forfeit_win != scoring.pairing_allocated_bye
-                            && scoring.forfeit_win == scoring.full_point_bye =>
-                    {
-                        RoundEntry::FullPointBye
-                    }
-                    ResultCode::ForfeitWin => RoundEntry::PairingAllocatedBye,
-                    ResultCode::FullPointBye => RoundEntry::FullPointBye,
-                    ResultCode::HalfPointBye => RoundEntry::HalfPointBye,
-                    ResultCode::ZeroPointBye => RoundEntry::ZeroPointBye,
-                    ResultCode::Blank | ResultCode::ForfeitLoss => RoundEntry::Absent,
-                    // Older files write byes as a "result" against nobody.
-                    ResultCode::Win | ResultCode::UnratedWin => RoundEntry::FullPointBye,
-                    ResultCode::Draw | ResultCode::UnratedDraw => RoundEntry::HalfPointBye,
-                    ResultCode::Loss | ResultCode::UnratedLoss => RoundEntry::ZeroPointBye,
-                    ResultCode::Unknown(_) => {
-                        return Err(err(result_col(r), format!("unknown result code '{code}'")));
-                    }
-                },
-            };
-            if let RoundEntry::Played { .. } = entry
-                && let trf::Colour::Invalid(c) = block.colour
-            {
-                return Err(err(colour_col(r), format!("colour '{c}' is not w, b or -")));
-            }
+            let entry = round_entry(
+                tpn,
+                r,
+                block,
+                &scoring,
+                |o| by_tpn.contains_key(&o),
+                |o| colour_of(o, r),
+            )
+            .map_err(|(field, message)| {
+                let column = match field {
+                    BlockField::Opponent => opponent_col(r),
+                    BlockField::Colour => colour_col(r),
+                    BlockField::Result => result_col(r),
+                };
+                err(column, message)
+            })?;
             entries.push(entry);
         }
         if opts.unpaired == UnpairedRounds::FromPoints
@@ -364,6 +282,132 @@ pub fn from_trf(doc: &TrfDocument, opts: &AdapterOptions) -> Result<TrfCrosstabl
         players: file_players,
         notes,
     })
+}
+
+/// The part of a round block a [`round_entry`] error is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlockField {
+    Opponent,
+    Colour,
+    Result,
+}
+
+/// One round block of participant `tpn` as its crosstable entry (the table at the top of this
+/// module), `round` 1-based. `has_player(o)`: whether `o` is a participant; `colour_of(o)`: the colour `o`'s own
+/// record gives them in this round. Used by [`from_trf`] and by readers of a tournament record
+/// that hold the blocks without a file (the results service, ADR results-003).
+pub fn round_entry(
+    tpn: u16,
+    round: usize,
+    block: &trf::RoundResult,
+    scoring: &Scoring,
+    has_player: impl Fn(u16) -> bool,
+    colour_of: impl Fn(u16) -> Option<Colour>,
+) -> Result<RoundEntry, (BlockField, String)> {
+    let own_colour = match block.colour {
+        trf::Colour::White => Some(Colour::White),
+        trf::Colour::Black => Some(Colour::Black),
+        _ => None,
+    };
+    let code = block.result.to_char();
+    let entry = match &block.opponent {
+        Opponent::Invalid(text) => {
+            return Err((
+                BlockField::Opponent,
+                format!("opponent {text:?} is not a starting rank"),
+            ));
+        }
+        Opponent::Player(o) => {
+            let o = *o;
+            if !has_player(o) {
+                return Err((
+                    BlockField::Opponent,
+                    format!("opponent {o} has no player record"),
+                ));
+            }
+            if o == tpn {
+                return Err((BlockField::Opponent, "paired against themself".into()));
+            }
+            let game_colour = || {
+                own_colour
+                    .or_else(|| colour_of(o).map(Colour::opposite))
+                    .unwrap_or(if tpn < o {
+                        Colour::White
+                    } else {
+                        Colour::Black
+                    })
+            };
+            let played = |result| RoundEntry::Played {
+                opponent: u32::from(o),
+                colour: game_colour(),
+                result,
+            };
+            match block.result {
+                ResultCode::Win | ResultCode::UnratedWin => played(GameResult::Win),
+                ResultCode::Draw | ResultCode::UnratedDraw => played(GameResult::Draw),
+                ResultCode::Loss | ResultCode::UnratedLoss => played(GameResult::Loss),
+                ResultCode::ForfeitWin => RoundEntry::ForfeitWin {
+                    opponent: u32::from(o),
+                    colour: own_colour,
+                },
+                ResultCode::ForfeitLoss => RoundEntry::ForfeitLoss {
+                    opponent: u32::from(o),
+                    colour: own_colour,
+                },
+                ResultCode::Blank => {
+                    return Err((
+                        BlockField::Result,
+                        format!(
+                            "paired against {o} but no result yet; standings need finished \
+                             rounds (use --rounds {})",
+                            round - 1
+                        ),
+                    ));
+                }
+                ResultCode::HalfPointBye
+                | ResultCode::FullPointBye
+                | ResultCode::PairingAllocatedBye
+                | ResultCode::ZeroPointBye => {
+                    return Err((
+                        BlockField::Result,
+                        format!("bye code '{code}' next to opponent {o}"),
+                    ));
+                }
+                ResultCode::Unknown(_) => {
+                    return Err((BlockField::Result, format!("unknown result code '{code}'")));
+                }
+            }
+        }
+        Opponent::Zero | Opponent::Blank => match block.result {
+            ResultCode::PairingAllocatedBye => RoundEntry::PairingAllocatedBye,
+            // `0000 - +`: the pre-2016 PAB, scored as a forfeit win; if the file gives
+            // a forfeit win the points of a full-point bye but not of a PAB, it is one.
+            ResultCode::ForfeitWin
+                if scoring.forfeit_win != scoring.pairing_allocated_bye
+                    && scoring.forfeit_win == scoring.full_point_bye =>
+            {
+                RoundEntry::FullPointBye
+            }
+            ResultCode::ForfeitWin => RoundEntry::PairingAllocatedBye,
+            ResultCode::FullPointBye => RoundEntry::FullPointBye,
+            ResultCode::HalfPointBye => RoundEntry::HalfPointBye,
+            ResultCode::ZeroPointBye => RoundEntry::ZeroPointBye,
+            ResultCode::Blank | ResultCode::ForfeitLoss => RoundEntry::Absent,
+            // Older files write byes as a "result" against nobody.
+            ResultCode::Win | ResultCode::UnratedWin => RoundEntry::FullPointBye,
+            ResultCode::Draw | ResultCode::UnratedDraw => RoundEntry::HalfPointBye,
+            ResultCode::Loss | ResultCode::UnratedLoss => RoundEntry::ZeroPointBye,
+            ResultCode::Unknown(_) => {
+                return Err((BlockField::Result, format!("unknown result code '{code}'")));
+            }
+        },
+    };
+    if let RoundEntry::Played { .. } = entry
+        && let trf::Colour::Invalid(c) = block.colour
+    {
+        return Err((BlockField::Colour, format!("colour '{c}' is not w, b or -")));
+    }
+    Ok(entry)
 }
 
 /// [`UnpairedRounds::FromPoints`] for one participant: turns `Absent` rounds into full- and

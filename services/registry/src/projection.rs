@@ -45,6 +45,31 @@ struct State {
     /// distributed mode each owner's events are copied by its own mirror, so a pairing
     /// can reach the results service before the entries it was made from.
     early: std::collections::HashMap<String, Vec<(RosterEvent, EventMeta, bool)>>,
+    /// Each tournament's revision: how many events changed it (ADR results-003).
+    revisions: std::collections::HashMap<String, Revisions>,
+}
+
+/// How many of the recent folds of a tournament [`Revisions`] remembers by position.
+const RECENT_REVISIONS: usize = 256;
+
+/// A tournament's revision (bumped by every event folded into it), and which revision the
+/// recent events' folds made: a reader that computed something from revision `r` and wrote
+/// the event at position `p` knows its own result is revision `r + 1` if folding `p` made it.
+#[derive(Default)]
+struct Revisions {
+    current: u64,
+    recent: std::collections::VecDeque<(i64, u64)>,
+}
+
+impl State {
+    fn bump(&mut self, id: &str, position: i64) {
+        let r = self.revisions.entry(id.to_owned()).or_default();
+        r.current += 1;
+        if r.recent.len() == RECENT_REVISIONS {
+            r.recent.pop_front();
+        }
+        r.recent.push_back((position, r.current));
+    }
 }
 
 /// Shared handle to the read model.
@@ -130,6 +155,74 @@ impl Tournaments {
         let s = self.state.read().ok()?;
         s.tournaments.get(id)?;
         Some(s.rosters.get(id).cloned().unwrap_or_default())
+    }
+
+    /// A tournament, its entries and its revision (the number of events folded into
+    /// them), read together: two reads with one revision are one state.
+    pub fn with_roster_revision(&self, id: &str) -> Option<(Tournament, Roster, u64)> {
+        let s = self.state.read().ok()?;
+        let t = s.tournaments.get(id)?.clone();
+        let rev = s.revisions.get(id).map_or(0, |r| r.current);
+        Some((t, s.rosters.get(id).cloned().unwrap_or_default(), rev))
+    }
+
+    /// The revision of tournament `id` that folding the event at `position` made (if it
+    /// changed the tournament and is among its recent folds).
+    pub fn revision_made_by(&self, id: &str, position: i64) -> Option<u64> {
+        let s = self.state.read().ok()?;
+        s.revisions
+            .get(id)?
+            .recent
+            .iter()
+            .rev()
+            .find(|(p, _)| *p == position)
+            .map(|(_, r)| *r)
+    }
+
+    /// `(t, roster)`, tournament `id` at revision `from`, brought to revision `to` by
+    /// folding the events whose folds made the revisions in between, read from the log by
+    /// position and folded as the projection folded them. `None` when they are no longer
+    /// among the recent folds ([`RECENT_REVISIONS`]).
+    pub async fn advance(
+        &self,
+        store: &EventStore,
+        id: &str,
+        (t, roster): (Tournament, Roster),
+        from: u64,
+        to: u64,
+    ) -> Result<Option<(Tournament, Roster)>, Status> {
+        let positions: Vec<i64> = {
+            let Ok(s) = self.state.read() else {
+                return Ok(None);
+            };
+            let Some(r) = s.revisions.get(id) else {
+                return Ok(None);
+            };
+            r.recent
+                .iter()
+                .filter(|(_, rev)| *rev > from && *rev <= to)
+                .map(|(p, _)| *p)
+                .collect()
+        };
+        if u64::try_from(positions.len()).ok() != to.checked_sub(from) {
+            return Ok(None);
+        }
+        let mut events = store.read_positions(&positions).await.map_err(from_log)?;
+        events.sort_by_key(|e| e.global_position);
+        let state = RwLock::new(State::default());
+        if let Ok(mut s) = state.write() {
+            s.tournaments.insert(id.to_owned(), t);
+            s.rosters.insert(id.to_owned(), roster);
+        }
+        let up = upcasters();
+        for e in events {
+            apply(
+                &state,
+                up.upcast(e)
+                    .map_err(|e| Status::internal(format!("upcast: {e}")))?,
+            );
+        }
+        Ok(read_one(&state, id))
     }
 
     /// A tournament and its entries, read together.
@@ -358,6 +451,7 @@ pub async fn events_of(
 /// Folds one roster event into tournament `id`'s record (`own`: an event of the
 /// tournament's own stream, whose version the tournament takes).
 fn apply_roster(s: &mut State, id: &str, event: RosterEvent, meta: &EventMeta, own: bool) {
+    s.bump(id, meta.position);
     s.index
         .entry(id.to_owned())
         .or_default()
@@ -402,6 +496,7 @@ fn apply(state: &RwLock<State>, e: RecordedEvent) {
                     .insert(e.global_position, t.tournament_id.clone());
                 let id = t.tournament_id.clone();
                 s.tournaments.insert(id.clone(), t);
+                s.bump(&id, e.global_position);
                 for (event, meta, own) in s.early.remove(&id).unwrap_or_default() {
                     apply_roster(&mut s, &id, event, &meta, own);
                 }
@@ -412,9 +507,10 @@ fn apply(state: &RwLock<State>, e: RecordedEvent) {
         },
         TOURNAMENT_UPDATED => match TournamentUpdated::decode(e.payload.as_slice()) {
             Ok(u) => {
-                let id = e.stream.trim_start_matches("tournament-");
-                if let Some(t) = s.tournaments.get_mut(id) {
+                let id = e.stream.trim_start_matches("tournament-").to_owned();
+                if let Some(t) = s.tournaments.get_mut(&id) {
                     tournament::updated(t, u, e.stream_version);
+                    s.bump(&id, e.global_position);
                 }
             }
             Err(err) => {

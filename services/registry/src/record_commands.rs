@@ -69,6 +69,28 @@ pub async fn load_latest(
     load(tournaments, id)
 }
 
+/// [`load_latest`] with the tournament's revision (see
+/// [`Tournaments::with_roster_revision`]): what a cache of things computed from the record
+/// is keyed by.
+pub async fn load_latest_revision(
+    platform: &Platform,
+    tournaments: &Tournaments,
+    id: &str,
+) -> Result<(Tournament, Roster, u64), Status> {
+    let head = platform.store.head_position().await.map_err(from_log)?;
+    if !tournaments.caught_up(head).await {
+        return Err(Status::unavailable(
+            "the tournament projection is behind the log; retry",
+        ));
+    }
+    if id.trim().is_empty() {
+        return Err(invalid("tournament_id", "must not be empty"));
+    }
+    tournaments
+        .with_roster_revision(id.trim())
+        .ok_or_else(|| not_found("tournament_id", format!("no tournament {id:?}")))
+}
+
 /// The tournament and its record, or NOT_FOUND naming `tournament_id`.
 pub fn load(tournaments: &Tournaments, id: &str) -> Result<(Tournament, Roster), Status> {
     if id.trim().is_empty() {

@@ -261,9 +261,10 @@ fn future_byes(roster: &Roster, n: u32, total: u32) -> BTreeMap<(u32, u32), &'st
 }
 
 /// Round → player id → the player's block (built once per export).
-type BlockIndex<'a> = BTreeMap<u32, std::collections::HashMap<&'a str, &'a RoundBlock>>;
+pub type BlockIndex<'a> = BTreeMap<u32, std::collections::HashMap<&'a str, &'a RoundBlock>>;
 
-fn block_index(roster: &Roster) -> BlockIndex<'_> {
+/// The record's round blocks by round and player, for [`round_block`].
+pub fn block_index(roster: &Roster) -> BlockIndex<'_> {
     roster
         .rounds
         .iter()
@@ -271,7 +272,9 @@ fn block_index(roster: &Roster) -> BlockIndex<'_> {
         .collect()
 }
 
-fn history_block(roster: &Roster, index: &BlockIndex<'_>, e: &Entry, r: u32) -> RoundResult {
+/// Round `r` of entry `e` as the export writes it: the paired block, a withdrawn player's
+/// zero-point bye, a late entrant's missed round, or blank.
+pub fn round_block(roster: &Roster, index: &BlockIndex<'_>, e: &Entry, r: u32) -> RoundResult {
     let block = index
         .get(&r)
         .and_then(|bs| bs.get(e.player_id.as_str()).copied());
@@ -337,6 +340,66 @@ fn with_settings(
     (before, after)
 }
 
+/// The lines the export writes before and after the player records: an imported file's
+/// header as read (062/072 following the entries) or one generated from the tournament, with
+/// the officials and the tournament's settings (scoring, tie-breaks).
+fn header_lines(
+    t: &Tournament,
+    roster: &Roster,
+    version: TrfVersion,
+) -> (Vec<trf::Line>, Vec<trf::Line>) {
+    let (before, after): (Vec<trf::Line>, Vec<trf::Line>) = match &roster.trf {
+        Some(imp) => {
+            let players = roster.entries.len().to_string();
+            let rated = roster
+                .entries
+                .iter()
+                .filter(|e| roster.rules.rating.of(&e.data) > 0)
+                .count()
+                .to_string();
+            // 062/072 follow the entries (late entries change them); other lines as read.
+            let lines: Vec<trf::Line> = imp
+                .kept_lines
+                .iter()
+                .filter_map(|l| one_line(l))
+                .map(|line| match &line.record {
+                    Record::Header(h)
+                        if (h.kind == HeaderKind::NumberOfPlayers && h.value.trim() != players)
+                            || (h.kind == HeaderKind::NumberOfRatedPlayers
+                                && h.value.trim() != rated) =>
+                    {
+                        let count = if h.kind == HeaderKind::NumberOfPlayers {
+                            &players
+                        } else {
+                            &rated
+                        };
+                        trf::Line::new(header(h.kind, count))
+                    }
+                    _ => line,
+                })
+                .collect();
+            let at = usize::try_from(imp.players_at)
+                .unwrap_or(0)
+                .min(lines.len());
+            let (lines, at) = with_officials(t, lines, at);
+            let (a, b) = lines.split_at(at);
+            (a.to_vec(), b.to_vec())
+        }
+        None => (generated_header(t, roster, version), Vec::new()),
+    };
+    with_settings(roster, before, after)
+}
+
+/// The scoring system the export declares (`XXS`/`162` of its header): what a reader of the
+/// exported file scores the rounds with.
+pub fn scoring_system(t: &Tournament, roster: &Roster) -> trf::ScoringSystem {
+    let (before, after) = header_lines(t, roster, TrfVersion::Trf26);
+    let mut doc = TrfDocument::new();
+    doc.lines.extend(before);
+    doc.lines.extend(after);
+    trf::ScoringSystem::from_document(&doc)
+}
+
 /// Writes the tournament as TRF as of `options.round`.
 pub fn export(
     t: &Tournament,
@@ -375,46 +438,7 @@ pub fn export_doc(
         .map(|i| i.total_rounds)
         .filter(|r| *r > 0)
         .unwrap_or(t.rounds);
-    let (before, after): (Vec<trf::Line>, Vec<trf::Line>) = match &roster.trf {
-        Some(imp) => {
-            let players = roster.entries.len().to_string();
-            let rated = roster
-                .entries
-                .iter()
-                .filter(|e| roster.rules.rating.of(&e.data) > 0)
-                .count()
-                .to_string();
-            // 062/072 follow the entries (late entries change them); other lines as read.
-            let lines: Vec<trf::Line> = imp
-                .kept_lines
-                .iter()
-                .filter_map(|l| one_line(l))
-                .map(|line| match &line.record {
-                    Record::Header(h)
-                        if (h.kind == HeaderKind::NumberOfPlayers && h.value.trim() != players)
-                            || (h.kind == HeaderKind::NumberOfRatedPlayers
-                                && h.value.trim() != rated) =>
-                    {
-                        let count = if h.kind == HeaderKind::NumberOfPlayers {
-                            &players
-                        } else {
-                            &rated
-                        };
-                        trf::Line::new(header(h.kind, count))
-                    }
-                    _ => line,
-                })
-                .collect();
-            let at = usize::try_from(imp.players_at)
-                .unwrap_or(0)
-                .min(lines.len());
-            let (lines, at) = with_officials(t, lines, at);
-            let (a, b) = lines.split_at(at);
-            (a.to_vec(), b.to_vec())
-        }
-        None => (generated_header(t, roster, options.version), Vec::new()),
-    };
-    let (before, after) = with_settings(roster, before, after);
+    let (before, after) = header_lines(t, roster, options.version);
     let mut scoring_doc = TrfDocument::new();
     scoring_doc.lines.extend(before.iter().cloned());
     scoring_doc.lines.extend(after.iter().cloned());
@@ -448,7 +472,7 @@ pub fn export_doc(
             ..PlayerRecord::default()
         };
         for r in 1..=n {
-            p.set_round(r as usize, history_block(roster, &blocks, e, r));
+            p.set_round(r as usize, round_block(roster, &blocks, e, r));
         }
         p.points = scoring.total(&p.rounds).map_or(Field::Empty, Field::Value);
         for ((r, who), kind) in &byes {

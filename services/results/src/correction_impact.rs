@@ -8,7 +8,9 @@ use arbiter_registry::round_record::parse_result;
 use arbiter_registry::tournament::FieldError;
 use tiebreak::{Edition, TieBreak};
 
-use crate::standings_projection;
+use std::sync::Arc;
+
+use crate::standings_projection::{self, Computed};
 
 /// A correction of one board: `before` → `after`.
 pub struct Correction<'a> {
@@ -28,6 +30,13 @@ pub struct Correction<'a> {
     pub unpublished: Vec<u32>,
 }
 
+/// Which record a table of [`impact_with`] is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Before,
+    After,
+}
+
 /// Compares the standings of `before` and `after` (records of the same tournament).
 pub fn impact(
     t: &Tournament,
@@ -37,12 +46,25 @@ pub fn impact(
     list: &[TieBreak],
     edition: Edition,
 ) -> Result<CorrectionImpact, FieldError> {
+    impact_with(before, after, c, |_, roster, round| {
+        standings_projection::compute(t, roster, round, list, edition, false).map(Arc::new)
+    })
+}
+
+/// [`impact`] with the standings after `round` of each record given by `table` (the
+/// service keeps the last ones computed, `standings_cache`).
+pub fn impact_with(
+    before: &Roster,
+    after: &Roster,
+    c: &Correction<'_>,
+    mut table: impl FnMut(Side, &Roster, u32) -> Result<Arc<Computed>, FieldError>,
+) -> Result<CorrectionImpact, FieldError> {
     let round = standings_projection::complete_rounds(after)
         .min(standings_projection::complete_rounds(before));
     let mut moves = Vec::new();
     if round >= c.round {
-        let sb = standings_projection::compute(t, before, round, list, edition, false)?;
-        let sa = standings_projection::compute(t, after, round, list, edition, false)?;
+        let sb = table(Side::Before, before, round)?;
+        let sa = table(Side::After, after, round)?;
         let rb = sb.rows(before);
         let ra = sa.rows(after);
         let before: std::collections::HashMap<u32, &arbiter_proto::v1::StandingRow> =

@@ -9,8 +9,10 @@
 //! ([`audit`]), the hash chain's verification. Service name in events: `results`.
 pub mod audit;
 pub mod correction_impact;
+pub mod record_crosstable;
 pub mod result_entry;
 pub mod result_sheet;
+pub mod standings_cache;
 pub mod standings_projection;
 
 use arbiter_eventlog::EventStore;
@@ -23,7 +25,7 @@ use arbiter_proto::v1::{
     Tournament, VerifyLogRequest, VerifyLogResponse,
 };
 use arbiter_registry::projection::Tournaments;
-use arbiter_registry::record_commands::{self, load_latest};
+use arbiter_registry::record_commands::{self, load_latest, load_latest_revision};
 use arbiter_registry::roster::{Roster, RosterEvent, types};
 use arbiter_registry::tournament::FieldError;
 use arbiter_service_kit::auth::Scope;
@@ -41,6 +43,8 @@ pub const SERVICE: &str = "results";
 pub struct Results {
     platform: Platform,
     tournaments: Tournaments,
+    /// The last standings computed, by the record's revision.
+    standings: standings_cache::StandingsCache,
 }
 
 impl Results {
@@ -64,6 +68,7 @@ impl Results {
         let r = Results {
             tournaments,
             platform: platform.clone(),
+            standings: standings_cache::StandingsCache::default(),
         };
         tokio::spawn(r.clone().apply_clock_results());
         r
@@ -389,6 +394,38 @@ impl Results {
         Ok((l, e))
     }
 
+    /// The cache key of the table after `round` (0: every complete round) of the record at
+    /// `revision`.
+    fn table_key(
+        &self,
+        t: &Tournament,
+        roster: &Roster,
+        revision: u64,
+        round: u32,
+        list: &[tiebreak::TieBreak],
+        edition: tiebreak::Edition,
+    ) -> standings_cache::Key {
+        standings_cache::Key {
+            tournament_id: t.tournament_id.clone(),
+            revision,
+            round: if round == 0 {
+                standings_projection::complete_rounds(roster)
+            } else {
+                round
+            },
+            list: list.to_vec(),
+            edition,
+        }
+    }
+
+    /// The records of tournament `id` just before `position` and with it, from the log.
+    async fn around(&self, id: &str, position: i64) -> Result<(Roster, Roster), Status> {
+        let (_, before) =
+            store_as_of(&self.tournaments, &self.platform.store, id, position - 1).await?;
+        let (_, after) = store_as_of(&self.tournaments, &self.platform.store, id, position).await?;
+        Ok((before, after))
+    }
+
     /// Impact of the correction recorded at `position`.
     async fn recorded_impact(
         &self,
@@ -532,7 +569,8 @@ impl ResultsService for Results {
                 impact,
             }));
         }
-        let (t, before) = load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?;
+        let (t, before, revision) =
+            load_latest_revision(&self.platform, &self.tournaments, &r.tournament_id).await?;
         let e = result_entry::decide_correct(
             &t,
             &before,
@@ -564,10 +602,69 @@ impl ResultsService for Results {
             )
             .await
             .map_err(|s| board_conflict(r.round, r.board, s))?;
-        let (_, after) = load_latest(&self.platform, &self.tournaments, &t.tournament_id).await?;
+        // The impact is the log's: the record just before this correction's position and
+        // the record with it, as `GetCorrectionImpact` of the position reads them later.
+        // Another board's result may have been folded between this command's read and its
+        // append; those events are folded onto `before` (or, past the recent folds, both
+        // records are read from the log).
+        let made = self
+            .tournaments
+            .revision_made_by(&t.tournament_id, ack.first_position);
+        let with_this = |mut r: Roster| {
+            let b = r.clone();
+            r.apply(RosterEvent::ResultCorrected(e.clone()));
+            (b, r)
+        };
+        let (before, after, revisions) = match made {
+            Some(m) if m == revision + 1 => {
+                let (b, a) = with_this(before);
+                (b, a, Some((revision, m)))
+            }
+            Some(m) if m > revision + 1 => match self
+                .tournaments
+                .advance(
+                    &self.platform.store,
+                    &t.tournament_id,
+                    (t.clone(), before),
+                    revision,
+                    m - 1,
+                )
+                .await?
+            {
+                Some((_, b)) => {
+                    let (b, a) = with_this(b);
+                    (b, a, Some((m - 1, m)))
+                }
+                None => {
+                    let (b, a) = self.around(&t.tournament_id, ack.first_position).await?;
+                    (b, a, None)
+                }
+            },
+            _ => {
+                let (b, a) = self.around(&t.tournament_id, ack.first_position).await?;
+                (b, a, None)
+            }
+        };
         let (l, ed) = self.tiebreaks("", "", &before)?;
-        let impact = correction_impact::impact(&t, &before, &after, &correction_of(&e), &l, ed)
-            .map_err(field)?;
+        let impact = correction_impact::impact_with(
+            &before,
+            &after,
+            &correction_of(&e),
+            |side, roster, round| {
+                let compute = || standings_projection::compute(&t, roster, round, &l, ed, false);
+                let revision = revisions.map(|(b, a)| match side {
+                    correction_impact::Side::Before => b,
+                    correction_impact::Side::After => a,
+                });
+                match revision {
+                    Some(rev) => self
+                        .standings
+                        .get_or_compute(self.table_key(&t, roster, rev, round, &l, ed), compute),
+                    None => compute().map(std::sync::Arc::new),
+                }
+            },
+        )
+        .map_err(field)?;
         Ok(Response::new(CorrectResultResponse {
             ack: Some(ack),
             applies_to: e.applies_to,
@@ -780,21 +877,34 @@ impl ResultsService for Results {
         } else {
             r.as_of_position
         };
-        let (t, roster) = if position > 0 {
-            store_as_of(
+        let (t, roster, revision) = if position > 0 {
+            let (t, roster) = store_as_of(
                 &self.tournaments,
                 &self.platform.store,
                 r.tournament_id.trim(),
                 position,
             )
-            .await?
+            .await?;
+            (t, roster, None)
         } else {
-            load_latest(&self.platform, &self.tournaments, &r.tournament_id).await?
+            let (t, roster, revision) =
+                load_latest_revision(&self.platform, &self.tournaments, &r.tournament_id).await?;
+            (t, roster, Some(revision))
         };
         let (l, ed) = self.tiebreaks(&r.tiebreaks, &r.edition, &roster)?;
         let explain = !r.explain_player.trim().is_empty();
-        let c =
-            standings_projection::compute(&t, &roster, r.round, &l, ed, explain).map_err(field)?;
+        let compute = || standings_projection::compute(&t, &roster, r.round, &l, ed, explain);
+        let c = match revision {
+            // The working is not kept; a table as of an earlier position is rarely asked twice.
+            Some(revision) if !explain => self
+                .standings
+                .get_or_compute(
+                    self.table_key(&t, &roster, revision, r.round, &l, ed),
+                    compute,
+                )
+                .map_err(field)?,
+            _ => std::sync::Arc::new(compute().map_err(field)?),
+        };
         let note = standings_projection::announced_list_note(&r.tiebreaks, ed, &roster)
             .unwrap_or_default();
         let explanation = if explain {
@@ -818,7 +928,7 @@ impl ResultsService for Results {
             } else {
                 self.tournaments.position()
             },
-            document: c.render(&roster, &r.format).map_err(field)?,
+            document: c.render(&t, &roster, &r.format).map_err(field)?,
             explanation,
         }))
     }

@@ -1,15 +1,15 @@
-//! Standings of a tournament record, pure: the record is written as TRF by the registry's
-//! export (the same file a federation receives), read into a crosstable by
-//! `tiebreak::trf_crosstable` (the adapter `arbiter standings --trf` uses), and ranked by
-//! `tiebreak::standings` with the requested list and edition. Renderings: text, CSV,
+//! Standings of a tournament record, pure: the record is read into the crosstable its TRF
+//! export would give `arbiter standings --trf` ([`record_crosstable`], without writing the
+//! export), and ranked by `tiebreak::standings` with the requested list and edition. Renderings: text, CSV,
 //! JSON and TRF (the export with the rank column set from these standings).
 use arbiter_proto::v1::{StandingRow, Tournament};
 use arbiter_registry::roster::Roster;
 use arbiter_registry::tournament::FieldError;
 use arbiter_registry::trf_export::{self, ExportOptions};
 use serde_json::json;
-use tiebreak::trf_crosstable::{self, AdapterOptions, TrfCrosstable, UnpairedRounds};
-use tiebreak::{Edition, Options, Standings, TieBreak, TieResolution};
+use tiebreak::{Crosstable, Edition, Options, Standings, TieBreak, TieResolution};
+
+use crate::record_crosstable;
 
 /// The tie-break list used when none is given (a common announcement for opens).
 pub const DEFAULT_TIEBREAKS: &str = "BH/C1,BH,SB,DE";
@@ -112,11 +112,9 @@ pub struct Computed {
     /// The standings.
     pub standings: Standings,
     /// The crosstable they were computed from (names, ratings).
-    pub crosstable: TrfCrosstable,
+    pub crosstable: Crosstable,
     /// After this round.
     pub after_round: u32,
-    /// The TRF document the crosstable was read from (rank column as exported).
-    pub trf: trf::TrfDocument,
 }
 
 /// Computes the standings.
@@ -139,60 +137,34 @@ pub fn compute(
             ),
         ));
     }
-    let mut upto = roster.clone();
-    upto.paired_rounds = after;
-    std::sync::Arc::make_mut(&mut upto.rounds).retain(|r, _| *r <= after);
-    // The record as a TRF document, read as `arbiter standings --trf` reads a file's,
-    // without writing and parsing the text in between (ADR registry-003).
-    let (doc, _) = trf_export::export_doc(
-        t,
-        &upto,
-        &ExportOptions {
-            round: 0,
-            version: trf::TrfVersion::Trf26,
-            engine_lines: false,
-        },
-    )?;
     let kind = if t.pairing_system.contains("round-robin") {
         tiebreak::EventKind::RoundRobin
     } else {
         tiebreak::EventKind::Swiss
     };
-    let ct = trf_crosstable::from_trf(
-        &doc,
-        &AdapterOptions {
-            kind,
-            rounds: Some(after as usize),
-            unpaired: UnpairedRounds::Zero,
-        },
-    )
-    .map_err(|e| err("tournament_id", format!("record as TRF: {e}")))?;
+    // The record read straight into the crosstable `arbiter standings --trf` would read
+    // from its TRF export (ADR results-003).
+    let crosstable = record_crosstable::crosstable(t, roster, after, kind)?;
     let options = Options {
         ties: TieResolution::Shared,
         unrated_rating: None,
         allow_buchholz_in_round_robin: false,
         with_working,
     };
-    let s = tiebreak::standings(&ct.crosstable, edition, list, &options)
+    let s = tiebreak::standings(&crosstable, edition, list, &options)
         .map_err(|e| err("tiebreaks", e.to_string()))?;
     Ok(Computed {
         standings: s,
-        crosstable: ct,
+        crosstable,
         after_round: after,
-        trf: doc,
     })
 }
 
 impl Computed {
     /// The rows for the API: player ids from the record.
     pub fn rows(&self, roster: &Roster) -> Vec<StandingRow> {
-        let players: std::collections::HashMap<u32, &tiebreak::Participant> = self
-            .crosstable
-            .crosstable
-            .players
-            .iter()
-            .map(|p| (p.tpn, p))
-            .collect();
+        let players: std::collections::HashMap<u32, &tiebreak::Participant> =
+            self.crosstable.players.iter().map(|p| (p.tpn, p)).collect();
         let mut at_rank: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
         for r in &self.standings.rows {
             *at_rank.entry(r.rank).or_default() += 1;
@@ -236,7 +208,12 @@ impl Computed {
     }
 
     /// A rendering: `text`, `csv`, `json` or `trf`.
-    pub fn render(&self, roster: &Roster, format: &str) -> Result<String, FieldError> {
+    pub fn render(
+        &self,
+        t: &Tournament,
+        roster: &Roster,
+        format: &str,
+    ) -> Result<String, FieldError> {
         let rows = self.rows(roster);
         let names = self.names();
         match format.trim().to_ascii_lowercase().as_str() {
@@ -319,7 +296,7 @@ impl Computed {
                 })
                 .to_string())
             }
-            "trf" => self.trf_with_ranks(),
+            "trf" => self.trf_with_ranks(t, roster),
             "crosstable" => Ok(self.crosstable_text(&rows, &names)),
             other => Err(err("format", format!("{other:?}: text, csv, json or trf"))),
         }
@@ -332,14 +309,13 @@ impl Computed {
     /// (`arbiter print crosstable`, crates/render).
     fn round_cells(&self) -> std::collections::HashMap<u32, Vec<serde_json::Value>> {
         use tiebreak::{Colour, GameResult, RoundEntry};
-        let rounds = self.crosstable.crosstable.rounds_played as usize;
+        let rounds = self.crosstable.rounds_played as usize;
         let colour = |c: Option<Colour>| match c {
             Some(Colour::White) => "w",
             Some(Colour::Black) => "b",
             None => "",
         };
         self.crosstable
-            .crosstable
             .players
             .iter()
             .map(|p| {
@@ -386,14 +362,9 @@ impl Computed {
     /// points and the tie-break values.
     fn crosstable_text(&self, rows: &[StandingRow], names: &[String]) -> String {
         use tiebreak::{Colour, GameResult, RoundEntry};
-        let entries: std::collections::HashMap<u32, &tiebreak::Participant> = self
-            .crosstable
-            .crosstable
-            .players
-            .iter()
-            .map(|p| (p.tpn, p))
-            .collect();
-        let rounds = self.crosstable.crosstable.rounds_played as usize;
+        let entries: std::collections::HashMap<u32, &tiebreak::Participant> =
+            self.crosstable.players.iter().map(|p| (p.tpn, p)).collect();
+        let rounds = self.crosstable.rounds_played as usize;
         let mut s = format!("{:<5} {:>4}  {:<30}", "Rank", "TPN", "Name");
         for r in 1..=rounds {
             s.push_str(&format!(" {:>6}", format!("R{r}")));
@@ -448,9 +419,21 @@ impl Computed {
         s
     }
 
-    /// The exported TRF with the rank column (86–89) set from these standings.
-    fn trf_with_ranks(&self) -> Result<String, FieldError> {
-        let mut doc = self.trf.clone();
+    /// The record's TRF export after the standings' round, with the rank column (86–89) set
+    /// from these standings.
+    fn trf_with_ranks(&self, t: &Tournament, roster: &Roster) -> Result<String, FieldError> {
+        let mut upto = roster.clone();
+        upto.paired_rounds = self.after_round;
+        std::sync::Arc::make_mut(&mut upto.rounds).retain(|r, _| *r <= self.after_round);
+        let (mut doc, _) = trf_export::export_doc(
+            t,
+            &upto,
+            &ExportOptions {
+                round: 0,
+                version: trf::TrfVersion::Trf26,
+                engine_lines: false,
+            },
+        )?;
         let ranks: std::collections::HashMap<u32, u32> = self
             .standings
             .rows
