@@ -414,7 +414,9 @@ pub fn export_doc(
         }
         None => (generated_header(t, roster, options.version), Vec::new()),
     };
-    let (before, after) = with_settings(roster, before, after);
+    let (mut before, mut after) = with_settings(roster, before, after);
+    let new_teams =
+        crate::trf_teams::refresh(roster, options.version, &mut [&mut before, &mut after]);
     let mut scoring_doc = TrfDocument::new();
     scoring_doc.lines.extend(before.iter().cloned());
     scoring_doc.lines.extend(after.iter().cloned());
@@ -477,6 +479,9 @@ pub fn export_doc(
     doc.lines.extend(before);
     for p in players {
         doc.push(Record::Player(p));
+    }
+    for t in new_teams {
+        doc.push(t);
     }
     doc.lines.extend(after);
     if options.version == TrfVersion::Trf26 {
