@@ -3,7 +3,8 @@
 //! board order; line-ups by the arbiter and by a captain; refusals that write nothing (the
 //! log's head unchanged): a wrong board order, another team's captain, a late captain, a
 //! line-up of a withdrawn team; the TRF export with its team records, checked by
-//! `arbiter trf check` and imported again into a team tournament with the same teams.
+//! `arbiter trf check` and imported again into a team tournament with the same teams;
+//! `arbiter round pair` refused (team pairing through the service is still to come).
 use std::path::Path;
 
 use arbiter_tests::{Arbiter, Proc, binary, output_text, start_arbiterd};
@@ -310,6 +311,17 @@ fn a_team_swiss_registers_teams_rosters_and_line_ups_and_exports_them() {
             "team", "lineup", &t, "4", "--round", "3", "4", "8", "12", "16",
         ],
         &["team", "withdrew from round 3"],
+    );
+
+    // Team pairing through the pairing service is not there yet: refused, naming why.
+    refused_nothing_written(
+        &a,
+        None,
+        &["round", "pair", &t, "1"],
+        &[
+            "--system",
+            "team tournaments are not paired by the service yet",
+        ],
     );
 
     // The list names players, not ids.
