@@ -403,3 +403,51 @@ fn a_team_swiss_registers_teams_rosters_and_line_ups_and_exports_them() {
     let check = a.run(&["trf", "check", file16.to_str().unwrap()]);
     assert!(check.status.success(), "{}", output_text(&check));
 }
+
+/// Issue 43 part 4: the results service's team standings of a team TRF imported into a
+/// team tournament are the offline `standings --trf FILE --teams` of the same file (the
+/// heltour Crete Friendship Cup 2024: 15 teams, whose places, MP and GP the offline path
+/// already matches with the organiser's table).
+#[test]
+fn the_servers_team_standings_of_an_imported_team_event_are_the_offline_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, _d) = start(dir.path());
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../crates/tiebreak/tests/fixtures/heltour-crete-friendship-cup-2024-team.trf");
+    let file = file.to_str().unwrap();
+    let imported = a.json(&["tournament", "import", file]);
+    let id = imported["tournament_id"].as_str().unwrap().to_owned();
+    let teams = a.json(&["team", "list", &id]);
+    assert_eq!(teams["teams"].as_array().unwrap().len(), 15);
+
+    let offline = a.json(&["standings", "--trf", file, "--teams"]);
+    let served = a.json(&["standings", &id, "--teams"]);
+    assert_eq!(
+        served["rows"], offline["rows"],
+        "server:\n{served}\noffline:\n{offline}"
+    );
+    assert_eq!(served["tie_breaks"], offline["tie_breaks"]);
+    assert_eq!(served["primary"], "MP");
+    let by_gp = a.json(&["standings", &id, "--teams", "--primary", "gp"]);
+    let offline_gp = a.json(&["standings", "--trf", file, "--teams", "--primary", "gp"]);
+    assert_eq!(by_gp["rows"], offline_gp["rows"]);
+
+    // Human output: team names, MP and GP, the working of one team.
+    let first = offline["rows"][0]["name"].as_str().unwrap().to_owned();
+    let text = a.ok(&["standings", &id, "--teams", "--explain", "1"]);
+    assert!(text.contains(&first), "{text}");
+    assert!(text.contains("15 teams, 6 boards"), "{text}");
+    assert!(
+        text.contains("team 1 (ΓΑΖΙ 1): place 4, 9 MP, 25 GP"),
+        "{text}"
+    );
+    assert!(text.contains("R1 opponent 8"), "{text}");
+
+    // An individual tournament has no team standings: refused naming the field.
+    let solo = a.json(&["tournament", "create", "--name", "Solo Open"])["tournament_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let o = a.refused(&["standings", &solo, "--teams"]);
+    assert!(o.contains("has no teams"), "{o}");
+}
