@@ -48,12 +48,10 @@ pub fn refresh(
             };
             // By name: a tournament's team names are unique (AddTeam), and an imported
             // file's records made its teams under their names.
-            let Some(i) = teams.iter().position(|t| t.name == *name) else {
+            // (A file may repeat a name: the first team of it not yet matched.)
+            let Some(i) = (0..teams.len()).find(|&i| teams[i].name == *name && !covered[i]) else {
                 continue;
             };
-            if covered[i] {
-                continue;
-            }
             covered[i] = true;
             let now = members(roster, &teams[i]);
             if *current != now {
@@ -228,6 +226,24 @@ mod tests {
                 .collect()
         };
         assert_eq!(names(&again), names(&roster));
+    }
+
+    /// A file that names two teams alike: each record stays one team, none is added.
+    #[test]
+    fn two_team_records_of_one_name_stay_two_teams() {
+        let text = "012 T\n\
+001    1      A, A                              2100                             0.0    1\n\
+001    2      B, B                              2000                             0.0    2\n\
+013 Same                                 1\n\
+013 Same                                 2\n";
+        let (t, roster, _) = import(text.as_bytes());
+        assert_eq!(roster.teams.teams.len(), 2);
+        let (out, _) = export(&t, &roster, &ExportOptions::default()).unwrap();
+        assert_eq!(
+            out.lines().filter(|l| l.starts_with("013")).count(),
+            2,
+            "{out}"
+        );
     }
 
     /// A tournament made here: one 310 per team (013 in TRF16), members in roster order.
