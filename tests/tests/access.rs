@@ -74,6 +74,12 @@ async fn call(ch: &Channel, rpc: &str, t: &str, token: Option<&str>) -> Vec<Resu
         "RequestBye" => c!(reg.request_bye(tr!(RequestByeRequest))),
         "ProhibitPairing" => c!(reg.prohibit_pairing(tr!(ProhibitPairingRequest))),
         "ListPlayers" => c!(reg.list_players(tr!(ListPlayersRequest))),
+        "SetTeamRules" => c!(reg.set_team_rules(tr!(SetTeamRulesRequest))),
+        "AddTeam" => c!(reg.add_team(tr!(AddTeamRequest))),
+        "SetTeamRoster" => c!(reg.set_team_roster(tr!(SetTeamRosterRequest))),
+        "SubmitLineup" => c!(reg.submit_lineup(tr!(SubmitLineupRequest))),
+        "WithdrawTeam" => c!(reg.withdraw_team(tr!(WithdrawTeamRequest))),
+        "ListTeams" => c!(reg.list_teams(tr!(ListTeamsRequest))),
         "SetEntryRules" => c!(reg.set_entry_rules(tr!(SetEntryRulesRequest))),
         "SetTournamentSettings" => {
             c!(reg.set_tournament_settings(tr!(SetTournamentSettingsRequest)))

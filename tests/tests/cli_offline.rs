@@ -1258,13 +1258,19 @@ fn team_standings_refuse_what_they_cannot_rank_and_say_why() {
         "{}",
         stderr(&o)
     );
-    // The team options need --teams; --teams needs a file.
+    // The team options need --teams; reading forfeits from the points column needs a file
+    // (a tournament on the server has its own record: `--teams` alone asks the server).
     let o = arbiter_path(&["standings", "--trf", "FILE", "--primary", "gp"], &team);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
-    let o = arbiter(&["standings", "some-tournament", "--teams"]);
+    let o = arbiter(&[
+        "standings",
+        "some-tournament",
+        "--teams",
+        "--forfeits-from-points",
+    ]);
     assert_eq!(code(&o), 2);
     assert!(
-        stderr(&o).contains("--teams is for --trf FILE"),
+        stderr(&o).contains("--forfeits-from-points is for --trf FILE"),
         "{}",
         stderr(&o)
     );

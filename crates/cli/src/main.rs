@@ -21,6 +21,7 @@ mod resolve;
 mod result_sheet;
 mod round_results;
 mod sheets;
+mod teams;
 mod tournament;
 mod use_default;
 
@@ -98,6 +99,10 @@ pub enum Command {
     /// Players and entries of a tournament.
     #[command(subcommand)]
     Player(registry_players::PlayerCommand),
+    /// Teams of a team tournament: add, roster (board order), line-ups, list, rules
+    /// (boards, deadlines), withdraw.
+    #[command(subcommand)]
+    Team(teams::TeamCommand),
     /// The server's player directory: a FIDE rating list (import, find).
     #[command(subcommand)]
     Ratinglist(ratinglist_import::RatingListCommand),
@@ -205,6 +210,7 @@ async fn main() -> ExitCode {
         Command::Result(r) => round_results::run_result(&cli, r).await,
         Command::Audit(a) => round_results::run_audit(&cli, a).await,
         Command::Player(p) => registry_players::run_player(&cli, p).await,
+        Command::Team(t) => teams::run(&cli, t).await,
         Command::Ratinglist(r) => ratinglist_import::run(&cli, r).await,
         Command::Print(p) => print::run(&cli, p).await,
         Command::Access(a) => access::run(&cli, a).await,

@@ -31,7 +31,7 @@ pub struct Meta {
 }
 
 impl Meta {
-    fn to_proto(&self) -> Option<CommandMeta> {
+    pub fn to_proto(&self) -> Option<CommandMeta> {
         Some(CommandMeta {
             command_id: self
                 .command_id
@@ -266,7 +266,7 @@ fn player_json(p: &Player) -> serde_json::Value {
     })
 }
 
-fn print_ack(cli: &Cli, what: &str, a: &CommandAck) {
+pub fn print_ack(cli: &Cli, what: &str, a: &CommandAck) {
     if cli.json {
         output::json(&serde_json::json!({
             "stream": a.stream, "version": a.stream_version, "replayed": a.replayed,

@@ -250,6 +250,10 @@ pub struct StandingsQuery<'a> {
     pub edition: &'a str,
     pub format: &'a str,
     pub explain: &'a str,
+    /// Team standings (`--teams`).
+    pub teams: bool,
+    /// With teams: "mp" or "gp" ("" = mp).
+    pub primary: &'a str,
 }
 
 async fn print_pairing(
@@ -930,6 +934,49 @@ pub async fn run_result(cli: &Cli, cmd: &ResultCommand) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The team standings the results service answered: its rows and the JSON document's
+/// match and game points (the table of the offline `--teams`).
+fn print_team_standings(s: &arbiter_proto::v1::Standings) {
+    let doc: serde_json::Value = serde_json::from_str(&s.document).unwrap_or_default();
+    let text = |v: &serde_json::Value| v.as_str().map(str::to_owned).unwrap_or_default();
+    let mut header = vec!["Rank", "No", "Team", "MP", "GP"];
+    header.extend(s.tiebreaks.iter().map(String::as_str));
+    let rows: Vec<Vec<String>> = s
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let d = &doc["rows"][i];
+            let mut row = vec![
+                format!("{}{}", r.rank, if r.shared { "=" } else { "" }),
+                r.tpn.to_string(),
+                output::clean(&r.name).into_owned(),
+                text(&d["match_points"]),
+                text(&d["game_points"]),
+            ];
+            row.extend(r.tiebreak_values.iter().cloned());
+            row
+        })
+        .collect();
+    output::table(&header, &rows);
+    println!(
+        "{} teams, {} boards, after round {}, ranked on {} first, edition {}, as of log position {}",
+        s.rows.len(),
+        doc["boards"],
+        s.after_round,
+        if doc["primary"] == "GP" {
+            "game points"
+        } else {
+            "match points"
+        },
+        text(&doc["edition"]),
+        s.as_of_position
+    );
+    if !s.explanation.is_empty() {
+        print!("{}", output::clean_lines(&s.explanation));
+    }
+}
+
 pub async fn standings(cli: &Cli, q: &StandingsQuery<'_>) -> Result<(), Failure> {
     let channel = connect(cli).await?;
     let id = crate::resolve::tournament(cli, &channel, q.id)
@@ -940,8 +987,9 @@ pub async fn standings(cli: &Cli, q: &StandingsQuery<'_>) -> Result<(), Failure>
             }
             f
         })?;
-    let explain = if q.explain.is_empty() {
-        String::new()
+    let explain = if q.explain.is_empty() || q.teams {
+        // A team is named by its number or name, which the server resolves.
+        q.explain.to_owned()
     } else {
         crate::resolve::player(&channel, &id, q.explain).await?
     };
@@ -963,9 +1011,15 @@ pub async fn standings(cli: &Cli, q: &StandingsQuery<'_>) -> Result<(), Failure>
             edition: q.edition.to_owned(),
             format: format.to_owned(),
             explain_player: explain,
+            teams: q.teams,
+            primary: q.primary.to_owned(),
         })
         .await?
         .into_inner();
+    if q.teams && !cli.json {
+        print_team_standings(&s);
+        return Ok(());
+    }
     if cli.json {
         let mut v: serde_json::Value =
             serde_json::from_str(&s.document).unwrap_or(serde_json::Value::Null);

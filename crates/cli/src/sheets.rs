@@ -209,6 +209,7 @@ pub async fn standings_msg(
             edition: edition.to_owned(),
             format: "json".into(),
             explain_player: String::new(),
+            ..Default::default()
         })
         .await
         .map(tonic::Response::into_inner)

@@ -64,7 +64,8 @@ pub struct CreateArgs {
     /// PGN TimeControl notation, e.g. 40/7200:1800+30.
     #[arg(long, default_value = "")]
     time_control: String,
-    /// dutch (default), round-robin, double-round-robin, knockout, lim, italo-swiss, draughts-swiss.
+    /// dutch (default), round-robin, double-round-robin, knockout, lim, italo-swiss,
+    /// draughts-swiss; for teams (`arbiter team`): team-round-robin, swiss-team.
     #[arg(long, default_value = "")]
     system: String,
     /// Rule edition (default: the one in force), e.g. dutch-2026, dutch-2017.

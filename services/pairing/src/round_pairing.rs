@@ -64,6 +64,12 @@ impl System {
             "italo-swiss" => Ok(System::ItaloSwiss),
             "draughts-swiss" => Ok(System::DraughtsSwiss),
             "knockout" => Ok(System::Knockout),
+            "team-round-robin" | "swiss-team" => Err(err(
+                "pairing_system",
+                format!(
+                    "{system:?}: team tournaments are not paired by the service yet (teams, rosters and line-ups are registered: `arbiter team`; ADR registry-008)"
+                ),
+            )),
             other => Err(err(
                 "pairing_system",
                 format!(

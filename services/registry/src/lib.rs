@@ -11,11 +11,14 @@ pub mod projection;
 pub mod record_commands;
 pub mod roster;
 pub mod round_record;
+pub mod team_commands;
+pub mod teams;
 pub mod tournament;
 pub mod tournament_pages;
 pub mod tournament_settings;
 pub mod trf_export;
 pub mod trf_import;
+pub mod trf_teams;
 
 use arbiter_eventlog::{AppendRequest, CommandContext, NewEvent};
 use arbiter_proto::v1::registry_service_server::{RegistryService, RegistryServiceServer};
@@ -28,6 +31,10 @@ use arbiter_proto::v1::{
     Player, PlayerAdded, ProhibitPairingRequest, RequestByeRequest, ServiceInfo, Tournament,
     TournamentCreated, TournamentUpdated, TrfFinding, UpdateTournamentRequest,
     WithdrawPlayerRequest,
+};
+use arbiter_proto::v1::{
+    AddTeamRequest, AddTeamResponse, ListTeamsRequest, ListTeamsResponse, SetTeamRosterRequest,
+    SetTeamRulesRequest, SubmitLineupRequest, WithdrawTeamRequest,
 };
 use arbiter_proto::v1::{EntryRulesSet, SetEntryRulesRequest};
 use arbiter_service_kit::auth::Scope;
@@ -383,6 +390,9 @@ impl Registry {
             "RequestBye" => roster::types::BYE_REQUESTED,
             "ProhibitPairing" => roster::types::PAIRING_PROHIBITED,
             "SetTournamentSettings" => roster::types::TOURNAMENT_SETTINGS_SET,
+            "SetTeamRules" => teams::types::TEAM_RULES_SET,
+            "SetTeamRoster" => teams::types::TEAM_ROSTER_SET,
+            "WithdrawTeam" => teams::types::TEAM_WITHDRAWN,
             _ => roster::types::ENTRY_RULES_SET,
         };
         if let Some(a) = self.replayed(&meta, event_type).await? {
@@ -821,6 +831,129 @@ impl RegistryService for Registry {
         )
         .await
         .map(Response::new)
+    }
+
+    async fn set_team_rules(
+        &self,
+        request: Request<SetTeamRulesRequest>,
+    ) -> Result<Response<CommandAck>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "SetTeamRules",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
+        let mut deadlines = Vec::with_capacity(request.get_ref().deadlines.len().min(100));
+        for d in request
+            .get_ref()
+            .deadlines
+            .iter()
+            .take(roster::MAX_ROUND as usize + 1)
+        {
+            let micros = if d.deadline.trim().is_empty() {
+                0
+            } else {
+                teams::parse_deadline(&d.deadline).map_err(field)?
+            };
+            deadlines.push((d.round, micros));
+        }
+        if request.get_ref().deadlines.len() > deadlines.len() {
+            deadlines.push((0, 0)); // refused by the guard with the count
+        }
+        self.roster_command(
+            request,
+            "SetTeamRules",
+            |r| r.tournament_id.clone(),
+            |t, roster, r, _| {
+                teams::decide_team_rules(
+                    &t.pairing_system,
+                    total_rounds(t, roster),
+                    &roster.teams,
+                    r.boards,
+                    &deadlines,
+                )
+            },
+            |r| r.meta.clone(),
+        )
+        .await
+        .map(Response::new)
+    }
+
+    async fn add_team(
+        &self,
+        request: Request<AddTeamRequest>,
+    ) -> Result<Response<AddTeamResponse>, Status> {
+        Registry::add_team(self, request).await.map(Response::new)
+    }
+
+    async fn set_team_roster(
+        &self,
+        request: Request<SetTeamRosterRequest>,
+    ) -> Result<Response<CommandAck>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "SetTeamRoster",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
+        self.roster_command(
+            request,
+            "SetTeamRoster",
+            |r| r.tournament_id.clone(),
+            |_, roster, r, _| teams::decide_roster(roster, &r.team, &r.players),
+            |r| r.meta.clone(),
+        )
+        .await
+        .map(Response::new)
+    }
+
+    async fn submit_lineup(
+        &self,
+        request: Request<SubmitLineupRequest>,
+    ) -> Result<Response<CommandAck>, Status> {
+        Registry::submit_lineup(self, request)
+            .await
+            .map(Response::new)
+    }
+
+    async fn withdraw_team(
+        &self,
+        request: Request<WithdrawTeamRequest>,
+    ) -> Result<Response<CommandAck>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "WithdrawTeam",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
+        self.roster_command(
+            request,
+            "WithdrawTeam",
+            |r| r.tournament_id.clone(),
+            |t, roster, r, _| {
+                teams::decide_withdraw_team(
+                    &roster.teams,
+                    total_rounds(t, roster),
+                    &r.team,
+                    r.from_round,
+                )
+            },
+            |r| r.meta.clone(),
+        )
+        .await
+        .map(Response::new)
+    }
+
+    async fn list_teams(
+        &self,
+        request: Request<ListTeamsRequest>,
+    ) -> Result<Response<ListTeamsResponse>, Status> {
+        self.platform.auth.authorize(
+            &request,
+            "ListTeams",
+            Scope::Tournament(&request.get_ref().tournament_id),
+        )?;
+        let (_, roster) = self
+            .load_latest(&request.into_inner().tournament_id)
+            .await?;
+        Ok(Response::new(team_commands::list(&roster)))
     }
 
     async fn list_players(

@@ -18,6 +18,7 @@ use arbiter_proto::v1::{
 use prost::Message;
 
 use crate::initial_ranking_c04_2_art2::{self as art2, AnnouncedCriterion, RankingKey};
+use crate::teams::types as team_types;
 use crate::tournament::FieldError;
 
 /// Event types of the roster.
@@ -123,6 +124,16 @@ pub enum RosterEvent {
     ResultReported(ResultReported),
     /// A game adjourned on a clock (clock-telemetry): its result pending.
     AdjournmentReported(AdjournmentReported),
+    /// Boards per match and line-up deadlines (`teams.rs`).
+    TeamRulesSet(arbiter_proto::v1::TeamRulesSet),
+    /// A team entered.
+    TeamAdded(arbiter_proto::v1::TeamAdded),
+    /// A team's roster in board order.
+    TeamRosterSet(arbiter_proto::v1::TeamRosterSet),
+    /// A team's line-up for a round.
+    LineupSubmitted(arbiter_proto::v1::LineupSubmitted),
+    /// A team withdrew.
+    TeamWithdrawn(arbiter_proto::v1::TeamWithdrawn),
 }
 
 impl RosterEvent {
@@ -152,6 +163,11 @@ impl RosterEvent {
             RosterEvent::RoundClosed(e) => (ROUND_CLOSED, e.encode_to_vec()),
             RosterEvent::ResultReported(e) => (RESULT_REPORTED, e.encode_to_vec()),
             RosterEvent::AdjournmentReported(e) => (ADJOURNMENT_REPORTED, e.encode_to_vec()),
+            RosterEvent::TeamRulesSet(e) => (team_types::TEAM_RULES_SET, e.encode_to_vec()),
+            RosterEvent::TeamAdded(e) => (team_types::TEAM_ADDED, e.encode_to_vec()),
+            RosterEvent::TeamRosterSet(e) => (team_types::TEAM_ROSTER_SET, e.encode_to_vec()),
+            RosterEvent::LineupSubmitted(e) => (team_types::LINEUP_SUBMITTED, e.encode_to_vec()),
+            RosterEvent::TeamWithdrawn(e) => (team_types::TEAM_WITHDRAWN, e.encode_to_vec()),
         }
     }
 
@@ -187,6 +203,11 @@ impl RosterEvent {
             ROUND_CLOSED => d(payload, RosterEvent::RoundClosed),
             RESULT_REPORTED => d(payload, RosterEvent::ResultReported),
             ADJOURNMENT_REPORTED => d(payload, RosterEvent::AdjournmentReported),
+            team_types::TEAM_RULES_SET => d(payload, RosterEvent::TeamRulesSet),
+            team_types::TEAM_ADDED => d(payload, RosterEvent::TeamAdded),
+            team_types::TEAM_ROSTER_SET => d(payload, RosterEvent::TeamRosterSet),
+            team_types::LINEUP_SUBMITTED => d(payload, RosterEvent::LineupSubmitted),
+            team_types::TEAM_WITHDRAWN => d(payload, RosterEvent::TeamWithdrawn),
             _ => None,
         }
     }
@@ -266,6 +287,8 @@ pub struct Roster {
     pub record: crate::round_record::RoundRecord,
     /// Scoring, acceleration, announced tie-breaks, rating-list date.
     pub settings: crate::tournament_settings::TournamentSettings,
+    /// Teams, rosters and line-ups of a team tournament (`teams.rs`).
+    pub teams: crate::teams::Teams,
     /// Lookups by player id (kept by [`Roster::apply`]; `entries` and `order` change
     /// only through it).
     index: Arc<RosterIndex>,
@@ -388,6 +411,11 @@ impl Roster {
             | RosterEvent::RoundClosed(_)
             | RosterEvent::ResultReported(_)
             | RosterEvent::AdjournmentReported(_) => self.apply_round_record(e, meta),
+            RosterEvent::TeamRulesSet(_)
+            | RosterEvent::TeamAdded(_)
+            | RosterEvent::TeamRosterSet(_)
+            | RosterEvent::LineupSubmitted(_)
+            | RosterEvent::TeamWithdrawn(_) => self.teams.apply(&e),
             RosterEvent::PlayerAdded(a) => {
                 let id = a.player_id.clone();
                 if self.index.entry.contains_key(&id) {

@@ -20,6 +20,9 @@ pub const SYSTEMS: &[(&str, &[&str])] = &[
     ("lim", &["seed-000"]),
     ("italo-swiss", &["seed-000"]),
     ("draughts-swiss", &["fmjd-1986"]),
+    // team tournaments (ADR registry-008; paired by crates/teampairing)
+    ("team-round-robin", &["c05-2026"]),
+    ("swiss-team", &["swiss-team-2026"]),
 ];
 
 /// A rejected command: which field, and why.
@@ -114,7 +117,7 @@ fn check_deputy_arbiters(names: &[String]) -> Result<Vec<String>, FieldError> {
     Ok(out)
 }
 
-fn check_federation(f: &str) -> Result<String, FieldError> {
+pub(crate) fn check_federation(f: &str) -> Result<String, FieldError> {
     let f = f.trim();
     if f.is_empty() || (f.len() == 3 && f.chars().all(|c| c.is_ascii_uppercase())) {
         Ok(f.to_owned())

@@ -438,7 +438,9 @@ pub fn export_doc(
         .map(|i| i.total_rounds)
         .filter(|r| *r > 0)
         .unwrap_or(t.rounds);
-    let (before, after) = header_lines(t, roster, options.version);
+    let (mut before, mut after) = header_lines(t, roster, options.version);
+    let new_teams =
+        crate::trf_teams::refresh(roster, options.version, &mut [&mut before, &mut after]);
     let mut scoring_doc = TrfDocument::new();
     scoring_doc.lines.extend(before.iter().cloned());
     scoring_doc.lines.extend(after.iter().cloned());
@@ -501,6 +503,9 @@ pub fn export_doc(
     doc.lines.extend(before);
     for p in players {
         doc.push(Record::Player(p));
+    }
+    for t in new_teams {
+        doc.push(t);
     }
     doc.lines.extend(after);
     if options.version == TrfVersion::Trf26 {

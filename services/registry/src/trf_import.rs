@@ -588,6 +588,8 @@ pub fn plan_import(
             basis: "TRF import".into(),
         },
     ));
+    // A team file's teams and rosters (310, else 013; ADR registry-008).
+    events.extend(crate::trf_teams::import_events(&doc, &id_of, new_id));
     // Byes some programs count only in the points column (an unpaired round without a
     // result code): read from the points column as the standings adapter does, and
     // written as explicit H/F blocks so the record's points equal the file's.
@@ -691,7 +693,8 @@ pub fn plan_import(
         // Unknown total (no 142/XXR): undecided, the arbiter sets it.
         rounds: total,
         time_control: String::new(),
-        pairing_system: system_of(&doc),
+        pairing_system: crate::trf_teams::team_system(&doc)
+            .map_or_else(|| system_of(&doc), str::to_owned),
         rule_edition: String::new(),
         chief_arbiter: h.chief_arbiter.clone().unwrap_or_default(),
         deputy_arbiters: h.deputy_chief_arbiters.clone(),

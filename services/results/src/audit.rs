@@ -46,6 +46,8 @@ fn names_player(e: &RosterEvent, id: &str) -> bool {
         RosterEvent::ResultRecorded(r) => r.white_id == id || r.black_id == id,
         RosterEvent::ResultCorrected(r) => r.white_id == id || r.black_id == id,
         RosterEvent::ByeRecorded(b) => b.player_id == id,
+        RosterEvent::TeamRosterSet(r) => r.player_ids.iter().any(|p| p == id),
+        RosterEvent::LineupSubmitted(l) => l.boards.iter().any(|p| p == id),
         _ => false,
     }
 }
@@ -69,6 +71,14 @@ impl Names<'_> {
             None if id.is_empty() => "nobody".into(),
             None => id.to_owned(),
         }
+    }
+
+    /// A team's name (its id when the record does not know it).
+    pub fn team(&self, id: &str) -> String {
+        self.0
+            .teams
+            .get(id)
+            .map_or_else(|| id.to_owned(), |t| t.name.clone())
     }
 
     /// The name alone ("" when the record does not know the id).
@@ -97,6 +107,10 @@ fn player_ids(e: &RosterEvent) -> Vec<String> {
         RosterEvent::ResultRecorded(r) => vec![r.white_id.clone(), r.black_id.clone()],
         RosterEvent::ResultCorrected(r) => vec![r.white_id.clone(), r.black_id.clone()],
         RosterEvent::ByeRecorded(b) => vec![b.player_id.clone()],
+        RosterEvent::TeamRosterSet(r) => r.player_ids.clone(),
+        RosterEvent::LineupSubmitted(l) => {
+            l.boards.iter().filter(|p| !p.is_empty()).cloned().collect()
+        }
         _ => Vec::new(),
     }
 }
@@ -342,6 +356,70 @@ pub fn describe(e: &RecordedEvent, names: &Names<'_>) -> (String, String, String
             format!(
                 "player withdrawn: {} from round {}",
                 names.of(&w.player_id),
+                w.from_round
+            ),
+        ),
+        RosterEvent::TeamRulesSet(r) => (
+            String::new(),
+            String::new(),
+            format!(
+                "team rules set: {}{} line-up deadline(s)",
+                if r.boards == 0 {
+                    String::new()
+                } else {
+                    format!("{} boards per match, ", r.boards)
+                },
+                r.deadlines.len()
+            ),
+        ),
+        RosterEvent::TeamAdded(t) => (
+            String::new(),
+            t.name.clone(),
+            format!("team entered: {}", t.name),
+        ),
+        RosterEvent::TeamRosterSet(r) => (
+            String::new(),
+            String::new(),
+            format!(
+                "roster of {}: {}",
+                names.team(&r.team_id),
+                r.player_ids
+                    .iter()
+                    .map(|p| names.of(p))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
+        RosterEvent::LineupSubmitted(l) => (
+            String::new(),
+            String::new(),
+            format!(
+                "round {} line-up of {}{}: {}",
+                l.round,
+                names.team(&l.team_id),
+                if l.by_captain { " (captain)" } else { "" },
+                l.boards
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| format!(
+                        "board {} {}",
+                        i + 1,
+                        if p.is_empty() {
+                            "empty".to_owned()
+                        } else {
+                            names.of(p)
+                        }
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
+        RosterEvent::TeamWithdrawn(w) => (
+            String::new(),
+            String::new(),
+            format!(
+                "team withdrawn: {} from round {}",
+                names.team(&w.team_id),
                 w.from_round
             ),
         ),

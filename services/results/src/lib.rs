@@ -14,6 +14,7 @@ pub mod result_entry;
 pub mod result_sheet;
 pub mod standings_cache;
 pub mod standings_projection;
+pub mod team_standings;
 
 use arbiter_eventlog::EventStore;
 use arbiter_proto::v1::results_service_server::{ResultsService, ResultsServiceServer};
@@ -891,6 +892,35 @@ impl ResultsService for Results {
                 load_latest_revision(&self.platform, &self.tournaments, &r.tournament_id).await?;
             (t, roster, Some(revision))
         };
+        if r.teams {
+            // Team standings (team_standings.rs; standings_projection.rs is the
+            // individual ones').
+            let ed = standings_projection::edition(&r.edition).map_err(field)?;
+            let primary = team_standings::primary(&r.primary).map_err(field)?;
+            let a = team_standings::compute(
+                &t,
+                &roster,
+                r.round,
+                &r.tiebreaks,
+                ed,
+                primary,
+                &r.explain_player,
+            )
+            .map_err(field)?;
+            return Ok(Response::new(Standings {
+                tournament_id: t.tournament_id.clone(),
+                after_round: a.after_round,
+                tiebreaks: a.tiebreaks,
+                rows: a.rows,
+                as_of_position: if position > 0 {
+                    position
+                } else {
+                    self.tournaments.position()
+                },
+                document: a.document,
+                explanation: a.explanation,
+            }));
+        }
         let (l, ed) = self.tiebreaks(&r.tiebreaks, &r.edition, &roster)?;
         let explain = !r.explain_player.trim().is_empty();
         let compute = || standings_projection::compute(&t, &roster, r.round, &l, ed, explain);

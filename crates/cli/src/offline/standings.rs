@@ -68,7 +68,8 @@ pub struct StandingsArgs {
     /// Team standings (C.07 Arts. 12–13) of the teams of records 013 (TRF16) or 310
     /// (TRF26), match points from record 362 (default 2/1/0). The list: --tiebreaks, else
     /// record 202, else MPvGP,EGGSB,BH:MP (this project's default). --explain takes a team
-    /// number.
+    /// number. With a tournament ID instead of --trf: the results service's team standings
+    /// of that team tournament (the same reading of its TRF export).
     #[arg(long, conflicts_with_all = ["unrated_rating", "unpaired_rounds"])]
     teams: bool,
     /// With --teams: the score teams are ranked on first (default: match points).
@@ -144,12 +145,8 @@ impl StandingsArgs {
                 "--rounds is for --trf FILE; a tournament's standings after round {r}: --round {r}"
             )));
         }
-        if self.teams {
-            return Err(usage(
-                "--teams is for --trf FILE: team standings of a tournament on the server are not served yet",
-            ));
-        }
         let offline_only = [
+            (self.forfeits_from_points, "--forfeits-from-points"),
             (self.kind.is_some(), "--kind"),
             (self.unrated_rating.is_some(), "--unrated-rating"),
             (self.lot_seed.is_some(), "--lot-seed"),
@@ -176,6 +173,11 @@ impl StandingsArgs {
             },
             format: &self.format,
             explain: self.explain.as_deref().unwrap_or_default(),
+            teams: self.teams,
+            primary: match self.primary {
+                Some(PrimaryArg::Gp) => "gp",
+                Some(PrimaryArg::Mp) | None => "",
+            },
         }
     }
 }

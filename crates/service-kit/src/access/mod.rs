@@ -88,6 +88,21 @@ impl Caller {
             .any(|(_, on)| on.as_deref().is_none_or(|on| on == tournament))
     }
 
+    /// Whether it may call `rpc` on `scope` only through the rule's `own` roles (a
+    /// captain, not an arbiter): the command must then concern its own subject.
+    pub fn only_as_own(&self, rpc: &str, scope: Scope<'_>) -> bool {
+        let Some(rule) = roles::rule_of(rpc) else {
+            return true;
+        };
+        if rule.own.is_empty() || rule.any_principal {
+            return false;
+        }
+        !self
+            .grants
+            .iter()
+            .any(|g| rule.roles.contains(&g.0) && grant_fits(rule, g, scope))
+    }
+
     fn anonymous() -> Caller {
         Caller {
             actor: "anonymous".into(),
@@ -379,24 +394,30 @@ fn store_head_hint(access: &Access) -> i64 {
     *access.inner.folded.borrow() + 1
 }
 
+/// Whether the grant `(role, on)` reaches `scope` under `rule` (whatever its role).
+fn grant_fits(rule: &Rule, (_, on): &(Role, Option<String>), scope: Scope<'_>) -> bool {
+    match (scope, rule.scope) {
+        (_, ScopeKind::Global) | (Scope::Global, _) => true,
+        (Scope::Tournament(t), _) => on.as_deref().is_none_or(|on| on == t.trim()),
+    }
+}
+
 /// Whether `caller` may call `rule` on `scope` (`PERMISSION_DENIED` when not).
 fn check(rule: &Rule, caller: &Caller, scope: Scope<'_>) -> Result<(), Status> {
     if rule.any_principal {
         return Ok(());
     }
-    let fits = |(role, on): &(Role, Option<String>)| {
-        rule.allows(*role)
-            && match (scope, rule.scope) {
-                (_, ScopeKind::Global) | (Scope::Global, _) => true,
-                (Scope::Tournament(t), _) => on.as_deref().is_none_or(|on| on == t.trim()),
-            }
-    };
-    if caller.grants.iter().any(fits) {
+    if caller
+        .grants
+        .iter()
+        .any(|g| rule.allows(g.0) && grant_fits(rule, g, scope))
+    {
         return Ok(());
     }
     let needs = rule
         .roles
         .iter()
+        .chain(rule.own)
         .map(|r| r.name())
         .collect::<Vec<_>>()
         .join(" or ");

@@ -24,13 +24,16 @@ pub enum Role {
     ClockDevice,
     /// Reads, with personal data.
     Viewer,
+    /// A team's captain: submits the line-ups of the team whose `captain_principal` it
+    /// is, and only those (the rules' `own` roles; ADR registry-008).
+    TeamCaptain,
 }
 
 use Role::*;
 
 impl Role {
     /// Every role, in the order of the table.
-    pub const ALL: [Role; 8] = [
+    pub const ALL: [Role; 9] = [
         Admin,
         ChiefArbiter,
         DeputyArbiter,
@@ -39,6 +42,7 @@ impl Role {
         Integrator,
         ClockDevice,
         Viewer,
+        TeamCaptain,
     ];
 
     /// The role's name (`chief-arbiter`).
@@ -52,6 +56,7 @@ impl Role {
             Integrator => "integrator",
             ClockDevice => "clock-device",
             Viewer => "viewer",
+            TeamCaptain => "team-captain",
         }
     }
 
@@ -109,6 +114,10 @@ pub struct Rule {
     pub anonymous: Anonymous,
     /// Its answer carries personal data (birth date, national id, sex, club, e-mail).
     pub personal: bool,
+    /// Roles that may call it for their own subject only (a captain for the team it
+    /// captains): the handler is told ([`super::Caller::only_as_own`]) and the command's
+    /// pure guard checks the subject. Empty for every other RPC.
+    pub own: &'static [Role],
 }
 
 const ARB: &[Role] = &[Admin, ChiefArbiter, DeputyArbiter];
@@ -153,6 +162,7 @@ const fn rule(
         any_principal: false,
         anonymous: Anonymous::No,
         personal: false,
+        own: &[],
     }
 }
 
@@ -179,6 +189,12 @@ const fn public(mut r: Rule) -> Rule {
     r
 }
 
+/// `roles` may also call it, for their own subject only.
+const fn own(mut r: Rule, roles: &'static [Role]) -> Rule {
+    r.own = roles;
+    r
+}
+
 const fn either(mut r: Rule) -> Rule {
     r.scope = ScopeKind::TournamentOrGlobal;
     r
@@ -197,6 +213,7 @@ pub const RULES: &[Rule] = &[
         any_principal: true,
         anonymous: Anonymous::Always,
         personal: false,
+        own: &[],
     },
     // registry
     global(w("registry", "CreateTournament", CREATE)),
@@ -231,6 +248,25 @@ pub const RULES: &[Rule] = &[
         "registry",
         "ImportRatingList",
         &[Admin, RatingOfficer, Integrator],
+    )),
+    // teams (ADR registry-008): a captain submits its own team's line-ups only
+    w("registry", "SetTeamRules", ARB),
+    w("registry", "AddTeam", ARB),
+    w("registry", "SetTeamRoster", ARB),
+    own(w("registry", "SubmitLineup", ARB), &[TeamCaptain]),
+    w("registry", "WithdrawTeam", ARB),
+    public(r(
+        "registry",
+        "ListTeams",
+        &[
+            Admin,
+            ChiefArbiter,
+            DeputyArbiter,
+            ResultsEntry,
+            Integrator,
+            Viewer,
+            TeamCaptain,
+        ],
     )),
     personal(global(r(
         "registry",
@@ -308,9 +344,9 @@ pub fn rule_of(rpc: &str) -> Option<&'static Rule> {
 }
 
 impl Rule {
-    /// Whether `role` may call it.
+    /// Whether `role` may call it (for every subject, or for its own with [`Rule::own`]).
     pub fn allows(&self, role: Role) -> bool {
-        self.any_principal || self.roles.contains(&role)
+        self.any_principal || self.roles.contains(&role) || self.own.contains(&role)
     }
 }
 
@@ -347,7 +383,13 @@ pub fn render_markdown() -> String {
             r.service, r.rpc
         ));
         for role in Role::ALL {
-            s.push_str(if r.allows(role) { " ✓ |" } else { " |" });
+            s.push_str(if r.own.contains(&role) {
+                " own |"
+            } else if r.allows(role) {
+                " ✓ |"
+            } else {
+                " |"
+            });
         }
         s.push('\n');
     }

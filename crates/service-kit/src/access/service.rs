@@ -224,10 +224,14 @@ fn role_request(caller: &Caller, r: &RoleRequest) -> Result<Role, Status> {
         }
         if !matches!(
             role,
-            Role::DeputyArbiter | Role::ResultsEntry | Role::ClockDevice | Role::Viewer
+            Role::DeputyArbiter
+                | Role::ResultsEntry
+                | Role::ClockDevice
+                | Role::Viewer
+                | Role::TeamCaptain
         ) {
             return Err(Status::permission_denied(format!(
-                "permission denied: {} ({}) may grant deputy-arbiter, results-entry, clock-device or viewer on {t}; {} only an admin may grant",
+                "permission denied: {} ({}) may grant deputy-arbiter, results-entry, clock-device, viewer or team-captain on {t}; {} only an admin may grant",
                 caller.name,
                 caller.principal_id,
                 role.name()
