@@ -531,3 +531,62 @@ async fn a_receiver_down_for_a_while_and_across_a_restart_gets_everything_after(
         "every event arrived after the receiver came back"
     );
 }
+
+#[test]
+fn the_cli_adds_lists_shows_lists_deliveries_and_removes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, _d) = Arbiter::embedded(dir.path(), fast);
+    let port = arbiter_testkit::free_port();
+    let added = a.json(&[
+        "webhook",
+        "add",
+        &format!("http://127.0.0.1:{port}/hook"),
+        "--event",
+        "round.published,standings.changed",
+        "--description",
+        "club site",
+    ]);
+    let id = added["webhook"]["webhook_id"].as_str().unwrap().to_owned();
+    assert_eq!(added["secret"].as_str().unwrap().len(), 64);
+    assert_eq!(
+        added["webhook"]["event_types"],
+        serde_json::json!(["round.published", "standings.changed"])
+    );
+    let list = a.json(&["webhook", "list"]);
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    let shown = a.ok(&["webhook", "show", &id]);
+    assert!(
+        shown.contains("club site") && !shown.contains("secret"),
+        "{shown}"
+    );
+    assert_eq!(
+        a.json(&["webhook", "deliveries", &id]),
+        serde_json::json!([])
+    );
+    let refused = a.refused(&[
+        "webhook",
+        "add",
+        "http://example.org/x",
+        "--event",
+        "round.published",
+    ]);
+    assert!(
+        refused.contains("url") && refused.contains("loopback"),
+        "{refused}"
+    );
+    let refused = a.refused(&[
+        "webhook",
+        "add",
+        "https://example.org/x",
+        "--event",
+        "round.paired",
+    ]);
+    assert!(
+        refused.contains("event_types") && refused.contains("round.published"),
+        "{refused}"
+    );
+    a.ok(&["webhook", "remove", &id, "--reason", "site closed"]);
+    assert_eq!(a.json(&["webhook", "list"]), serde_json::json!([]));
+    let refused = a.refused(&["webhook", "show", &id]);
+    assert!(refused.contains("webhook_id"), "{refused}");
+}
