@@ -590,3 +590,170 @@ fn the_cli_adds_lists_shows_lists_deliveries_and_removes() {
     let refused = a.refused(&["webhook", "show", &id]);
     assert!(refused.contains("webhook_id"), "{refused}");
 }
+
+/// The same service over `/api/v1/webhooks`: problem+json errors naming the field, the
+/// access table's refusals, every documented webhook path called.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_json_api_registers_lists_delivers_redelivers_and_removes() {
+    use arbiter_tests::http::request;
+    let dir = tempfile::tempdir().unwrap();
+    let http = arbiter_testkit::free_port();
+    let (a, _d) = Arbiter::embedded(dir.path(), |c| {
+        fast(c);
+        c.args(["--http-listen", &format!("127.0.0.1:{http}")]);
+    });
+    let bearer = format!("Bearer {}", admin_token(&a));
+    let auth = [
+        ("Authorization", bearer.as_str()),
+        ("Content-Type", "application/json"),
+    ];
+    let receiver = Receiver::default();
+    let port = arbiter_testkit::free_port();
+    let _server = serve(receiver.clone(), port).await;
+    let t = tournament_with_players(&a, 4);
+
+    let body = serde_json::json!({
+        "url": format!("http://127.0.0.1:{port}/hook"),
+        "event_types": ["round.published"],
+        "tournament_id": t,
+        "reason": "federation site",
+    })
+    .to_string();
+    let keyed = [auth[0], auth[1], ("Idempotency-Key", "reg-1")];
+    let r = tokio::task::block_in_place(|| {
+        request(http, "POST", "/api/v1/webhooks", &keyed, body.as_bytes())
+    });
+    assert_eq!(r.status, 201, "{}", r.text());
+    let added = r.json();
+    let id = added["webhook"]["webhook_id"].as_str().unwrap().to_owned();
+    let secret = added["secret"].as_str().unwrap().to_owned();
+    // The same Idempotency-Key: the same webhook, nothing written twice.
+    let again = tokio::task::block_in_place(|| {
+        request(http, "POST", "/api/v1/webhooks", &keyed, body.as_bytes())
+    });
+    assert_eq!(again.json()["webhook"]["webhook_id"], serde_json::json!(id));
+    let list = tokio::task::block_in_place(|| request(http, "GET", "/api/v1/webhooks", &auth, b""));
+    assert_eq!(list.status, 200);
+    assert_eq!(list.json().as_array().unwrap().len(), 1, "{}", list.text());
+    let one = tokio::task::block_in_place(|| {
+        request(http, "GET", &format!("/api/v1/webhooks/{id}"), &auth, b"")
+    });
+    assert_eq!(
+        one.json()["url"],
+        serde_json::json!(format!("http://127.0.0.1:{port}/hook"))
+    );
+
+    a.ok(&["round", "pair", &t, "1"]);
+    a.ok(&["round", "publish", &t, "1"]);
+    wait_until("the publication", Duration::from_secs(20), || {
+        receiver.got().iter().any(|g| g.answered == 200)
+    });
+    let g = receiver.got()[0].clone();
+    assert!(verifies(&secret, &g.signature, &g.body));
+    let ds = tokio::task::block_in_place(|| {
+        request(
+            http,
+            "GET",
+            &format!("/api/v1/webhooks/{id}/deliveries?limit=10"),
+            &auth,
+            b"",
+        )
+    });
+    assert_eq!(ds.status, 200, "{}", ds.text());
+    let ds = ds.json();
+    assert_eq!(ds[0]["state"], "delivered", "{ds}");
+    assert_eq!(ds[0]["attempts"][0]["status"], 200, "{ds}");
+    let delivery = ds[0]["delivery_id"].as_str().unwrap().to_owned();
+    let re = tokio::task::block_in_place(|| {
+        request(
+            http,
+            "POST",
+            &format!("/api/v1/webhooks/{id}/deliveries/{delivery}/redeliver"),
+            &auth,
+            b"",
+        )
+    });
+    assert_eq!(re.status, 201, "{}", re.text());
+    assert_eq!(re.json()["event_id"], serde_json::json!(g.event_id));
+    wait_until("the redelivery", Duration::from_secs(20), || {
+        receiver.got().len() >= 2
+    });
+
+    // Errors: problem+json naming the field and the limit.
+    let bad =
+        serde_json::json!({"url": "http://example.org/x", "event_types": ["round.published"]})
+            .to_string();
+    let r = tokio::task::block_in_place(|| {
+        request(http, "POST", "/api/v1/webhooks", &auth, bad.as_bytes())
+    });
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert_eq!(r.header("content-type"), Some("application/problem+json"));
+    assert_eq!(r.json()["field"], "url", "{}", r.text());
+    let bad =
+        serde_json::json!({"url": "https://example.org/x", "event_types": ["nope"]}).to_string();
+    let r = tokio::task::block_in_place(|| {
+        request(http, "POST", "/api/v1/webhooks", &auth, bad.as_bytes())
+    });
+    assert_eq!(r.json()["field"], "event_types", "{}", r.text());
+    let r = tokio::task::block_in_place(|| {
+        request(http, "POST", "/api/v1/webhooks", &auth, b"{\"url\": 3}")
+    });
+    assert_eq!(
+        (r.status, r.json()["field"].clone()),
+        (400, serde_json::json!("body")),
+        "{}",
+        r.text()
+    );
+    let r = tokio::task::block_in_place(|| request(http, "GET", "/api/v1/webhooks", &[], b""));
+    assert_eq!(r.status, 401, "{}", r.text());
+    a.ok(&["access", "add", "watcher"]);
+    a.ok(&["access", "grant", "watcher", "--role", "viewer"]);
+    let viewer = format!(
+        "Bearer {}",
+        a.json(&["access", "token", "watcher"])["token"]
+            .as_str()
+            .unwrap()
+    );
+    let r = tokio::task::block_in_place(|| {
+        request(
+            http,
+            "POST",
+            "/api/v1/webhooks",
+            &[("Authorization", viewer.as_str())],
+            body.as_bytes(),
+        )
+    });
+    assert_eq!(r.status, 403, "{}", r.text());
+
+    let r = tokio::task::block_in_place(|| {
+        request(
+            http,
+            "DELETE",
+            &format!("/api/v1/webhooks/{id}"),
+            &auth,
+            b"",
+        )
+    });
+    assert_eq!(r.status, 204, "{}", r.text());
+    let r = tokio::task::block_in_place(|| {
+        request(http, "GET", &format!("/api/v1/webhooks/{id}"), &auth, b"")
+    });
+    assert_eq!(
+        (r.status, r.json()["field"].clone()),
+        (404, serde_json::json!("webhook_id")),
+        "{}",
+        r.text()
+    );
+
+    // Every documented webhook path was called above.
+    let doc =
+        tokio::task::block_in_place(|| request(http, "GET", "/api/v1/openapi.json", &[], b""))
+            .json();
+    let paths: Vec<&String> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .filter(|p| p.starts_with("/api/v1/webhooks"))
+        .collect();
+    assert_eq!(paths.len(), 4, "{paths:?}");
+}

@@ -242,6 +242,7 @@ async fn run() -> anyhow::Result<()> {
                 listen: local,
                 store: platform.store.clone(),
                 shutdown: platform.shutdown.clone(),
+                webhooks: Some(std::sync::Arc::new(webhooks.clone())),
             });
             println!("http listening on {local} (pages /, API /api/v1)");
             let shutdown = platform.shutdown.clone();
