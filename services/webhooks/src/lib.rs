@@ -105,6 +105,8 @@ struct Shared {
     in_flight: Mutex<HashSet<String>>,
     wake: tokio::sync::Notify,
     options: Options,
+    /// The log refused a write as read-only: nothing more is sent until a restart.
+    read_only: std::sync::atomic::AtomicBool,
 }
 
 /// Whether a tournament id names a tournament of the registry.
@@ -177,6 +179,7 @@ impl Webhooks {
                 in_flight: Mutex::new(HashSet::new()),
                 wake: tokio::sync::Notify::new(),
                 options,
+                read_only: std::sync::atomic::AtomicBool::new(false),
             }),
             known_tournament: None,
         };
@@ -216,6 +219,7 @@ impl Webhooks {
         let (mut cursor, from) =
             arbiter_service_kit::cursor::Cursor::open(&store, "webhooks-dispatch").await;
         let mut sub = store.subscribe(1);
+        let mut stopped = false;
         loop {
             let e = match sub.next().await {
                 Ok(e) => e,
@@ -236,21 +240,30 @@ impl Webhooks {
                 if e.event_type == types::DELIVERY_CREATED {
                     self.shared.wake.notify_one();
                 }
-            } else if pos >= from && matching::interesting(&e.event_type) {
-                self.dispatch(&store, &e).await;
+            } else if pos >= from && !stopped && matching::interesting(&e.event_type) {
+                // A log that takes no writes (it failed its check at start): deliveries
+                // stop here, the cursor with them, and resume after a restart with a
+                // good log; the fold goes on (reads and readiness do not wait).
+                stopped = !self.dispatch(&store, &e).await;
+                if stopped {
+                    self.shared
+                        .read_only
+                        .store(true, std::sync::atomic::Ordering::Relaxed);
+                }
             }
             {
                 let mut s = self.shared.state.write().unwrap_or_else(|p| p.into_inner());
                 s.position = s.position.max(pos);
             }
             self.shared.folded.send_replace(pos);
-            if pos >= from {
+            if pos >= from && !stopped {
                 cursor.handled(pos).await;
             }
         }
     }
 
-    async fn dispatch(&self, store: &EventStore, e: &RecordedEvent) {
+    /// `false`: the log takes no writes (nothing more is dispatched until a restart).
+    async fn dispatch(&self, store: &EventStore, e: &RecordedEvent) -> bool {
         let tournament = tournament_of(e);
         let wanted: Vec<(String, Vec<String>)> = {
             let s = self.snapshot();
@@ -295,11 +308,16 @@ impl Webhooks {
             // not take the append now is tried again.
             let mut wait = Duration::from_millis(200);
             while let Err(err) = store.append(req.clone()).await {
+                if matches!(err, arbiter_eventlog::Error::ReadOnly(_)) {
+                    tracing::warn!(%err, "webhooks: the log takes no writes; deliveries stop until a restart");
+                    return false;
+                }
                 tracing::warn!(%err, webhook = %hook, position = e.global_position, "webhooks: delivery not recorded; retrying");
                 tokio::time::sleep(wait).await;
                 wait = (wait * 2).min(Duration::from_secs(10));
             }
         }
+        true
     }
 
     /// Tries every due delivery, at most `concurrency` at once, once the fold reached
@@ -310,6 +328,13 @@ impl Webhooks {
             self.shared.options.concurrency.max(1),
         ));
         loop {
+            if self
+                .shared
+                .read_only
+                .load(std::sync::atomic::Ordering::Relaxed)
+            {
+                return;
+            }
             let due: Vec<Delivery> = {
                 let s = self.snapshot();
                 let in_flight = self
@@ -448,6 +473,14 @@ impl Webhooks {
             match store.append(req.clone()).await {
                 Ok(ack) => {
                     self.folded(ack.last_position).await;
+                    return;
+                }
+                Err(arbiter_eventlog::Error::ReadOnly(why)) => {
+                    // Tried again after a restart with a log that takes writes.
+                    tracing::warn!(%why, delivery = %d.delivery_id, "webhooks: attempt not recorded: the log takes no writes; sending stops until a restart");
+                    self.shared
+                        .read_only
+                        .store(true, std::sync::atomic::Ordering::Relaxed);
                     return;
                 }
                 Err(err) => {
