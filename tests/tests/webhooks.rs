@@ -451,8 +451,20 @@ fn start(a: &Arbiter, log: &std::path::Path) -> Proc {
     let file = std::fs::File::create(log).unwrap();
     start_arbiterd(&a.data, a.port, |c| {
         fast(c);
-        c.stderr(file);
+        // enough attempts for a long outage at the short backoff
+        c.env("ARBITER_WEBHOOK_MAX_ATTEMPTS", "1000").stderr(file);
     })
+}
+
+/// How long the receiver is down: `ARBITER_TEST_WEBHOOK_DOWN_SECS` (default 10; the
+/// issue's minute is `ARBITER_TEST_WEBHOOK_DOWN_SECS=60`), half before arbiterd's restart
+/// and half after.
+fn down_for() -> Duration {
+    let secs: u64 = std::env::var("ARBITER_TEST_WEBHOOK_DOWN_SECS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10);
+    Duration::from_secs(secs.max(2))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -492,7 +504,9 @@ async fn a_receiver_down_for_a_while_and_across_a_restart_gets_everything_after(
     let began = Instant::now();
     a.ok(&["result", "set", &t, "1", "2", "0-1"]);
     assert!(began.elapsed() < Duration::from_secs(5));
-    tokio::time::sleep(Duration::from_secs(4)).await;
+    let down = down_for();
+    let outage = Instant::now();
+    tokio::time::sleep(down / 2).await;
     let ds = deliveries(&mut c, &token, &hook).await;
     assert_eq!(ds.len(), 3, "{ds:#?}");
     for x in &ds {
@@ -511,7 +525,7 @@ async fn a_receiver_down_for_a_while_and_across_a_restart_gets_everything_after(
     let _d = start(&a, &dir.path().join("second.log"));
     let mut c = client(&a).await;
     a.ok(&["round", "close", &t, "1"]);
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    tokio::time::sleep(down.saturating_sub(outage.elapsed())).await;
     // The receiver comes back.
     let receiver = Receiver::default();
     let _server = serve(receiver.clone(), port).await;
