@@ -507,11 +507,12 @@ impl Webhooks {
             .commands
             .begin(store, rpc, request, meta)
             .await?;
-        if let Some((stream, ack)) = store
+        if let Some((stream, mut ack)) = store
             .find_command(&meta.command_id)
             .await
             .map_err(from_log)?
         {
+            ack.replayed = true;
             return Ok((ack, stream));
         }
         let _writing = self.shared.writing.lock().await;

@@ -61,6 +61,8 @@ pub struct State {
     pub deliveries: HashMap<String, Delivery>,
     /// Each webhook's delivery ids, oldest first.
     pub by_hook: HashMap<String, Vec<String>>,
+    /// The deliveries still pending (what the sender scans).
+    pub pending: std::collections::HashSet<String>,
     /// Folded up to this log position.
     pub position: i64,
 }
@@ -127,6 +129,7 @@ impl State {
                     .entry(c.webhook_id.clone())
                     .or_default()
                     .push(c.delivery_id.clone());
+                self.pending.insert(c.delivery_id.clone());
                 self.deliveries.insert(
                     c.delivery_id.clone(),
                     Delivery {
@@ -160,6 +163,9 @@ impl State {
                         PENDING
                     }
                     .into();
+                    if d.state != PENDING {
+                        self.pending.remove(&a.delivery_id);
+                    }
                 }
             }
             _ => {}
@@ -186,8 +192,9 @@ impl State {
     /// Pending deliveries due at `now_micros` (of webhooks not removed), soonest first.
     pub fn due(&self, now_micros: i64) -> Vec<&Delivery> {
         let mut v: Vec<&Delivery> = self
-            .deliveries
-            .values()
+            .pending
+            .iter()
+            .filter_map(|id| self.deliveries.get(id))
             .filter(|d| d.state == PENDING && d.next_attempt_at_micros <= now_micros)
             .filter(|d| self.hooks.get(&d.webhook_id).is_some_and(|h| !h.removed))
             .collect();
@@ -202,4 +209,110 @@ fn warn(e: &RecordedEvent) {
         event_type = %e.event_type,
         "webhook event not decoded: skipped"
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_proto::v1::DeliveryAttempt;
+
+    fn rec<M: Message>(pos: i64, stream: &str, t: &str, m: &M) -> RecordedEvent {
+        RecordedEvent {
+            global_position: pos,
+            stream: stream.into(),
+            event_type: t.into(),
+            payload: m.encode_to_vec(),
+            recorded_at_micros: pos * 1000,
+            actor: "admin".into(),
+            event_id: format!("e{pos}"),
+            stream_version: 0,
+            schema_version: 1,
+            command_id: String::new(),
+            correlation_id: String::new(),
+            causation_id: String::new(),
+            reason: String::new(),
+            rule_edition: String::new(),
+            service: SERVICE.into(),
+            prev_hash: Vec::new(),
+            hash: Vec::new(),
+            trace_parent: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_delivery_is_due_until_delivered_and_a_removed_webhook_gets_nothing() {
+        let mut s = State::default();
+        s.apply(&rec(
+            1,
+            STREAM,
+            types::WEBHOOK_ADDED,
+            &WebhookAdded {
+                webhook_id: "wh".into(),
+                url: "https://x.org/".into(),
+                ..Default::default()
+            },
+        ));
+        let ds = deliveries_stream("wh");
+        s.apply(&rec(
+            2,
+            &ds,
+            types::DELIVERY_CREATED,
+            &DeliveryCreated {
+                delivery_id: "d1".into(),
+                webhook_id: "wh".into(),
+                ..Default::default()
+            },
+        ));
+        assert_eq!(s.due(2000).len(), 1, "due at once");
+        let failed = |next| DeliveryAttempted {
+            delivery_id: "d1".into(),
+            webhook_id: "wh".into(),
+            attempt: Some(DeliveryAttempt {
+                attempt: 1,
+                status: 500,
+                next_attempt_at_micros: next,
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        s.apply(&rec(3, &ds, types::DELIVERY_ATTEMPTED, &failed(9000)));
+        assert!(s.due(8999).is_empty());
+        assert_eq!(s.due(9000).len(), 1);
+        assert_eq!(s.webhook("wh").unwrap().pending, 1);
+        s.apply(&rec(
+            4,
+            &ds,
+            types::DELIVERY_ATTEMPTED,
+            &DeliveryAttempted {
+                delivered: true,
+                ..failed(0)
+            },
+        ));
+        assert!(s.due(i64::MAX).is_empty());
+        assert_eq!(s.deliveries["d1"].state, DELIVERED);
+        assert_eq!(s.deliveries["d1"].attempts.len(), 2);
+        assert_eq!(s.webhook("wh").unwrap().pending, 0);
+        // removed: pending deliveries stop, the webhook is gone from lists
+        s.apply(&rec(
+            5,
+            &ds,
+            types::DELIVERY_CREATED,
+            &DeliveryCreated {
+                delivery_id: "d2".into(),
+                webhook_id: "wh".into(),
+                ..Default::default()
+            },
+        ));
+        s.apply(&rec(
+            6,
+            STREAM,
+            types::WEBHOOK_REMOVED,
+            &WebhookRemoved {
+                webhook_id: "wh".into(),
+            },
+        ));
+        assert!(s.due(i64::MAX).is_empty());
+        assert!(s.webhook("wh").is_none());
+        assert_eq!(s.version, 0, "stream versions come from the events");
+    }
 }
