@@ -375,3 +375,38 @@ pub async fn api_redeliver(
     .await;
     api_answer(r)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_write_takes_its_command_id_from_the_idempotency_key() {
+        let mut h = HeaderMap::new();
+        let m = command_meta(&h, "why").unwrap();
+        assert!(m.command_id.starts_with("http-") && m.reason == "why");
+        assert_ne!(command_meta(&h, "").unwrap().command_id, m.command_id);
+        h.insert("idempotency-key", "reg-1".parse().unwrap());
+        assert_eq!(command_meta(&h, "").unwrap().command_id, "reg-1");
+        h.insert("idempotency-key", "x".repeat(129).parse().unwrap());
+        let p = command_meta(&h, "").unwrap_err();
+        assert_eq!(p.field.as_deref(), Some("Idempotency-Key"));
+    }
+
+    #[test]
+    fn a_registration_body_is_read_strictly() {
+        let ok = new_webhook(br#"{"url": "https://x.org/", "event_types": ["round.published"]}"#)
+            .unwrap();
+        assert_eq!(ok.url, "https://x.org/");
+        assert!(ok.tournament_id.is_empty());
+        for bad in [
+            &b"{}"[..],
+            b"not json",
+            br#"{"url": 3, "event_types": []}"#,
+            br#"{"url": "u", "event_types": [], "secret": "x"}"#,
+        ] {
+            let p = new_webhook(bad).unwrap_err();
+            assert_eq!((p.status, p.field.as_deref()), (400, Some("body")));
+        }
+    }
+}
