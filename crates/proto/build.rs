@@ -7,6 +7,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../proto");
     let files = [
         "common", "events", "registry", "pairing", "results", "rating", "clock", "access",
+        "webhooks",
     ]
     .map(|f| root.join(format!("arbiter/v1/{f}.proto")));
     for f in &files {

@@ -7,6 +7,7 @@ use arbiter_proto::v1::pairing_service_client::PairingServiceClient;
 use arbiter_proto::v1::rating_service_client::RatingServiceClient;
 use arbiter_proto::v1::registry_service_client::RegistryServiceClient;
 use arbiter_proto::v1::results_service_client::ResultsServiceClient;
+use arbiter_proto::v1::webhook_service_client::WebhookServiceClient;
 use arbiter_proto::v1::*;
 use arbiter_service_kit::access::roles::{Anonymous, RULES, Role, ScopeKind};
 use arbiter_tests::{Arbiter, output_text, start_arbiterd};
@@ -32,6 +33,7 @@ async fn call(ch: &Channel, rpc: &str, t: &str, token: Option<&str>) -> Vec<Resu
     let mut rat = RatingServiceClient::new(ch.clone());
     let mut clk = ClockServiceClient::new(ch.clone());
     let mut acc = AccessServiceClient::new(ch.clone());
+    let mut hooks = WebhookServiceClient::new(ch.clone());
     macro_rules! c {
         ($client:ident . $m:ident ( $body:expr )) => {
             vec![$client.$m(req($body, token)).await.map(|_| ())]
@@ -161,6 +163,12 @@ async fn call(ch: &Channel, rpc: &str, t: &str, token: Option<&str>) -> Vec<Resu
             c!(acc.set_tournament_visibility(tr!(SetTournamentVisibilityRequest)))
         }
         "WhoAmI" => c!(acc.who_am_i(WhoAmIRequest {})),
+        "AddWebhook" => c!(hooks.add_webhook(AddWebhookRequest::default())),
+        "ListWebhooks" => c!(hooks.list_webhooks(ListWebhooksRequest {})),
+        "GetWebhook" => c!(hooks.get_webhook(GetWebhookRequest::default())),
+        "RemoveWebhook" => c!(hooks.remove_webhook(RemoveWebhookRequest::default())),
+        "ListDeliveries" => c!(hooks.list_deliveries(ListDeliveriesRequest::default())),
+        "Redeliver" => c!(hooks.redeliver(RedeliverRequest::default())),
         other => panic!("{other}: the table has an RPC this test cannot call; add it"),
     }
 }

@@ -24,6 +24,7 @@ mod sheets;
 mod teams;
 mod tournament;
 mod use_default;
+mod webhook;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -122,6 +123,10 @@ pub enum Command {
     /// Principals, roles, tokens, public tournaments.
     #[command(subcommand)]
     Access(access::AccessCommand),
+    /// Webhooks: register an address for event types, list, show, remove, deliveries,
+    /// redeliver (ADR http-002).
+    #[command(subcommand)]
+    Webhook(webhook::WebhookCommand),
     /// Who the token is: principal, roles, token id.
     Whoami,
     /// Backups of the embedded server's data directory: backup (while it runs), restore.
@@ -214,6 +219,7 @@ async fn main() -> ExitCode {
         Command::Ratinglist(r) => ratinglist_import::run(&cli, r).await,
         Command::Print(p) => print::run(&cli, p).await,
         Command::Access(a) => access::run(&cli, a).await,
+        Command::Webhook(w) => webhook::run(&cli, w).await,
         Command::Whoami => access::whoami(&cli).await,
         Command::Use(a) => use_default::run(&cli, a).await,
         Command::Admin(a) => admin_backup::run(&cli, a).await,

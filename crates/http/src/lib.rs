@@ -14,6 +14,8 @@
 //!   service's own implementation in process: the one access table decides
 //!   (public tournaments without a token; nothing personal on a page).
 //!
+//! - [`webhooks`]: `/api/v1/webhooks`, the `WebhookService` over JSON (ADR http-002).
+//!
 //! `pages`, `api`, `problem` and `i18n` are pure (no I/O): tested without a server.
 pub mod api;
 pub mod events;
@@ -22,5 +24,6 @@ pub mod openapi;
 pub mod pages;
 pub mod problem;
 pub mod server;
+pub mod webhooks;
 
 pub use server::{App, router, serve};

@@ -31,7 +31,7 @@ impl utoipa::Modify for Bearer {
     info(
         title = "Arbiter API",
         version = "1",
-        description = "Read access to tournaments, players, pairings, results, standings and history. Errors are RFC 9457 problems (application/problem+json) carrying the gRPC code and the field. Reads carry ETags (If-None-Match → 304); lists are paged (page_size, page_token → next_page_token)."
+        description = "Read access to tournaments, players, pairings, results, standings and history; webhooks (register, list, show, remove, deliveries, redeliver; ADR http-002). Errors are RFC 9457 problems (application/problem+json) carrying the gRPC code and the field. Reads carry ETags (If-None-Match → 304); lists are paged (page_size, page_token → next_page_token)."
     ),
     paths(
         server::api_openapi,
@@ -43,9 +43,20 @@ impl utoipa::Modify for Bearer {
         server::api_standings,
         server::api_history,
         server::api_events,
+        crate::webhooks::api_add_webhook,
+        crate::webhooks::api_list_webhooks,
+        crate::webhooks::api_get_webhook,
+        crate::webhooks::api_remove_webhook,
+        crate::webhooks::api_deliveries,
+        crate::webhooks::api_redeliver,
     ),
     components(schemas(
         Problem,
+        crate::webhooks::NewWebhookJson,
+        crate::webhooks::WebhookJson,
+        crate::webhooks::AddedWebhookJson,
+        crate::webhooks::AttemptJson,
+        crate::webhooks::DeliveryJson,
         api::TournamentJson,
         api::TournamentPage,
         api::PlayerJson,

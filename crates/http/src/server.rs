@@ -51,6 +51,8 @@ pub struct App {
     pub store: arbiter_eventlog::EventStore,
     /// Turns true when the process shuts down (open event streams end).
     pub shutdown: tokio::sync::watch::Receiver<bool>,
+    /// The webhook service (ADR http-002), where the process hosts it.
+    pub webhooks: Option<Arc<dyn pb::webhook_service_server::WebhookService>>,
 }
 
 /// Most bytes of a request body (the API's reads take none; anything larger is refused
@@ -83,6 +85,22 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/v1/tournaments/{id}/standings", get(api_standings))
         .route("/api/v1/tournaments/{id}/history", get(api_history))
         .route("/api/v1/tournaments/{id}/events", get(api_events))
+        .route(
+            "/api/v1/webhooks",
+            get(crate::webhooks::api_list_webhooks).post(crate::webhooks::api_add_webhook),
+        )
+        .route(
+            "/api/v1/webhooks/{webhook_id}",
+            get(crate::webhooks::api_get_webhook).delete(crate::webhooks::api_remove_webhook),
+        )
+        .route(
+            "/api/v1/webhooks/{webhook_id}/deliveries",
+            get(crate::webhooks::api_deliveries),
+        )
+        .route(
+            "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver",
+            axum::routing::post(crate::webhooks::api_redeliver),
+        )
         .fallback(not_found)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn_with_state(app.clone(), starting))
@@ -132,7 +150,7 @@ async fn not_found(uri: axum::http::Uri) -> Response {
 /// The RPC request of an HTTP request: its bearer token (and trace context) as gRPC
 /// metadata. A token header that is not ASCII is refused, never dropped (that would
 /// make the request anonymous).
-fn grpc<T>(headers: &HeaderMap, msg: T) -> Result<tonic::Request<T>, Problem> {
+pub(crate) fn grpc<T>(headers: &HeaderMap, msg: T) -> Result<tonic::Request<T>, Problem> {
     let mut r = tonic::Request::new(msg);
     for name in ["authorization", "traceparent"] {
         for v in headers.get_all(name) {
@@ -203,7 +221,7 @@ fn tagged(
     r
 }
 
-fn json<T: Serialize>(request: &HeaderMap, value: &T) -> Response {
+pub(crate) fn json<T: Serialize>(request: &HeaderMap, value: &T) -> Response {
     match serde_json::to_vec(value) {
         Ok(body) => tagged(request, StatusCode::OK, "application/json", body),
         Err(e) => problem_response(&problem::from_status(&Status::internal(format!(
@@ -214,11 +232,11 @@ fn json<T: Serialize>(request: &HeaderMap, value: &T) -> Response {
 
 type ApiResult = Result<Response, Problem>;
 
-fn api_answer(r: ApiResult) -> Response {
+pub(crate) fn api_answer(r: ApiResult) -> Response {
     r.unwrap_or_else(|p| problem_response(&p))
 }
 
-fn st(s: Status) -> Problem {
+pub(crate) fn st(s: Status) -> Problem {
     problem::from_status(&s)
 }
 
@@ -634,7 +652,7 @@ async fn page_player(
 
 // ---- JSON API -------------------------------------------------------------------
 
-fn query(raw: Option<&str>, known: &[&str]) -> Result<Query, Problem> {
+pub(crate) fn query(raw: Option<&str>, known: &[&str]) -> Result<Query, Problem> {
     let q = Query::parse(raw)?;
     q.only(known)?;
     Ok(q)

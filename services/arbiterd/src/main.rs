@@ -74,6 +74,38 @@ struct Args {
     /// codes of the pages; default: the request's Host.
     #[arg(long, env = "ARBITER_HTTP_PUBLIC_URL")]
     http_public_url: Option<String>,
+    /// Webhooks (ADR http-002): the wait after a delivery's first failure, doubled after
+    /// each failure (with jitter: between half and all of it).
+    #[arg(
+        long,
+        env = "ARBITER_WEBHOOK_BACKOFF_BASE_MS",
+        default_value_t = 10_000
+    )]
+    webhook_backoff_base_ms: u64,
+    /// Webhooks: the longest wait between two attempts.
+    #[arg(
+        long,
+        env = "ARBITER_WEBHOOK_BACKOFF_MAX_MS",
+        default_value_t = 3_600_000
+    )]
+    webhook_backoff_max_ms: u64,
+    /// Webhooks: attempts of a delivery in all.
+    #[arg(long, env = "ARBITER_WEBHOOK_MAX_ATTEMPTS", default_value_t = 32)]
+    webhook_max_attempts: u32,
+    /// Webhooks: no attempt starts later than this after the first.
+    #[arg(
+        long,
+        env = "ARBITER_WEBHOOK_GIVE_UP_AFTER_S",
+        default_value_t = 86_400
+    )]
+    webhook_give_up_after_s: u64,
+    /// Webhooks: one attempt (connect, send, the answer's status) at most this long.
+    #[arg(long, env = "ARBITER_WEBHOOK_TIMEOUT_MS", default_value_t = 10_000)]
+    webhook_timeout_ms: u64,
+    /// Webhooks may be registered with http:// to addresses off the loopback (the
+    /// signature still authenticates; nothing is secret in transit but the body).
+    #[arg(long, env = "ARBITER_WEBHOOKS_ALLOW_PLAIN_HTTP")]
+    webhooks_allow_plain_http: bool,
 }
 
 /// Where the pages and the JSON API are served unless `--http-listen` says otherwise.
@@ -162,6 +194,26 @@ async fn run() -> anyhow::Result<()> {
     let known = tournaments.clone();
     let pairing = arbiter_pairing::Pairing::start_sharing(&platform, tournaments.clone());
     let results = arbiter_results::Results::start_sharing(&platform, tournaments.clone());
+    let webhook_key =
+        arbiter_webhooks::load_or_make_key(&args.data_dir.join("keys").join("webhooks.key"))?;
+    let known_for_hooks = tournaments.clone();
+    let webhooks = arbiter_webhooks::Webhooks::start(
+        &platform,
+        arbiter_webhooks::Options {
+            schedule: arbiter_webhooks::backoff::Schedule {
+                base: std::time::Duration::from_millis(args.webhook_backoff_base_ms.max(1)),
+                max: std::time::Duration::from_millis(args.webhook_backoff_max_ms.max(1)),
+                attempts: args.webhook_max_attempts.max(1),
+                give_up_after: std::time::Duration::from_secs(args.webhook_give_up_after_s),
+            },
+            timeout: std::time::Duration::from_millis(args.webhook_timeout_ms.max(1)),
+            allow_plain_http: args.webhooks_allow_plain_http,
+            key: std::sync::Arc::new(webhook_key),
+            concurrency: 16,
+        },
+    )
+    .await
+    .with_tournaments(move |t| known_for_hooks.contains(t));
     if let Some(addr) = http {
         // The HTTP listener answers from the same service implementations, in process
         // (each one's access check decides), once the shared projection has caught up.
@@ -190,6 +242,7 @@ async fn run() -> anyhow::Result<()> {
                 listen: local,
                 store: platform.store.clone(),
                 shutdown: platform.shutdown.clone(),
+                webhooks: Some(std::sync::Arc::new(webhooks.clone())),
             });
             println!("http listening on {local} (pages /, API /api/v1)");
             let shutdown = platform.shutdown.clone();
@@ -208,6 +261,7 @@ async fn run() -> anyhow::Result<()> {
         Box::new(registry),
         Box::new(pairing),
         Box::new(results),
+        Box::new(webhooks.clone()),
         Box::new(arbiter_rating::Rating::start_sharing(
             &platform,
             arbiter_rating::system_today(),

@@ -145,6 +145,8 @@ const CLOCK_R: &[Role] = &[
     Viewer,
 ];
 const MANAGE: &[Role] = &[Admin, ChiefArbiter];
+/// Webhooks (ADR http-002): the systems that receive them, and the admin.
+const HOOKS: &[Role] = &[Admin, Integrator];
 
 const fn rule(
     service: &'static str,
@@ -336,6 +338,13 @@ pub const RULES: &[Rule] = &[
         any_principal: true,
         ..global(r("access", "WhoAmI", &[]))
     },
+    // webhooks (ADR http-002)
+    global(w("webhooks", "AddWebhook", HOOKS)),
+    global(r("webhooks", "ListWebhooks", HOOKS)),
+    global(r("webhooks", "GetWebhook", HOOKS)),
+    global(w("webhooks", "RemoveWebhook", HOOKS)),
+    global(r("webhooks", "ListDeliveries", HOOKS)),
+    global(w("webhooks", "Redeliver", HOOKS)),
 ];
 
 /// The rule of `rpc`.

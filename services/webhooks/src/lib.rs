@@ -1,0 +1,820 @@
+//! # arbiter-webhooks: the log's events delivered to integrators' addresses
+//!
+//! ADR http-002. Pure: [`signature`] (HMAC-SHA256 over `t + "." + body`, the secret
+//! derived from the server's webhook key), [`backoff`] (exponential with jitter, bounded
+//! by attempts and time), [`matching`] (webhook event types ↔ the log's events, the
+//! tournament filter), [`validate`] (addresses and limits), [`state`] (the fold).
+//! Shell: [`Webhooks`] (the gRPC `WebhookService`, its writes through the command path
+//! of every service: authorize by the one access table, `Commands::begin`, append), the
+//! dispatcher (reads the log by a durable cursor, writes one `DeliveryCreated` per
+//! webhook and event) and the sender (tries due deliveries off the write path, each
+//! attempt a `DeliveryAttempted` event), [`client`] (one POST).
+pub mod backoff;
+pub mod client;
+pub mod matching;
+pub mod signature;
+pub mod state;
+pub mod validate;
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use arbiter_eventlog::{AppendAck, AppendRequest, CommandContext, EventStore, RecordedEvent};
+use arbiter_proto::v1::webhook_service_server::{WebhookService, WebhookServiceServer};
+use arbiter_proto::v1::{
+    AddWebhookRequest, AddedWebhook, CommandAck, Delivery, DeliveryAttempt, DeliveryAttempted,
+    DeliveryCreated, GetWebhookRequest, ListDeliveriesRequest, ListDeliveriesResponse,
+    ListWebhooksRequest, ListWebhooksResponse, RedeliverRequest, RemoveWebhookRequest, Webhook,
+    WebhookAdded, WebhookRemoved,
+};
+use arbiter_service_kit::Platform;
+use arbiter_service_kit::auth::Scope;
+use arbiter_service_kit::status::{from_log, invalid, not_found};
+use prost::Message;
+use sha2::{Digest, Sha256};
+use tonic::{Request, Response, Status};
+
+use state::{State, deliveries_stream, event, types};
+
+/// How deliveries are made (`arbiterd --webhook-*`).
+#[derive(Clone)]
+pub struct Options {
+    /// Retries.
+    pub schedule: backoff::Schedule,
+    /// One attempt: connect, send, the answer's head.
+    pub timeout: Duration,
+    /// `http://` to addresses off the loopback.
+    pub allow_plain_http: bool,
+    /// The server's webhook key (secrets are derived from it).
+    pub key: Arc<[u8; 32]>,
+    /// Attempts in flight at once (all webhooks).
+    pub concurrency: usize,
+}
+
+/// Generation of the webhook key new registrations are made with.
+pub const KEY_GENERATION: u32 = 1;
+/// Largest body sent (the envelope is far smaller; a guard).
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// Reads the webhook key at `path` (64 hex characters), made (0600) when missing.
+pub fn load_or_make_key(path: &Path) -> anyhow::Result<[u8; 32]> {
+    use anyhow::Context;
+    if path.exists() {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("webhook key {}", path.display()))?;
+        let bytes = hex::decode(text.trim())
+            .ok()
+            .filter(|b| b.len() == 32)
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "webhook key {}: not 64 hex characters — restore it from the backup (every webhook's secret is derived from it)",
+                    path.display()
+                )
+            })?;
+        let mut k = [0u8; 32];
+        k.copy_from_slice(&bytes);
+        return Ok(k);
+    }
+    let k: [u8; 32] = rand::random();
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("{}", dir.display()))?;
+    }
+    let mut f = {
+        let mut o = std::fs::OpenOptions::new();
+        o.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.mode(0o600);
+        }
+        o.open(path)
+            .with_context(|| format!("webhook key {}", path.display()))?
+    };
+    use std::io::Write;
+    writeln!(f, "{}", hex::encode(k)).with_context(|| format!("{}", path.display()))?;
+    f.sync_all().ok();
+    Ok(k)
+}
+
+struct Shared {
+    state: RwLock<State>,
+    folded: tokio::sync::watch::Sender<i64>,
+    writing: tokio::sync::Mutex<()>,
+    in_flight: Mutex<HashSet<String>>,
+    wake: tokio::sync::Notify,
+    options: Options,
+    /// The log refused a write as read-only: nothing more is sent until a restart.
+    read_only: std::sync::atomic::AtomicBool,
+}
+
+/// Whether a tournament id names a tournament of the registry.
+type KnownTournament = Arc<dyn Fn(&str) -> bool + Send + Sync>;
+
+/// What a write appends: stream, expected version, events.
+type Decided = (String, Option<i64>, Vec<arbiter_eventlog::NewEvent>);
+
+/// The webhook service of a platform.
+#[derive(Clone)]
+pub struct Webhooks {
+    platform: Platform,
+    shared: Arc<Shared>,
+    known_tournament: Option<KnownTournament>,
+}
+
+fn now_micros() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros().try_into().unwrap_or(i64::MAX))
+}
+
+fn short_hash(parts: &[&str]) -> String {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update(p.as_bytes());
+        h.update([0]);
+    }
+    hex::encode(&h.finalize()[..12])
+}
+
+/// The tournament `e` is about (its stream; for a submission, its payload).
+fn tournament_of(e: &RecordedEvent) -> Option<String> {
+    if e.event_type == "ExternalTournamentSubmitted" {
+        return arbiter_proto::v1::ExternalTournamentSubmitted::decode(e.payload.as_slice())
+            .ok()
+            .map(|t| t.tournament_id)
+            .filter(|t| !t.is_empty());
+    }
+    arbiter_registry::event_index::tournament_of_stream(e).map(str::to_owned)
+}
+
+/// The body of a delivery of `e` to `hook` as `kinds` (the same for every attempt).
+pub fn body(e: &RecordedEvent, hook: &str, kinds: &[String]) -> Vec<u8> {
+    serde_json::to_vec(&serde_json::json!({
+        "webhook_id": hook,
+        "event_id": e.event_id,
+        "event_types": kinds,
+        "tournament_id": tournament_of(e),
+        "log_event_type": e.event_type,
+        "position": e.global_position,
+        "stream": e.stream,
+        "stream_version": e.stream_version,
+        "recorded_at_micros": e.recorded_at_micros,
+        "service": e.service,
+    }))
+    .unwrap_or_default()
+}
+
+impl Webhooks {
+    /// Starts the fold, the dispatcher and the sender on `platform`.
+    pub async fn start(platform: &Platform, options: Options) -> Webhooks {
+        let (folded, _) = tokio::sync::watch::channel(0);
+        let w = Webhooks {
+            platform: platform.clone(),
+            shared: Arc::new(Shared {
+                state: RwLock::new(State::default()),
+                folded,
+                writing: tokio::sync::Mutex::new(()),
+                in_flight: Mutex::new(HashSet::new()),
+                wake: tokio::sync::Notify::new(),
+                options,
+                read_only: std::sync::atomic::AtomicBool::new(false),
+            }),
+            known_tournament: None,
+        };
+        let head = platform.store.head_position().await.unwrap_or(0);
+        tokio::spawn(w.clone().fold_and_dispatch());
+        tokio::spawn(w.clone().send_due(head));
+        w
+    }
+
+    /// A tournament filter must name a tournament `known` says exists.
+    pub fn with_tournaments(
+        mut self,
+        known: impl Fn(&str) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        self.known_tournament = Some(Arc::new(known));
+        self
+    }
+
+    fn snapshot(&self) -> std::sync::RwLockReadGuard<'_, State> {
+        self.shared.state.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    async fn folded(&self, position: i64) {
+        let mut rx = self.shared.folded.subscribe();
+        let _ = rx.wait_for(|p| *p >= position).await;
+    }
+
+    fn secret(&self, id: &str, generation: u32) -> [u8; 32] {
+        signature::derive_secret(self.shared.options.key.as_ref(), id, generation)
+    }
+
+    /// Folds every event from position 1; from the cursor on, each event a webhook wants
+    /// becomes a `DeliveryCreated` of that webhook (command id from the webhook and the
+    /// event: a restart that reads an event again writes nothing twice).
+    async fn fold_and_dispatch(self) {
+        let store = self.platform.store.clone();
+        let (mut cursor, from) =
+            arbiter_service_kit::cursor::Cursor::open(&store, "webhooks-dispatch").await;
+        let mut sub = store.subscribe(1);
+        let mut stopped = false;
+        loop {
+            let e = match sub.next().await {
+                Ok(e) => e,
+                Err(err) => {
+                    tracing::warn!(%err, "webhooks: log read failed; retrying");
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    continue;
+                }
+            };
+            let pos = e.global_position;
+            let is_ours = e.stream == state::STREAM || e.stream.starts_with("webhook-deliveries-");
+            if is_ours {
+                self.shared
+                    .state
+                    .write()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .apply(&e);
+                if e.event_type == types::DELIVERY_CREATED {
+                    self.shared.wake.notify_one();
+                }
+            } else if pos >= from && !stopped && matching::interesting(&e.event_type) {
+                // A log that takes no writes (it failed its check at start): deliveries
+                // stop here, the cursor with them, and resume after a restart with a
+                // good log; the fold goes on (reads and readiness do not wait).
+                stopped = !self.dispatch(&store, &e).await;
+                if stopped {
+                    self.shared
+                        .read_only
+                        .store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
+            {
+                let mut s = self.shared.state.write().unwrap_or_else(|p| p.into_inner());
+                s.position = s.position.max(pos);
+            }
+            self.shared.folded.send_replace(pos);
+            if pos >= from && !stopped {
+                cursor.handled(pos).await;
+            }
+        }
+    }
+
+    /// `false`: the log takes no writes (nothing more is dispatched until a restart).
+    async fn dispatch(&self, store: &EventStore, e: &RecordedEvent) -> bool {
+        let tournament = tournament_of(e);
+        let wanted: Vec<(String, Vec<String>)> = {
+            let s = self.snapshot();
+            s.active()
+                .filter_map(|h| {
+                    let filter = Some(h.webhook.tournament_id.as_str()).filter(|t| !t.is_empty());
+                    let kinds = matching::matches(
+                        &h.webhook.event_types,
+                        filter,
+                        &matching::Candidate {
+                            event_type: &e.event_type,
+                            tournament: tournament.as_deref(),
+                        },
+                    );
+                    (!kinds.is_empty()).then(|| (h.webhook.webhook_id.clone(), kinds))
+                })
+                .collect()
+        };
+        for (hook, kinds) in wanted {
+            let delivery_id = format!("d_{}", short_hash(&[&hook, &e.event_id]));
+            let created = DeliveryCreated {
+                delivery_id,
+                webhook_id: hook.clone(),
+                event_id: e.event_id.clone(),
+                event_position: e.global_position,
+                event_types: kinds,
+                redelivery_of: String::new(),
+            };
+            let req = AppendRequest {
+                stream: deliveries_stream(&hook),
+                expected_version: None,
+                events: vec![event(types::DELIVERY_CREATED, &created)],
+                context: CommandContext {
+                    command_id: format!("webhook-{hook}-event-{}", e.event_id),
+                    actor: "webhooks (dispatcher)".into(),
+                    causation_id: e.event_id.clone(),
+                    service: state::SERVICE.into(),
+                    ..Default::default()
+                },
+            };
+            // At least once: an event a webhook wants is never skipped; a log that does
+            // not take the append now is tried again.
+            let mut wait = Duration::from_millis(200);
+            while let Err(err) = store.append(req.clone()).await {
+                if matches!(err, arbiter_eventlog::Error::ReadOnly(_)) {
+                    tracing::warn!(%err, "webhooks: the log takes no writes; deliveries stop until a restart");
+                    return false;
+                }
+                tracing::warn!(%err, webhook = %hook, position = e.global_position, "webhooks: delivery not recorded; retrying");
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(Duration::from_secs(10));
+            }
+        }
+        true
+    }
+
+    /// Tries every due delivery, at most `concurrency` at once, once the fold reached
+    /// the log's head of the start.
+    async fn send_due(self, start_head: i64) {
+        self.folded(start_head).await;
+        let slots = Arc::new(tokio::sync::Semaphore::new(
+            self.shared.options.concurrency.max(1),
+        ));
+        loop {
+            if self
+                .shared
+                .read_only
+                .load(std::sync::atomic::Ordering::Relaxed)
+            {
+                return;
+            }
+            let due: Vec<Delivery> = {
+                let s = self.snapshot();
+                let in_flight = self
+                    .shared
+                    .in_flight
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner());
+                s.due(now_micros())
+                    .into_iter()
+                    .filter(|d| !in_flight.contains(&d.delivery_id))
+                    .cloned()
+                    .collect()
+            };
+            for d in due {
+                let Ok(permit) = slots.clone().acquire_owned().await else {
+                    return;
+                };
+                self.shared
+                    .in_flight
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(d.delivery_id.clone());
+                let me = self.clone();
+                tokio::spawn(async move {
+                    let id = d.delivery_id.clone();
+                    me.attempt(d).await;
+                    me.shared
+                        .in_flight
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .remove(&id);
+                    drop(permit);
+                    me.shared.wake.notify_one();
+                });
+            }
+            let _ =
+                tokio::time::timeout(Duration::from_millis(100), self.shared.wake.notified()).await;
+        }
+    }
+
+    /// One attempt of `d`, recorded as `DeliveryAttempted` (and folded before the
+    /// delivery may be tried again).
+    async fn attempt(&self, d: Delivery) {
+        let store = &self.platform.store;
+        let Some(hook) = self.snapshot().hooks.get(&d.webhook_id).cloned() else {
+            return;
+        };
+        let n = u32::try_from(d.attempts.len())
+            .unwrap_or(u32::MAX)
+            .saturating_add(1);
+        let started = now_micros();
+        let began = std::time::Instant::now();
+        let outcome = match store.read_at(d.event_position).await {
+            Ok(Some(e)) => {
+                let body = body(&e, &d.webhook_id, &d.event_types);
+                match validate::target(&hook.webhook.url, self.shared.options.allow_plain_http) {
+                    Err((_, why)) => Err(why),
+                    Ok(_) if body.len() > MAX_BODY_BYTES => Err(format!(
+                        "body of {} bytes: at most {MAX_BODY_BYTES}",
+                        body.len()
+                    )),
+                    Ok(target) => {
+                        let t = started / 1_000_000;
+                        let secret = self.secret(&d.webhook_id, hook.key_generation);
+                        let headers = [
+                            (signature::HEADER, signature::header(&secret, t, &body)),
+                            ("Arbiter-Event-Id", d.event_id.clone()),
+                            ("Arbiter-Delivery-Id", d.delivery_id.clone()),
+                            ("Arbiter-Webhook-Id", d.webhook_id.clone()),
+                            ("Arbiter-Event-Types", d.event_types.join(",")),
+                            ("Arbiter-Attempt", n.to_string()),
+                        ];
+                        client::post(&target, &headers, body.into(), self.shared.options.timeout)
+                            .await
+                    }
+                }
+            }
+            Ok(None) => Err(format!("no event at log position {}", d.event_position)),
+            Err(e) => {
+                // The log did not answer: not an attempt; tried again shortly.
+                tracing::warn!(err = %e, "webhooks: event not read");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                return;
+            }
+        };
+        let duration_ms = u32::try_from(began.elapsed().as_millis()).unwrap_or(u32::MAX);
+        let (status, error, delivered) = match outcome {
+            Ok(s) if (200..300).contains(&s) => (s, String::new(), true),
+            Ok(s) if (300..400).contains(&s) => {
+                (s, format!("HTTP {s}: redirects are not followed"), false)
+            }
+            Ok(s) => (s, format!("HTTP {s}"), false),
+            Err(e) => (0, e, false),
+        };
+        let first = d.attempts.first().map_or(started, |a| a.at_micros);
+        let since_first = Duration::from_micros(u64::try_from(started - first).unwrap_or(0));
+        let next = if delivered {
+            None
+        } else {
+            self.shared
+                .options
+                .schedule
+                .next(n, since_first, rand::random::<f64>())
+        };
+        let next_at = next.map_or(0, |w| {
+            now_micros() + i64::try_from(w.as_micros()).unwrap_or(i64::MAX / 2)
+        });
+        let attempted = DeliveryAttempted {
+            delivery_id: d.delivery_id.clone(),
+            webhook_id: d.webhook_id.clone(),
+            attempt: Some(DeliveryAttempt {
+                attempt: n,
+                at_micros: started,
+                status: status.into(),
+                error,
+                duration_ms,
+                next_attempt_at_micros: next_at,
+            }),
+            delivered,
+            given_up: !delivered && next.is_none(),
+        };
+        let req = AppendRequest {
+            stream: deliveries_stream(&d.webhook_id),
+            expected_version: None,
+            events: vec![event(types::DELIVERY_ATTEMPTED, &attempted)],
+            context: CommandContext {
+                command_id: format!("attempt-{}-{n}", d.delivery_id),
+                actor: "webhooks (sender)".into(),
+                causation_id: d.event_id.clone(),
+                service: state::SERVICE.into(),
+                ..Default::default()
+            },
+        };
+        let mut wait = Duration::from_millis(200);
+        loop {
+            match store.append(req.clone()).await {
+                Ok(ack) => {
+                    self.folded(ack.last_position).await;
+                    return;
+                }
+                Err(arbiter_eventlog::Error::ReadOnly(why)) => {
+                    // Tried again after a restart with a log that takes writes.
+                    tracing::warn!(%why, delivery = %d.delivery_id, "webhooks: attempt not recorded: the log takes no writes; sending stops until a restart");
+                    self.shared
+                        .read_only
+                        .store(true, std::sync::atomic::Ordering::Relaxed);
+                    return;
+                }
+                Err(err) => {
+                    tracing::warn!(%err, delivery = %d.delivery_id, "webhooks: attempt not recorded; retrying");
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(Duration::from_secs(10));
+                }
+            }
+        }
+    }
+
+    /// Appends `events` to `stream` under the caller, through the command path.
+    async fn write<M: Message>(
+        &self,
+        actor: &str,
+        rpc: &str,
+        request: &M,
+        meta: Option<arbiter_proto::v1::CommandMeta>,
+        decide: impl FnOnce(&State) -> Result<Decided, Status>,
+    ) -> Result<(AppendAck, String), Status> {
+        let store = &self.platform.store;
+        let (meta, _in_flight) = self
+            .platform
+            .commands
+            .begin(store, rpc, request, meta)
+            .await?;
+        if let Some((stream, mut ack)) = store
+            .find_command(&meta.command_id)
+            .await
+            .map_err(from_log)?
+        {
+            ack.replayed = true;
+            return Ok((ack, stream));
+        }
+        let _writing = self.shared.writing.lock().await;
+        let (stream, expected, events) = decide(&self.snapshot())?;
+        let ack = store
+            .append(AppendRequest {
+                stream: stream.clone(),
+                expected_version: expected,
+                events,
+                context: CommandContext {
+                    command_id: meta.command_id.clone(),
+                    actor: actor.to_owned(),
+                    reason: meta.reason.clone(),
+                    service: state::SERVICE.into(),
+                    request_digest: meta.request_digest.clone(),
+                    ..Default::default()
+                },
+            })
+            .await
+            .map_err(from_log)?;
+        self.folded(ack.last_position).await;
+        Ok((ack, stream))
+    }
+
+    fn webhook_of(&self, id: &str) -> Result<Webhook, Status> {
+        let id = id.trim();
+        if id.is_empty() {
+            return Err(invalid(
+                "webhook_id",
+                "must not be empty (see `arbiter webhook list`)",
+            ));
+        }
+        self.snapshot().webhook(id).ok_or_else(|| {
+            not_found(
+                "webhook_id",
+                format!("no webhook {id:?} (see `arbiter webhook list`)"),
+            )
+        })
+    }
+}
+
+fn ack_msg(stream: String, ack: AppendAck) -> CommandAck {
+    CommandAck {
+        stream,
+        stream_version: ack.stream_version,
+        first_position: ack.first_position,
+        last_position: ack.last_position,
+        replayed: ack.replayed,
+    }
+}
+
+#[tonic::async_trait]
+impl WebhookService for Webhooks {
+    async fn add_webhook(
+        &self,
+        request: Request<AddWebhookRequest>,
+    ) -> Result<Response<AddedWebhook>, Status> {
+        let actor = self
+            .platform
+            .auth
+            .actor(&request, "AddWebhook", Scope::Global)?;
+        let r = request.into_inner();
+        let allow = self.shared.options.allow_plain_http;
+        let reg = {
+            let n = self.snapshot().active().count();
+            validate::registration(
+                &r.url,
+                &r.event_types,
+                &r.tournament_id,
+                &r.description,
+                allow,
+                n,
+            )
+            .map_err(|(f, m)| invalid(f, m))?
+        };
+        if !reg.tournament_id.is_empty()
+            && let Some(known) = &self.known_tournament
+            && !known(&reg.tournament_id)
+        {
+            return Err(not_found(
+                "tournament_id",
+                format!(
+                    "no tournament {} (see `arbiter tournament list`)",
+                    reg.tournament_id
+                ),
+            ));
+        }
+        let id = format!("wh_{}", uuid::Uuid::now_v7().simple());
+        let (ack, stream) = self
+            .write(&actor, "AddWebhook", &r, r.meta.clone(), |s| {
+                let n = s.active().count();
+                if n >= validate::MAX_WEBHOOKS {
+                    return Err(invalid(
+                        "url",
+                        format!(
+                            "{n} webhooks are registered: at most {} — remove one first",
+                            validate::MAX_WEBHOOKS
+                        ),
+                    ));
+                }
+                let added = WebhookAdded {
+                    webhook_id: id.clone(),
+                    url: reg.url.clone(),
+                    event_types: reg.event_types.clone(),
+                    tournament_id: reg.tournament_id.clone(),
+                    description: reg.description.clone(),
+                    key_generation: KEY_GENERATION,
+                };
+                Ok((
+                    state::STREAM.into(),
+                    Some(s.version),
+                    vec![event(types::WEBHOOK_ADDED, &added)],
+                ))
+            })
+            .await?;
+        // On a retry the id is the one first written.
+        let e = self
+            .platform
+            .store
+            .read_at(ack.first_position)
+            .await
+            .map_err(from_log)?
+            .ok_or_else(|| Status::internal("the registration just written is not in the log"))?;
+        let added = WebhookAdded::decode(e.payload.as_slice())
+            .map_err(|e| Status::internal(format!("WebhookAdded: {e}")))?;
+        self.folded(ack.last_position).await;
+        let webhook = self
+            .snapshot()
+            .hooks
+            .get(&added.webhook_id)
+            .map(|h| h.webhook.clone());
+        Ok(Response::new(AddedWebhook {
+            webhook,
+            secret: hex::encode(self.secret(&added.webhook_id, added.key_generation)),
+            ack: Some(ack_msg(stream, ack)),
+        }))
+    }
+
+    async fn list_webhooks(
+        &self,
+        request: Request<ListWebhooksRequest>,
+    ) -> Result<Response<ListWebhooksResponse>, Status> {
+        self.platform
+            .auth
+            .authorize(&request, "ListWebhooks", Scope::Global)?;
+        let s = self.snapshot();
+        let webhooks = s
+            .active()
+            .filter_map(|h| s.webhook(&h.webhook.webhook_id))
+            .collect();
+        Ok(Response::new(ListWebhooksResponse { webhooks }))
+    }
+
+    async fn get_webhook(
+        &self,
+        request: Request<GetWebhookRequest>,
+    ) -> Result<Response<Webhook>, Status> {
+        self.platform
+            .auth
+            .authorize(&request, "GetWebhook", Scope::Global)?;
+        Ok(Response::new(
+            self.webhook_of(&request.get_ref().webhook_id)?,
+        ))
+    }
+
+    async fn remove_webhook(
+        &self,
+        request: Request<RemoveWebhookRequest>,
+    ) -> Result<Response<CommandAck>, Status> {
+        let actor = self
+            .platform
+            .auth
+            .actor(&request, "RemoveWebhook", Scope::Global)?;
+        let r = request.into_inner();
+        let id = r.webhook_id.trim().to_owned();
+        let (ack, stream) = self
+            .write(&actor, "RemoveWebhook", &r, r.meta.clone(), |s| {
+                if id.is_empty() {
+                    return Err(invalid(
+                        "webhook_id",
+                        "must not be empty (see `arbiter webhook list`)",
+                    ));
+                }
+                if s.webhook(&id).is_none() {
+                    return Err(not_found(
+                        "webhook_id",
+                        format!("no webhook {id:?} (see `arbiter webhook list`)"),
+                    ));
+                }
+                Ok((
+                    state::STREAM.into(),
+                    Some(s.version),
+                    vec![event(
+                        types::WEBHOOK_REMOVED,
+                        &WebhookRemoved {
+                            webhook_id: id.clone(),
+                        },
+                    )],
+                ))
+            })
+            .await?;
+        Ok(Response::new(ack_msg(stream, ack)))
+    }
+
+    async fn list_deliveries(
+        &self,
+        request: Request<ListDeliveriesRequest>,
+    ) -> Result<Response<ListDeliveriesResponse>, Status> {
+        self.platform
+            .auth
+            .authorize(&request, "ListDeliveries", Scope::Global)?;
+        let r = request.get_ref();
+        if r.limit > 1000 {
+            return Err(invalid("limit", format!("{}: at most 1000", r.limit)));
+        }
+        let limit = if r.limit == 0 { 100 } else { r.limit as usize };
+        let hook = self.webhook_of(&r.webhook_id)?;
+        let s = self.snapshot();
+        let deliveries = s
+            .by_hook
+            .get(&hook.webhook_id)
+            .map(|ids| {
+                ids.iter()
+                    .rev()
+                    .filter_map(|d| s.deliveries.get(d).cloned())
+                    .take(limit)
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(Response::new(ListDeliveriesResponse { deliveries }))
+    }
+
+    async fn redeliver(
+        &self,
+        request: Request<RedeliverRequest>,
+    ) -> Result<Response<Delivery>, Status> {
+        let actor = self
+            .platform
+            .auth
+            .actor(&request, "Redeliver", Scope::Global)?;
+        let r = request.into_inner();
+        let hook = self.webhook_of(&r.webhook_id)?;
+        let of = r.delivery_id.trim().to_owned();
+        let command = r
+            .meta
+            .as_ref()
+            .map(|m| m.command_id.clone())
+            .unwrap_or_default();
+        let new_id = format!("d_{}", short_hash(&[&hook.webhook_id, &of, &command]));
+        let (ack, _) = self
+            .write(&actor, "Redeliver", &r, r.meta.clone(), |s| {
+                let d = s
+                    .deliveries
+                    .get(&of)
+                    .filter(|d| d.webhook_id == hook.webhook_id)
+                    .ok_or_else(|| {
+                        not_found(
+                            "delivery_id",
+                            format!("no delivery {of:?} of webhook {} (see `arbiter webhook deliveries`)", hook.webhook_id),
+                        )
+                    })?;
+                let created = DeliveryCreated {
+                    delivery_id: new_id.clone(),
+                    webhook_id: hook.webhook_id.clone(),
+                    event_id: d.event_id.clone(),
+                    event_position: d.event_position,
+                    event_types: d.event_types.clone(),
+                    redelivery_of: of.clone(),
+                };
+                Ok((deliveries_stream(&hook.webhook_id), None, vec![event(types::DELIVERY_CREATED, &created)]))
+            })
+            .await?;
+        let e = self
+            .platform
+            .store
+            .read_at(ack.first_position)
+            .await
+            .map_err(from_log)?
+            .ok_or_else(|| Status::internal("the redelivery just written is not in the log"))?;
+        let created = DeliveryCreated::decode(e.payload.as_slice())
+            .map_err(|e| Status::internal(format!("DeliveryCreated: {e}")))?;
+        let d = self
+            .snapshot()
+            .deliveries
+            .get(&created.delivery_id)
+            .cloned()
+            .ok_or_else(|| Status::internal("the redelivery is not folded"))?;
+        Ok(Response::new(d))
+    }
+}
+
+impl arbiter_service_kit::ServiceModule for Webhooks {
+    fn grpc_name(&self) -> &'static str {
+        "arbiter.v1.WebhookService"
+    }
+    fn add_to(self: Box<Self>, routes: &mut tonic::service::RoutesBuilder) {
+        routes.add_service(WebhookServiceServer::new(*self).max_decoding_message_size(
+            arbiter_service_kit::limits::service_max_message_bytes("webhooks"),
+        ));
+    }
+    fn projected(&self) -> Option<arbiter_service_kit::host::Projected> {
+        let rx = self.shared.folded.subscribe();
+        Some(Arc::new(move || *rx.borrow()))
+    }
+}
