@@ -63,7 +63,10 @@ struct Revisions {
 
 impl State {
     fn bump(&mut self, id: &str, position: i64) {
-        let r = self.revisions.entry(id.to_owned()).or_default();
+        let r = match self.revisions.get_mut(id) {
+            Some(r) => r,
+            None => self.revisions.entry(id.to_owned()).or_default(),
+        };
         r.current += 1;
         if r.recent.len() == RECENT_REVISIONS {
             r.recent.pop_front();
