@@ -456,14 +456,13 @@ fn start(a: &Arbiter, log: &std::path::Path) -> Proc {
     })
 }
 
-/// How long the receiver is down: `ARBITER_TEST_WEBHOOK_DOWN_SECS` (default 10; the
-/// issue's minute is `ARBITER_TEST_WEBHOOK_DOWN_SECS=60`), half before arbiterd's restart
-/// and half after.
+/// How long the receiver is down: `ARBITER_TEST_WEBHOOK_DOWN_SECS`, by default the
+/// issue's minute (60 s), half before arbiterd's restart and half after.
 fn down_for() -> Duration {
     let secs: u64 = std::env::var("ARBITER_TEST_WEBHOOK_DOWN_SECS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(10);
+        .unwrap_or(60);
     Duration::from_secs(secs.max(2))
 }
 
