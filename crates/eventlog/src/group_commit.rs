@@ -155,9 +155,13 @@ mod tests {
         (EventStore::open(&url).await.unwrap(), dir)
     }
 
+    /// How many 2 ms polls the helpers below wait (10 s: a loaded CI machine schedules the
+    /// spawned appends late; the polls end as soon as the state is reached).
+    const WAIT_STEPS: usize = 5_000;
+
     /// Waits until the committer has taken the queue (and waits for the lock).
     async fn taken(store: &EventStore) {
-        for _ in 0..500 {
+        for _ in 0..WAIT_STEPS {
             {
                 let q = store.inner_group().queue.lock().unwrap();
                 if q.committing && q.waiting.is_empty() {
@@ -171,7 +175,7 @@ mod tests {
 
     /// Waits until `n` appends are queued behind the held lock.
     async fn queued(store: &EventStore, n: usize) {
-        for _ in 0..500 {
+        for _ in 0..WAIT_STEPS {
             if store.inner_group().queue.lock().unwrap().waiting.len() >= n {
                 return;
             }
