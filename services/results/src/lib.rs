@@ -419,6 +419,61 @@ impl Results {
         }
     }
 
+    /// The records just before and with the correction `e` (appended at `position`),
+    /// and the projection revisions they are (when both are recent folds).
+    async fn records_around_correction(
+        &self,
+        t: &Tournament,
+        before: Roster,
+        revision: u64,
+        e: &ResultCorrected,
+        position: i64,
+    ) -> Result<(Roster, Roster, Option<(u64, u64)>), Status> {
+        // The impact is the log's: the record just before this correction's position and
+        // the record with it, as `GetCorrectionImpact` of the position reads them later.
+        // Another board's result may have been folded between this command's read and its
+        // append; those events are folded onto `before` (or, past the recent folds, both
+        // records are read from the log).
+        let made = self
+            .tournaments
+            .revision_made_by(&t.tournament_id, position);
+        let with_this = |mut r: Roster| {
+            let b = r.clone();
+            r.apply(RosterEvent::ResultCorrected(e.clone()));
+            (b, r)
+        };
+        Ok(match made {
+            Some(m) if m == revision + 1 => {
+                let (b, a) = with_this(before);
+                (b, a, Some((revision, m)))
+            }
+            Some(m) if m > revision + 1 => match self
+                .tournaments
+                .advance(
+                    &self.platform.store,
+                    &t.tournament_id,
+                    (t.clone(), before),
+                    revision,
+                    m - 1,
+                )
+                .await?
+            {
+                Some((_, b)) => {
+                    let (b, a) = with_this(b);
+                    (b, a, Some((m - 1, m)))
+                }
+                None => {
+                    let (b, a) = self.around(&t.tournament_id, position).await?;
+                    (b, a, None)
+                }
+            },
+            _ => {
+                let (b, a) = self.around(&t.tournament_id, position).await?;
+                (b, a, None)
+            }
+        })
+    }
+
     /// The records of tournament `id` just before `position` and with it, from the log.
     async fn around(&self, id: &str, position: i64) -> Result<(Roster, Roster), Status> {
         let (_, before) =
@@ -603,49 +658,9 @@ impl ResultsService for Results {
             )
             .await
             .map_err(|s| board_conflict(r.round, r.board, s))?;
-        // The impact is the log's: the record just before this correction's position and
-        // the record with it, as `GetCorrectionImpact` of the position reads them later.
-        // Another board's result may have been folded between this command's read and its
-        // append; those events are folded onto `before` (or, past the recent folds, both
-        // records are read from the log).
-        let made = self
-            .tournaments
-            .revision_made_by(&t.tournament_id, ack.first_position);
-        let with_this = |mut r: Roster| {
-            let b = r.clone();
-            r.apply(RosterEvent::ResultCorrected(e.clone()));
-            (b, r)
-        };
-        let (before, after, revisions) = match made {
-            Some(m) if m == revision + 1 => {
-                let (b, a) = with_this(before);
-                (b, a, Some((revision, m)))
-            }
-            Some(m) if m > revision + 1 => match self
-                .tournaments
-                .advance(
-                    &self.platform.store,
-                    &t.tournament_id,
-                    (t.clone(), before),
-                    revision,
-                    m - 1,
-                )
-                .await?
-            {
-                Some((_, b)) => {
-                    let (b, a) = with_this(b);
-                    (b, a, Some((m - 1, m)))
-                }
-                None => {
-                    let (b, a) = self.around(&t.tournament_id, ack.first_position).await?;
-                    (b, a, None)
-                }
-            },
-            _ => {
-                let (b, a) = self.around(&t.tournament_id, ack.first_position).await?;
-                (b, a, None)
-            }
-        };
+        let (before, after, revisions) = self
+            .records_around_correction(&t, before, revision, &e, ack.first_position)
+            .await?;
         let (l, ed) = self.tiebreaks("", "", &before)?;
         let impact = correction_impact::impact_with(
             &before,
