@@ -437,17 +437,11 @@ impl Results {
         let made = self
             .tournaments
             .revision_made_by(&t.tournament_id, position);
-        let with_this = |mut r: Roster| {
-            let b = r.clone();
-            r.apply(RosterEvent::ResultCorrected(e.clone()));
-            (b, r)
-        };
-        Ok(match made {
-            Some(m) if m == revision + 1 => {
-                let (b, a) = with_this(before);
-                (b, a, Some((revision, m)))
-            }
-            Some(m) if m > revision + 1 => match self
+        // The record just before the correction, when the projection's recent folds
+        // give it, with the revisions of both records.
+        let folded = match made {
+            Some(m) if m == revision + 1 => Some((before, (revision, m))),
+            Some(m) if m > revision + 1 => self
                 .tournaments
                 .advance(
                     &self.platform.store,
@@ -457,17 +451,16 @@ impl Results {
                     m - 1,
                 )
                 .await?
-            {
-                Some((_, b)) => {
-                    let (b, a) = with_this(b);
-                    (b, a, Some((m - 1, m)))
-                }
-                None => {
-                    let (b, a) = self.around(&t.tournament_id, position).await?;
-                    (b, a, None)
-                }
-            },
-            _ => {
+                .map(|(_, b)| (b, (m - 1, m))),
+            _ => None,
+        };
+        Ok(match folded {
+            Some((before, revisions)) => {
+                let mut after = before.clone();
+                after.apply(RosterEvent::ResultCorrected(e.clone()));
+                (before, after, Some(revisions))
+            }
+            None => {
                 let (b, a) = self.around(&t.tournament_id, position).await?;
                 (b, a, None)
             }
