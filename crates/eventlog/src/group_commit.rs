@@ -173,6 +173,18 @@ mod tests {
         panic!("the committer never took the queue");
     }
 
+    /// Waits until no committer runs: the one of an append just answered may still be
+    /// about to look at the queue again, and would take what is queued next.
+    async fn idle(store: &EventStore) {
+        for _ in 0..WAIT_STEPS {
+            if !store.inner_group().queue.lock().unwrap().committing {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        panic!("the committer never ended");
+    }
+
     /// Waits until `n` appends are queued behind the held lock.
     async fn queued(store: &EventStore, n: usize) {
         for _ in 0..WAIT_STEPS {
@@ -188,6 +200,9 @@ mod tests {
     async fn appends_queued_behind_a_commit_share_the_next_one_each_with_its_own_outcome() {
         let (s, _dir) = store().await;
         s.append(req("board-1", Some(0), "first")).await.unwrap();
+        // Else `taken` below could see that append's committer, which would then take
+        // the appends meant to queue behind the lock.
+        idle(&s).await;
         let lock = s.hold_appends().await;
         // The committer takes the first request and waits for the lock; the others queue.
         let mut tasks = Vec::new();
