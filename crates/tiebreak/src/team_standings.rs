@@ -26,6 +26,18 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
+/// This project's team lists when neither the caller nor the file (record 202) names one
+/// (no FIDE rule names a default; ADR tiebreak-012): a Swiss `MPvGP, EGGSB, BH:MP`; a round
+/// robin, where C.07 Art. 8 forbids Buchholz, the order of the seed's team round robin
+/// (game points, match points, direct encounter, Sonneborn-Berger): `MPvGP, EDE, EGGSB`.
+#[must_use]
+pub fn default_team_tiebreaks(kind: EventKind) -> &'static [&'static str] {
+    match kind {
+        EventKind::Swiss => &["MPvGP", "EGGSB", "BH:MP"],
+        EventKind::RoundRobin => &["MPvGP", "EDE", "EGGSB"],
+    }
+}
+
 /// One line of the team standings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TeamRow {

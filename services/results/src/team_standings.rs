@@ -13,10 +13,6 @@ use arbiter_registry::trf_export::{ExportOptions, export_doc};
 use tiebreak::trf_team_crosstable::{self, TeamAdapterOptions};
 use tiebreak::{Edition, Options, PointType, TieResolution};
 
-/// The list when neither the request nor the tournament (record 202) names one: this
-/// project's choice, as offline (ADR tiebreak-012).
-pub const DEFAULT_TEAM_TIEBREAKS: [&str; 3] = ["MPvGP", "EGGSB", "BH:MP"];
-
 fn err(field: &'static str, message: impl Into<String>) -> FieldError {
     FieldError {
         field,
@@ -82,15 +78,20 @@ pub fn compute(
     if codes.is_empty() {
         codes = doc.header().tie_breaks;
     }
+    let kind = tiebreak::trf_crosstable::event_kind(&doc);
     if codes.is_empty() {
-        codes = DEFAULT_TEAM_TIEBREAKS.map(String::from).to_vec();
+        // As offline (ADR tiebreak-012).
+        codes = tiebreak::team_standings::default_team_tiebreaks(kind)
+            .iter()
+            .map(|c| (*c).to_owned())
+            .collect();
     }
     let tie_breaks =
         tiebreak::parse_list(&codes, edition).map_err(|e| err("tiebreaks", e.to_string()))?;
     let ct = trf_team_crosstable::from_trf(
         &doc,
         &TeamAdapterOptions {
-            kind: tiebreak::trf_crosstable::event_kind(&doc),
+            kind,
             rounds: None,
             primary,
             forfeits_from_points: false,

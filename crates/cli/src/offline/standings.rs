@@ -67,7 +67,7 @@ pub struct StandingsArgs {
     unpaired_rounds: UnpairedArg,
     /// Team standings (C.07 Arts. 12–13) of the teams of records 013 (TRF16) or 310
     /// (TRF26), match points from record 362 (default 2/1/0). The list: --tiebreaks, else
-    /// record 202, else MPvGP,EGGSB,BH:MP (this project's default). --explain takes a team
+    /// record 202, else MPvGP,EGGSB,BH:MP (a round robin: MPvGP,EDE,EGGSB; this project's default). --explain takes a team
     /// number. With a tournament ID instead of --trf: the results service's team standings
     /// of that team tournament (the same reading of its TRF export).
     #[arg(long, conflicts_with_all = ["unrated_rating", "unpaired_rounds"])]
@@ -81,10 +81,6 @@ pub struct StandingsArgs {
     #[arg(long, requires = "teams")]
     forfeits_from_points: bool,
 }
-
-/// Without --tiebreaks or record 202, team standings use this list (a project choice: no
-/// FIDE rule names a default; ADR tiebreak-012).
-pub const DEFAULT_TEAM_TIEBREAKS: [&str; 3] = ["MPvGP", "EGGSB", "BH:MP"];
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum PrimaryArg {
@@ -226,16 +222,20 @@ pub fn run(cli: &Cli, a: &StandingsArgs) -> Result<(), Failure> {
         ),
         None => (doc.header().tie_breaks, false),
     };
-    if a.teams && codes.is_empty() && !from_cli {
-        codes = DEFAULT_TEAM_TIEBREAKS.map(String::from).to_vec();
-    }
-    let list: Vec<TieBreak> =
-        tiebreak::parse_list(&codes, edition).map_err(|e| list_error(&e, from_cli, &line_202))?;
     let kind = match a.kind {
         Some(KindArg::Swiss) => EventKind::Swiss,
         Some(KindArg::RoundRobin) => EventKind::RoundRobin,
         None => trf_crosstable::event_kind(doc),
     };
+    // Without --tiebreaks or record 202: this project's list (ADR tiebreak-012).
+    if a.teams && codes.is_empty() && !from_cli {
+        codes = tiebreak::team_standings::default_team_tiebreaks(kind)
+            .iter()
+            .map(|c| (*c).to_owned())
+            .collect();
+    }
+    let list: Vec<TieBreak> =
+        tiebreak::parse_list(&codes, edition).map_err(|e| list_error(&e, from_cli, &line_202))?;
     if a.teams {
         let parsed = TeamRun {
             path,
