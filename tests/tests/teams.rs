@@ -4,7 +4,8 @@
 //! log's head unchanged): a wrong board order, another team's captain, a late captain, a
 //! line-up of a withdrawn team; the TRF export with its team records, checked by
 //! `arbiter trf check` and imported again into a team tournament with the same teams;
-//! `arbiter round pair` refused (team pairing through the service is still to come).
+//! round 1 paired from the line-ups (Dublin's empty board 4 won by forfeit), after which
+//! its line-ups are fixed (tests/team_pairing.rs plays whole team events).
 use std::path::Path;
 
 use arbiter_tests::{Arbiter, Proc, binary, output_text, start_arbiterd};
@@ -313,17 +314,6 @@ fn a_team_swiss_registers_teams_rosters_and_line_ups_and_exports_them() {
         &["team", "withdrew from round 3"],
     );
 
-    // Team pairing through the pairing service is not there yet: refused, naming why.
-    refused_nothing_written(
-        &a,
-        None,
-        &["round", "pair", &t, "1"],
-        &[
-            "--system",
-            "team tournaments are not paired by the service yet",
-        ],
-    );
-
     // The list names players, not ids.
     let list = a.ok(&["team", "list", &t]);
     for needle in [
@@ -402,6 +392,24 @@ fn a_team_swiss_registers_teams_rosters_and_line_ups_and_exports_them() {
     );
     let check = a.run(&["trf", "check", file16.to_str().unwrap()]);
     assert!(check.status.success(), "{}", output_text(&check));
+
+    // Round 1 paired from the line-ups (ADR pairing-005): two matches; Dublin left board 4
+    // empty, so its opponent's board-4 player wins by forfeit.
+    a.ok(&["round", "pair", &t, "1"]);
+    let p = a.json(&["round", "show", &t, "1"]);
+    assert_eq!(p["matches"].as_array().unwrap().len(), 2, "{p}");
+    let shown = a.ok(&["round", "show", &t, "1"]);
+    assert!(shown.contains("Dublin Knights (1)"), "{shown}");
+    assert!(shown.contains("board 4 unopposed"), "{shown}");
+    // A paired round's line-ups are fixed.
+    refused_nothing_written(
+        &a,
+        None,
+        &[
+            "team", "lineup", &t, "2", "--round", "1", "2", "6", "10", "14",
+        ],
+        &["FailedPrecondition", "round 1 is paired"],
+    );
 }
 
 /// Issue 43 part 4: the results service's team standings of a team TRF imported into a

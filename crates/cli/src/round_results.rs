@@ -262,6 +262,7 @@ async fn print_pairing(
     p: &RoundPairingView,
     explanation: Option<&str>,
 ) -> Result<(), Failure> {
+    let (matches, match_lines) = crate::teams::round_matches(cli, chan, p).await;
     if cli.json {
         let boards: Vec<_> = p
             .boards
@@ -276,7 +277,7 @@ async fn print_pairing(
             "absent": p.absent_player_ids, "published": p.published, "engine_made": p.engine_made,
             "system": p.system, "edition": p.edition, "engine_version": p.engine_version,
             "input_sha256": p.input_sha256, "paired_by": p.paired_by, "position": p.position,
-            "times_paired": p.times_paired,
+            "times_paired": p.times_paired, "matches": matches, "bye_team": p.bye_team_id,
         });
         if let Some(e) = explanation {
             v["explanation"] = json!(e);
@@ -314,6 +315,9 @@ async fn print_pairing(
         code: 1,
         message: e.to_string(),
     })?;
+    for l in &match_lines {
+        println!("{l}");
+    }
     print!("{}", output::clean_lines(&text));
     if let Some(n) = &roster.note {
         eprintln!("{n}");

@@ -391,3 +391,102 @@ pub async fn run(cli: &Cli, cmd: &TeamCommand) -> Result<(), Failure> {
     }
     Ok(())
 }
+
+/// The matches of a team round (ADR pairing-005) with the teams' names: JSON for `--json`,
+/// and the lines printed above the boards. Team names come from `ListTeams`; without
+/// them (not readable) the teams are named by number.
+pub async fn round_matches(
+    cli: &Cli,
+    chan: &crate::client::Chan,
+    p: &arbiter_proto::v1::RoundPairingView,
+) -> (serde_json::Value, Vec<String>) {
+    if p.matches.is_empty() {
+        return (json!([]), Vec::new());
+    }
+    let mut client = RegistryServiceClient::new(chan.clone());
+    let teams: Vec<Team> = match token(cli).and_then(|t| {
+        authed(
+            &t,
+            ListTeamsRequest {
+                tournament_id: p.tournament_id.clone(),
+            },
+        )
+    }) {
+        Ok(req) => client
+            .list_teams(req)
+            .await
+            .map(|r| r.into_inner().teams)
+            .unwrap_or_default(),
+        Err(_) => Vec::new(),
+    };
+    let name = |id: &str, number: u32| {
+        teams
+            .iter()
+            .find(|t| t.team_id == id)
+            .map_or_else(|| format!("team {number}"), |t| t.name.clone())
+    };
+    let player = |id: &str| {
+        teams
+            .iter()
+            .flat_map(|t| &t.roster)
+            .find(|m| m.player_id == id)
+            .map_or_else(|| id.to_owned(), member_label)
+    };
+    let mut lines = Vec::new();
+    let mut out = Vec::new();
+    for m in &p.matches {
+        let (a, b) = (
+            name(&m.first_team_id, m.first_team_number),
+            name(&m.second_team_id, m.second_team_number),
+        );
+        let games: Vec<u32> = m
+            .boards
+            .iter()
+            .map(|x| x.board)
+            .filter(|x| *x > 0)
+            .collect();
+        let mut line = format!(
+            "match {:>2}  {a} ({}) - {b} ({}): boards {}",
+            m.table,
+            m.first_team_number,
+            m.second_team_number,
+            games
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        for x in m.boards.iter().filter(|x| x.board == 0) {
+            if x.unopposed_player_id.is_empty() {
+                line.push_str(&format!("; board {} empty on both sides", x.match_board));
+            } else {
+                line.push_str(&format!(
+                    "; board {} unopposed, {} wins by forfeit",
+                    x.match_board,
+                    player(&x.unopposed_player_id)
+                ));
+            }
+        }
+        lines.push(line);
+        out.push(json!({
+            "table": m.table,
+            "first_team": {"id": m.first_team_id, "number": m.first_team_number, "name": a},
+            "second_team": {"id": m.second_team_id, "number": m.second_team_number, "name": b},
+            "white_team_id": m.white_team_id,
+            "colour_rule": m.colour_rule,
+            "boards": m.boards.iter().map(|x| json!({
+                "match_board": x.match_board, "board": x.board,
+                "unopposed": x.unopposed_player_id, "white_team_id": x.white_team_id,
+            })).collect::<Vec<_>>(),
+        }));
+    }
+    if !p.bye_team_id.is_empty() {
+        let t = teams.iter().find(|t| t.team_id == p.bye_team_id);
+        lines.push(format!(
+            "pairing-allocated bye: {} ({})",
+            t.map_or(p.bye_team_id.as_str(), |t| t.name.as_str()),
+            t.map_or(0, |t| t.number)
+        ));
+    }
+    (json!(out), lines)
+}

@@ -9,6 +9,7 @@
 //! NATS subjects: `pairing`.
 pub mod explainer;
 pub mod round_pairing;
+pub mod team_round;
 
 use arbiter_proto::v1::pairing_service_server::{PairingService, PairingServiceServer};
 use arbiter_proto::v1::{
@@ -268,6 +269,8 @@ pub fn view(tournament_id: &str, roster: &Roster, round: u32) -> Option<RoundPai
         position: p.paired.position,
         times_paired: p.times_paired,
         reason: p.paired.reason.clone(),
+        matches: e.matches.clone(),
+        bye_team_id: e.bye_team_id.clone(),
     })
 }
 

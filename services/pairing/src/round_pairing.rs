@@ -16,6 +16,8 @@ use arbiter_registry::trf_export::{self, ExportOptions};
 use sha2::{Digest, Sha256};
 use swiss::{Edition, EnginePath, Options};
 
+use crate::team_round;
+
 fn err(field: &'static str, message: impl Into<String>) -> FieldError {
     FieldError {
         field,
@@ -42,6 +44,10 @@ pub enum System {
     /// power of two, matches of 2 games then 2 rapid, 2 blitz and an Armageddon game; one
     /// round per game (ADR knockout-005).
     Knockout,
+    /// Team round robin (C.05 Annex 1 with teams; ADR pairing-005).
+    TeamRoundRobin,
+    /// FIDE Swiss Team Pairing System C.04.6 (2026; ADR pairing-005).
+    SwissTeam,
 }
 
 impl System {
@@ -64,16 +70,26 @@ impl System {
             "italo-swiss" => Ok(System::ItaloSwiss),
             "draughts-swiss" => Ok(System::DraughtsSwiss),
             "knockout" => Ok(System::Knockout),
-            "team-round-robin" | "swiss-team" => Err(err(
-                "pairing_system",
-                format!(
-                    "{system:?}: team tournaments are not paired by the service yet (teams, rosters and line-ups are registered: `arbiter team`; ADR registry-008)"
-                ),
-            )),
+            "team-round-robin" => match edition.as_str() {
+                "" | "c05-2026" => Ok(System::TeamRoundRobin),
+                other => Err(err(
+                    "rule_edition",
+                    format!("{other:?} is not a team round robin edition (c05-2026)"),
+                )),
+            },
+            "swiss-team" => match edition.as_str() {
+                "" | "swiss-team-2026" => Ok(System::SwissTeam),
+                other => Err(err(
+                    "rule_edition",
+                    format!(
+                        "{other:?} is not a Swiss Team Pairing System edition (swiss-team-2026)"
+                    ),
+                )),
+            },
             other => Err(err(
                 "pairing_system",
                 format!(
-                    "{other:?} cannot be paired by the service (dutch, round-robin, double-round-robin, lim, italo-swiss, draughts-swiss, knockout)"
+                    "{other:?} cannot be paired by the service (dutch, round-robin, double-round-robin, lim, italo-swiss, draughts-swiss, knockout, team-round-robin, swiss-team)"
                 ),
             )),
         }
@@ -90,6 +106,8 @@ impl System {
             System::ItaloSwiss => ("italo-swiss", "seed-000"),
             System::DraughtsSwiss => ("draughts-swiss", "fmjd-annex-v"),
             System::Knockout => ("knockout", "seed-000"),
+            System::TeamRoundRobin => ("team-round-robin", "c05-2026"),
+            System::SwissTeam => ("swiss-team", "swiss-team-2026"),
         }
     }
 }
@@ -318,6 +336,7 @@ pub fn pair_round(
     let (system_name, edition_name) = system.names();
     let input = engine_input(t, roster, round)?;
     let mut job = None;
+    let mut team = team_round::TeamPaired::default();
     let (boards, bye, explanation) = match system {
         System::Dutch(edition) => {
             let (paired, j) = dutch(roster, round, edition, &input, stop)?;
@@ -329,6 +348,17 @@ pub fn pair_round(
             other_swiss(roster, round, system, &input)?
         }
         System::Knockout => knockout_round(roster, round, &input)?,
+        System::TeamRoundRobin | System::SwissTeam => {
+            let kind = if system == System::SwissTeam {
+                team_round::TeamSystem::Swiss
+            } else {
+                team_round::TeamSystem::RoundRobin
+            };
+            team = team_round::pair_team_round(roster, round, t.rounds, kind)?;
+            let boards = std::mem::take(&mut team.boards);
+            let text = std::mem::take(&mut team.explanation);
+            (boards, None, text)
+        }
     };
     let bye_id = bye.clone().unwrap_or_default();
     let paired = RoundPaired {
@@ -345,6 +375,8 @@ pub fn pair_round(
         engine_made: true,
         repaired: repair,
         after_publication: false,
+        matches: team.matches,
+        bye_team_id: team.bye_team_id,
     };
     Ok((paired, job))
 }
@@ -652,6 +684,15 @@ pub fn decide_set_pairings(
     reason: &str,
 ) -> Result<RoundPaired, FieldError> {
     required_reason(reason, "a pairing set by hand")?;
+    if matches!(
+        System::of(t),
+        Ok(System::TeamRoundRobin | System::SwissTeam)
+    ) {
+        return Err(err(
+            "boards",
+            "a team tournament's boards come from its team pairing and the line-ups: change a line-up (arbiter team lineup) and re-pair the round (ADR pairing-005)",
+        ));
+    }
     if boards.len() > roster.entries.len() {
         return Err(err(
             "boards",
@@ -727,6 +768,8 @@ pub fn decide_set_pairings(
         engine_made: false,
         repaired: existing.is_some(),
         after_publication,
+        matches: Vec::new(),
+        bye_team_id: String::new(),
     })
 }
 

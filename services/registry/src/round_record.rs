@@ -293,6 +293,13 @@ impl Roster {
                 if !p.bye_player_id.is_empty() {
                     blocks.push(block(&p.bye_player_id, "", "-", 'U'));
                 }
+                // A team match's board the other team left empty: a forfeit win without
+                // an opponent (TRF `0000 - +`; ADR pairing-005).
+                for b in p.matches.iter().flat_map(|m| &m.boards) {
+                    if !b.unopposed_player_id.is_empty() {
+                        blocks.push(block(&b.unopposed_player_id, "", "-", '+'));
+                    }
+                }
                 for e in self.entries.iter() {
                     if let Some(kind) = e.byes.get(&r) {
                         let code = match kind.as_str() {

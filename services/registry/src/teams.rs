@@ -441,6 +441,9 @@ pub enum LineupRefusal {
     NotTheCaptain(String),
     /// A captain submitted after the round's deadline (FAILED_PRECONDITION).
     Late(String),
+    /// The round is paired: its boards were made from the line-ups then in force
+    /// (FAILED_PRECONDITION; ADR pairing-005).
+    Paired(String),
 }
 
 impl From<FieldError> for LineupRefusal {
@@ -457,7 +460,8 @@ impl From<FieldError> for LineupRefusal {
 /// - Board order: the players' roster places rise from board 1 down (a player may not
 ///   play above a team mate listed before them).
 /// - A withdrawn team submits nothing from its withdrawal on.
-/// - A later line-up of the same round replaces the earlier one.
+/// - A later line-up of the same round replaces the earlier one, until the round is
+///   paired: its boards are made from the line-ups in force then (ADR pairing-005).
 pub fn decide_lineup(
     roster: &Roster,
     rounds: u32,
@@ -483,6 +487,12 @@ pub fn decide_lineup(
         )));
     }
     check_round("round", round, rounds)?;
+    if roster.record.pairings.contains_key(&round) {
+        return Err(LineupRefusal::Paired(format!(
+            "round: round {round} is paired and its boards were made from the line-ups in force then; to change {:?}'s line-up, discard the unpublished pairing (arbiter round discard {round} --reason ...), submit the line-up and pair the round again",
+            t.name
+        )));
+    }
     if t.withdrawn_from_round != 0 && round >= t.withdrawn_from_round {
         return Err(err(
             "team",

@@ -499,6 +499,10 @@ pub fn export_doc(
         players[i].rank = u16_field(u32::try_from(rank + 1).unwrap_or(0));
     }
 
+    let kept_320 = before
+        .iter()
+        .chain(after.iter())
+        .any(|l| matches!(l.record, Record::TeamBye(_)));
     let mut doc = TrfDocument::new();
     doc.lines.extend(before);
     for p in players {
@@ -506,6 +510,12 @@ pub fn export_doc(
     }
     for t in new_teams {
         doc.push(t);
+    }
+    if options.version == TrfVersion::Trf26
+        && !kept_320
+        && let Some(r) = crate::trf_teams::team_byes(roster, n)
+    {
+        doc.push(r);
     }
     doc.lines.extend(after);
     if options.version == TrfVersion::Trf26 {

@@ -9,7 +9,7 @@
 //!   its members its roster.
 //! - `300` line-ups are not written: the record names the round's opponent team, which
 //!   only a team pairing gives (not yet made by the pairing service).
-use trf::{Field, Record, Team013Record, TeamRecord, TrfDocument, TrfVersion};
+use trf::{Field, Record, Team013Record, TeamByeRecord, TeamRecord, TrfDocument, TrfVersion};
 
 use arbiter_proto::v1::{TeamAdded, TeamRosterSet};
 
@@ -82,6 +82,36 @@ pub fn refresh(
             }),
         })
         .collect()
+}
+
+/// Record `320` (TRF26) of a team tournament whose rounds `1..=rounds` were all paired
+/// here: the team pairing-allocated bye of each round (`RoundPaired.bye_team_id`, `0` =
+/// none — a free team of an odd round robin is none), a drawn match's match points (1 of
+/// 2/1/0) and game points (half the boards), C.04.6 1.4 and ADR pairing-005. With it the
+/// team crosstable takes no team without a board for a PAB. `None` for rounds imported
+/// from a file (their PABs are the file's).
+pub fn team_byes(roster: &Roster, rounds: u32) -> Option<Record> {
+    let pairings = &roster.record.pairings;
+    if roster.teams.teams.is_empty() || rounds == 0 {
+        return None;
+    }
+    let per_round: Vec<Field<u16>> = (1..=rounds)
+        .map(|r| {
+            pairings.get(&r).map(|p| {
+                roster
+                    .teams
+                    .get(&p.event.bye_team_id)
+                    .and_then(|t| u16::try_from(t.number).ok())
+                    .map_or(Field::Value(0), Field::Value)
+            })
+        })
+        .collect::<Option<_>>()?;
+    let boards = i32::try_from(roster.teams.boards()).unwrap_or(0);
+    Some(Record::TeamBye(TeamByeRecord {
+        match_points: Field::Value(trf::Score::ONE),
+        game_points: Field::Value(trf::Score::from_tenths(boards * 5)),
+        teams: per_round,
+    }))
 }
 
 /// The teams of an imported file: `TeamAdded` and `TeamRosterSet` per `310` record (or
