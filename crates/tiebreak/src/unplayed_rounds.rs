@@ -97,6 +97,11 @@ impl<'a> Context<'a> {
                         Slot::Game(..) => p.pts[k],
                         _ => p.scoring.draw,
                     },
+                    // Art. 15.2: in a round robin forfeits are the only unplayed rounds
+                    // and Art. 16 is for Swiss events (15.3); a round without a game or a
+                    // forfeit there is the rest round of an odd field, counted at the
+                    // points awarded, not as a draw (ADR tiebreak-014).
+                    _ if p.kind == EventKind::RoundRobin => p.pts[k],
                     _ => {
                         if category[k] == Some(Category::RequestedByeToTheEnd) {
                             p.scoring.draw
