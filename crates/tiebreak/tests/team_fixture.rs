@@ -290,3 +290,52 @@ fn tiebreakserver_rank_orders_on_hand_made_files() {
     }
     assert_eq!(compared, 44);
 }
+
+/// A 30-team, 4-board, 7-round team Swiss paired by arbiterd's pairing service under C.04.6
+/// (tests/tests/team_pairing.rs; a forfeited board, a reserve, a team withdrawn from round 5,
+/// then a team PAB each round, record 320), exported as TRF26: every team's place, MP and nine
+/// tie-break values equal TieBreakServer's (tests/fixtures/team-swiss30-service.tiebreakserver.tsv,
+/// SSSC to its two decimals) — except BC of the three PAB teams, where TieBreakServer adds a
+/// value for the bye round (ADR tiebreak-010).
+#[test]
+fn a_team_swiss_paired_by_the_service_agrees_with_tiebreakserver() {
+    let text = fixture("team-swiss30-service.trf");
+    let doc = trf::parse(text.as_bytes()).unwrap().doc;
+    let ct = from_trf(&doc, &TeamAdapterOptions::default())
+        .unwrap()
+        .crosstable;
+    let tsv = fixture("team-swiss30-service.tiebreakserver.tsv");
+    let mut lines = tsv.lines().filter(|l| !l.starts_with('#'));
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let codes: Vec<&str> = header[3..].to_vec();
+    let list = parse_list(&codes, Edition::C07_2026).unwrap();
+    let s = team_standings(&ct, Edition::C07_2026, &list, &Options::default()).unwrap();
+    let pab_teams = [25u32, 27, 28];
+    let (mut compared, mut excepted) = (0, 0);
+    for line in lines {
+        let f: Vec<&str> = line.split('\t').collect();
+        let tpn: u32 = f[1].parse().unwrap();
+        let row = s.rows.iter().find(|r| r.tpn == tpn).unwrap();
+        assert_eq!(row.rank.to_string(), f[0], "team {tpn} place");
+        assert_eq!(
+            row.match_points.to_f64(),
+            f[2].parse::<f64>().unwrap(),
+            "team {tpn} MP"
+        );
+        for (k, code) in codes.iter().enumerate() {
+            let want: f64 = f[3 + k].parse().unwrap();
+            let got = row.values[k].value.unwrap().to_f64();
+            if *code == "BC" && pab_teams.contains(&tpn) {
+                assert_eq!(want - got, 10.0, "team {tpn} BC: the bye round's value");
+                excepted += 1;
+                continue;
+            }
+            assert!(
+                (got - want).abs() < 0.006,
+                "team {tpn} {code}: {got} vs {want}"
+            );
+            compared += 1;
+        }
+    }
+    assert_eq!((compared, excepted), (30 * 9 - 3, 3));
+}
