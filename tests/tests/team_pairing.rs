@@ -131,6 +131,7 @@ fn play_round(
     playing: &BTreeSet<String>,
     round_robin: bool,
     score: &mut BTreeMap<String, Score>,
+    on_board: &mut BTreeMap<(u64, String), (u64, u64)>,
 ) -> (Vec<(String, String)>, Option<String>) {
     let r = round.to_string();
     a.ok(&["round", "pair", t, &r]);
@@ -217,6 +218,12 @@ fn play_round(
                     let res = result_for(round, n, *wt, *bt);
                     sheet.push_str(&format!("{n} {res}\n"));
                     let (hw, hb) = halves(res);
+                    let board = k as u64 + 1;
+                    for (p, h) in [(w, hw), (b, hb)] {
+                        let x = on_board.entry((board, p.clone())).or_default();
+                        x.0 += 1;
+                        x.1 += h;
+                    }
                     if w_team == &first {
                         gf += hw;
                         gs += hb;
@@ -306,6 +313,59 @@ fn check_points(
     }
 }
 
+/// The board prizes: per board, every player who played on it with the games and points the
+/// test counted there; eligible players (at least 4 of 7 games on the board) ranked by
+/// performance; the text names the boards.
+fn check_board_prizes(
+    a: &Arbiter,
+    t: &str,
+    boards: usize,
+    on_board: &BTreeMap<(u64, String), (u64, u64)>,
+) {
+    let v = a.json(&["standings", t, "--teams", "--boards"]);
+    let b = &v["board_prizes"];
+    assert_eq!(b["min_games"], 4, "{b}");
+    let list = b["boards"].as_array().unwrap();
+    assert_eq!(list.len(), boards);
+    let mut seen = 0;
+    for board in list {
+        let k = board["board"].as_u64().unwrap();
+        let mut last_perf = i64::MAX;
+        let mut ranked = true;
+        for p in board["players"].as_array().unwrap() {
+            let id = p["player_id"].as_str().unwrap().to_owned();
+            let (games, half) = on_board[&(k, id)];
+            assert_eq!(p["games"], games, "board {k}: {p}");
+            assert_eq!(p["points"], fmt_halves(half).as_str(), "board {k}: {p}");
+            let rank = p["rank"].as_u64().unwrap();
+            if games >= 4 {
+                assert!(
+                    ranked,
+                    "board {k}: an eligible player after an ineligible one"
+                );
+                let perf = p["performance"].as_i64().unwrap();
+                assert!(perf <= last_perf, "board {k}: not in performance order");
+                last_perf = perf;
+                assert!(rank > 0);
+            } else {
+                ranked = false;
+                assert_eq!(rank, 0, "board {k}: {p}");
+            }
+            seen += 1;
+        }
+    }
+    assert_eq!(
+        seen,
+        on_board.len(),
+        "a player missing from the board prizes"
+    );
+    let text = a.ok(&["standings", t, "--teams", "--boards"]);
+    assert!(
+        text.contains("Board 4 (ranked with at least 4 games on the board)"),
+        "{text}"
+    );
+}
+
 /// Export → `trf check` → offline standings of the file = served → import as new → the
 /// same standings and teams served again.
 fn export_and_reimport(a: &Arbiter, dir: &Path, t: &str, name: &str) {
@@ -373,6 +433,7 @@ fn a_team_swiss_of_30_teams_is_paired_by_c0406_through_the_service() {
     let mut score = BTreeMap::new();
     let mut met_before: BTreeSet<(String, String)> = BTreeSet::new();
     let mut pabs: BTreeMap<String, u32> = BTreeMap::new();
+    let mut on_board = BTreeMap::new();
     for round in 1..=rounds {
         // Default line-ups (the first four of the roster); team 5 leaves board 4 empty in
         // round 3, team 6 fields its reserve on board 4 in round 2.
@@ -423,6 +484,7 @@ fn a_team_swiss_of_30_teams_is_paired_by_c0406_through_the_service() {
             &playing,
             false,
             &mut score,
+            &mut on_board,
         );
         for m in met {
             assert!(
@@ -465,6 +527,7 @@ fn a_team_swiss_of_30_teams_is_paired_by_c0406_through_the_service() {
     let r3 = a.ok(&["round", "show", &t, "3"]);
     assert!(r3.contains("board 4 unopposed"), "{r3}");
     check_points(&served(&a, &t), &teams, &score);
+    check_board_prizes(&a, &t, boards, &on_board);
     export_and_reimport(&a, dir.path(), &t, "team-swiss");
     let file = dir.path().join("team-swiss.trf");
     let trf = std::fs::read_to_string(&file).unwrap();
@@ -507,6 +570,7 @@ fn round_robin(n: usize, boards: usize) {
     let playing: BTreeSet<String> = teams.keys().cloned().collect();
     let mut score = BTreeMap::new();
     let mut met_all = BTreeSet::new();
+    let mut on_board = BTreeMap::new();
     for round in 1..=rounds {
         let (met, pab) = play_round(
             &a,
@@ -518,6 +582,7 @@ fn round_robin(n: usize, boards: usize) {
             &playing,
             true,
             &mut score,
+            &mut on_board,
         );
         assert!(pab.is_none());
         for m in met {

@@ -451,6 +451,14 @@ fn the_servers_team_standings_of_an_imported_team_event_are_the_offline_ones() {
     );
     assert!(text.contains("R1 opponent 8"), "{text}");
 
+    // Board prizes need the board of each game, which only rounds paired here record.
+    let o = a.refused(&["standings", &id, "--teams", "--boards"]);
+    assert!(
+        o.contains("board_prizes")
+            && o.contains("no team round of this tournament was paired here"),
+        "{o}"
+    );
+
     // An individual tournament has no team standings: refused naming the field.
     let solo = a.json(&["tournament", "create", "--name", "Solo Open"])["tournament_id"]
         .as_str()

@@ -254,6 +254,8 @@ pub struct StandingsQuery<'a> {
     pub teams: bool,
     /// With teams: "mp" or "gp" ("" = mp).
     pub primary: &'a str,
+    /// With teams: the board prizes, with this least number of games (0 = the default).
+    pub board_prizes: Option<u32>,
 }
 
 async fn print_pairing(
@@ -979,6 +981,49 @@ fn print_team_standings(s: &arbiter_proto::v1::Standings) {
     if !s.explanation.is_empty() {
         print!("{}", output::clean_lines(&s.explanation));
     }
+    print_board_prizes(&doc["board_prizes"]);
+}
+
+/// The board prizes of the standings document (`--boards`): a table per board.
+fn print_board_prizes(b: &serde_json::Value) {
+    let Some(boards) = b["boards"].as_array() else {
+        return;
+    };
+    let text = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => output::clean(s).into_owned(),
+        serde_json::Value::Null => "-".to_owned(),
+        other => other.to_string(),
+    };
+    for board in boards {
+        println!();
+        println!(
+            "Board {} (ranked with at least {} games on the board)",
+            board["board"], b["min_games"]
+        );
+        let rows: Vec<Vec<String>> = board["players"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|p| {
+                vec![
+                    match p["rank"].as_u64() {
+                        Some(0) | None => "-".to_owned(),
+                        Some(r) => r.to_string(),
+                    },
+                    format!("{} ({})", text(&p["name"]), p["tpn"]),
+                    format!("{} ({})", text(&p["team_name"]), p["team"]),
+                    text(&p["games"]),
+                    text(&p["points"]),
+                    format!("{}%", text(&p["percentage"])),
+                    text(&p["performance"]),
+                ]
+            })
+            .collect();
+        output::table(
+            &["Rank", "Player", "Team", "Games", "Pts", "%", "Perf"],
+            &rows,
+        );
+    }
 }
 
 pub async fn standings(cli: &Cli, q: &StandingsQuery<'_>) -> Result<(), Failure> {
@@ -1017,6 +1062,8 @@ pub async fn standings(cli: &Cli, q: &StandingsQuery<'_>) -> Result<(), Failure>
             explain_player: explain,
             teams: q.teams,
             primary: q.primary.to_owned(),
+            board_prizes: q.board_prizes.is_some(),
+            board_prizes_min_games: q.board_prizes.unwrap_or(0),
         })
         .await?
         .into_inner();

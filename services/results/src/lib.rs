@@ -8,6 +8,7 @@
 //! position), correction impact ([`correction_impact`]), history and audit export
 //! ([`audit`]), the hash chain's verification. Service name in events: `results`.
 pub mod audit;
+pub mod board_prizes;
 pub mod correction_impact;
 pub mod record_crosstable;
 pub mod result_entry;
@@ -908,11 +909,14 @@ impl ResultsService for Results {
             let a = team_standings::compute(
                 &t,
                 &roster,
-                r.round,
-                &r.tiebreaks,
-                ed,
-                primary,
-                &r.explain_player,
+                &team_standings::TeamQuery {
+                    round: r.round,
+                    list: &r.tiebreaks,
+                    edition: ed,
+                    primary,
+                    explain_team: &r.explain_player,
+                    board_prizes: r.board_prizes.then_some(r.board_prizes_min_games),
+                },
             )
             .map_err(field)?;
             return Ok(Response::new(Standings {

@@ -45,16 +45,35 @@ pub fn primary(name: &str) -> Result<PointType, FieldError> {
     }
 }
 
-/// The team standings of tournament `t` after `round` (0 = every paired round).
+/// What a team standings request asks.
+#[derive(Debug, Clone, Copy)]
+pub struct TeamQuery<'a> {
+    /// After this round (0 = every paired round).
+    pub round: u32,
+    /// Tie-break codes, comma-separated ("" = record 202, else the default list).
+    pub list: &'a str,
+    pub edition: Edition,
+    pub primary: PointType,
+    /// A team number or name whose working is shown ("" = none).
+    pub explain_team: &'a str,
+    /// The board prizes too, with this least number of games (0 = the default).
+    pub board_prizes: Option<u32>,
+}
+
+/// The team standings of tournament `t` as `q` asks.
 pub fn compute(
     t: &Tournament,
     roster: &Roster,
-    round: u32,
-    list: &str,
-    edition: Edition,
-    primary: PointType,
-    explain_team: &str,
+    q: &TeamQuery<'_>,
 ) -> Result<TeamAnswer, FieldError> {
+    let TeamQuery {
+        round,
+        list,
+        edition,
+        primary,
+        explain_team,
+        board_prizes,
+    } = *q;
     if roster.teams.teams.is_empty() {
         return Err(err(
             "teams",
@@ -156,7 +175,10 @@ pub fn compute(
             })
         })
         .collect();
-    let document = serde_json::json!({
+    let prizes = board_prizes
+        .map(|min_games| crate::board_prizes::compute(roster, after, min_games))
+        .transpose()?;
+    let mut document = serde_json::json!({
         "edition": s.edition.name(),
         "teams": s.rows.len(),
         "boards": ct.crosstable.boards,
@@ -165,8 +187,11 @@ pub fn compute(
         "tie_breaks": s.tie_breaks.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "lot_seed": s.lot_seed,
         "rows": json_rows,
-    })
-    .to_string();
+    });
+    if let Some(p) = &prizes {
+        document["board_prizes"] = crate::board_prizes::to_json(p);
+    }
+    let document = document.to_string();
     Ok(TeamAnswer {
         document,
         after_round: after,

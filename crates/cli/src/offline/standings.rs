@@ -80,6 +80,14 @@ pub struct StandingsArgs {
     /// board won by forfeit that way; each reading is reported on stderr).
     #[arg(long, requires = "teams")]
     forfeits_from_points: bool,
+    /// With --teams, a tournament on the server: the board prizes too — per board, its
+    /// players by performance rating on that board (games over the board only).
+    #[arg(long, requires = "teams")]
+    boards: bool,
+    /// With --boards: games a player needs on a board to be ranked for its prize
+    /// (default: half the rounds, rounded up).
+    #[arg(long, requires = "boards")]
+    min_games: Option<u32>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -141,6 +149,11 @@ impl StandingsArgs {
                 "--rounds is for --trf FILE; a tournament's standings after round {r}: --round {r}"
             )));
         }
+        if self.boards && !self.on_server() {
+            return Err(usage(
+                "--boards is for a team tournament on the server (the board of each game is in its record; a team TRF's rounds carry no board numbers)",
+            ));
+        }
         let offline_only = [
             (self.forfeits_from_points, "--forfeits-from-points"),
             (self.kind.is_some(), "--kind"),
@@ -170,6 +183,7 @@ impl StandingsArgs {
             format: &self.format,
             explain: self.explain.as_deref().unwrap_or_default(),
             teams: self.teams,
+            board_prizes: self.boards.then(|| self.min_games.unwrap_or(0)),
             primary: match self.primary {
                 Some(PrimaryArg::Gp) => "gp",
                 Some(PrimaryArg::Mp) | None => "",
