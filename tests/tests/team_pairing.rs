@@ -411,7 +411,11 @@ fn export_and_reimport(a: &Arbiter, dir: &Path, t: &str, name: &str) {
         std::fs::read_to_string(f)
             .unwrap()
             .lines()
-            .filter(|l| ["001", "310", "320"].iter().any(|c| l.starts_with(c)))
+            .filter(|l| {
+                ["001", "310", "320", "300", "352", "362"]
+                    .iter()
+                    .any(|c| l.starts_with(c))
+            })
             .map(str::to_owned)
             .collect()
     };
@@ -535,6 +539,19 @@ fn a_team_swiss_of_30_teams_is_paired_by_c0406_through_the_service() {
         trf.lines().filter(|l| l.starts_with("320")).count(),
         1,
         "{trf}"
+    );
+    // TRF26 team records: 352 the board colours, 362 the match points, a 300 for each
+    // line-up out of the default board order (team 6's reserve in round 2; team 5's empty
+    // board 4 in round 3, written 0).
+    assert!(trf.lines().any(|l| l == "352 WBWB"), "{trf}");
+    assert!(trf.lines().any(|l| l.starts_with("362 TW 2.0")), "{trf}");
+    let r300: Vec<&str> = trf.lines().filter(|l| l.starts_with("300")).collect();
+    assert_eq!(r300.len(), 2, "{trf}");
+    assert!(r300[0].starts_with("300   2   6 "), "{}", r300[0]);
+    assert!(
+        r300[1].starts_with("300   3   5 ") && r300[1].ends_with("    0"),
+        "{}",
+        r300[1]
     );
 }
 

@@ -503,6 +503,12 @@ pub fn export_doc(
         .iter()
         .chain(after.iter())
         .any(|l| matches!(l.record, Record::TeamBye(_)));
+    let team_records = if options.version == TrfVersion::Trf26 {
+        let kept: Vec<&trf::Line> = before.iter().chain(after.iter()).collect();
+        crate::trf_teams::team_pairing_records(roster, n, &kept)
+    } else {
+        Vec::new()
+    };
     let mut doc = TrfDocument::new();
     doc.lines.extend(before);
     for p in players {
@@ -515,6 +521,9 @@ pub fn export_doc(
         && !kept_320
         && let Some(r) = crate::trf_teams::team_byes(roster, n)
     {
+        doc.push(r);
+    }
+    for r in team_records {
         doc.push(r);
     }
     doc.lines.extend(after);

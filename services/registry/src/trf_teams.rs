@@ -114,6 +114,103 @@ pub fn team_byes(roster: &Roster, rounds: u32) -> Option<Record> {
     }))
 }
 
+/// The TRF26 team records of the rounds `1..=rounds` paired here (ADR pairing-005), each
+/// unless `kept` (an imported file's lines) already holds its kind: `352` the board colour
+/// sequence of the team named first (alternating from White), `362` the match points
+/// (`TW 2 TD 1 TL 0`), and a `300` for each team whose line-up in a match is not its default
+/// board order (the first roster players): a reserve in, a board left empty.
+pub fn team_pairing_records(roster: &Roster, rounds: u32, kept: &[&trf::Line]) -> Vec<Record> {
+    let paired: Vec<&arbiter_proto::v1::RoundPaired> = (1..=rounds)
+        .filter_map(|r| roster.record.pairings.get(&r))
+        .map(|p| &p.event)
+        .filter(|e| !e.matches.is_empty())
+        .collect();
+    if paired.is_empty() {
+        return Vec::new();
+    }
+    let has = |f: &dyn Fn(&Record) -> bool| kept.iter().any(|l| f(&l.record));
+    let header =
+        |kind: trf::HeaderKind, value: String| Record::Header(trf::HeaderRecord { kind, value });
+    let mut out = Vec::new();
+    let boards = roster.teams.boards() as usize;
+    if !has(&|r| matches!(r, Record::Header(h) if h.kind == trf::HeaderKind::BoardColours)) {
+        let seq: String = (0..boards)
+            .map(|k| if k % 2 == 0 { 'W' } else { 'B' })
+            .collect();
+        out.push(header(trf::HeaderKind::BoardColours, seq));
+    }
+    if !has(&|r| matches!(r, Record::Header(h) if h.kind == trf::HeaderKind::TeamScoring)) {
+        out.push(header(
+            trf::HeaderKind::TeamScoring,
+            "TW 2.0   TD 1.0   TL 0.0".to_owned(),
+        ));
+    }
+    if has(&|r| matches!(r, Record::Lineup(_))) {
+        return out;
+    }
+    for p in paired {
+        for m in &p.matches {
+            for (team_id, opponent) in [
+                (&m.first_team_id, m.second_team_number),
+                (&m.second_team_id, m.first_team_number),
+            ] {
+                let Some(team) = roster.teams.get(team_id) else {
+                    continue;
+                };
+                // The team's player on each match board, from the games and the unopposed
+                // boards ("" = empty).
+                let players: Vec<String> = m
+                    .boards
+                    .iter()
+                    .map(|mb| {
+                        if !mb.unopposed_player_id.is_empty() {
+                            return if team.roster.contains(&mb.unopposed_player_id) {
+                                mb.unopposed_player_id.clone()
+                            } else {
+                                String::new()
+                            };
+                        }
+                        p.boards
+                            .iter()
+                            .find(|b| b.board == mb.board && mb.board > 0)
+                            .map(|b| {
+                                if team.roster.contains(&b.white_id) {
+                                    b.white_id.clone()
+                                } else {
+                                    b.black_id.clone()
+                                }
+                            })
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                let default: Vec<&String> = team.roster.iter().take(boards).collect();
+                let in_order = players.len() == default.len()
+                    && players.iter().zip(&default).all(|(a, b)| a == *b);
+                if in_order {
+                    continue;
+                }
+                out.push(Record::Lineup(trf::LineupRecord {
+                    round: u16::try_from(p.round).map_or(Field::Empty, Field::Value),
+                    team: u16::try_from(team.number).map_or(Field::Empty, Field::Value),
+                    opponent: u16::try_from(opponent).map_or(Field::Empty, Field::Value),
+                    players: players
+                        .iter()
+                        .map(|id| {
+                            if id.is_empty() {
+                                Field::Value(0)
+                            } else {
+                                u16::try_from(roster.pairing_number(id))
+                                    .map_or(Field::Empty, Field::Value)
+                            }
+                        })
+                        .collect(),
+                }));
+            }
+        }
+    }
+    out
+}
+
 /// The teams of an imported file: `TeamAdded` and `TeamRosterSet` per `310` record (or
 /// per `013` record when there is no `310`), members by starting rank through `id_of`
 /// (0 or an unknown rank is left out). Empty for a file without team records.
