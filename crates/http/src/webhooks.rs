@@ -48,6 +48,9 @@ pub struct WebhookJson {
     pub added_at_micros: i64,
     /// Deliveries still to be tried.
     pub pending: u32,
+    /// The principal that registered it: an integrator reaches its own webhooks only
+    /// (ADR http-003). Empty: registered before owners were recorded (admins only).
+    pub owner_principal_id: String,
 }
 
 /// A registered webhook and its secret (shown once).
@@ -97,6 +100,7 @@ pub fn webhook_json(w: &pb::Webhook) -> WebhookJson {
         added_by: w.added_by.clone(),
         added_at_micros: w.added_at_micros,
         pending: w.pending,
+        owner_principal_id: w.owner_principal_id.clone(),
     }
 }
 
