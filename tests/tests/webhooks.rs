@@ -22,6 +22,8 @@ struct Got {
     event_id: String,
     delivery_id: String,
     signature: String,
+    /// `Arbiter-Body-Version`.
+    body_version: String,
     body: Vec<u8>,
     answered: u16,
 }
@@ -60,6 +62,7 @@ async fn hook(
         event_id,
         delivery_id: h("arbiter-delivery-id"),
         signature: h("arbiter-signature"),
+        body_version: h("arbiter-body-version"),
         body: body.to_vec(),
         answered,
     });
@@ -984,4 +987,100 @@ async fn an_integrator_reaches_its_own_webhooks_only() {
         .await
         .unwrap_err();
     assert_eq!(e.code(), Code::NotFound, "{e:?}");
+}
+
+/// Body version 2 (ADR http-003): the delivery carries the event's content — a result's
+/// round, board, players and result; a publication's round and the pairing it publishes,
+/// board by board — beside the envelope, says `Arbiter-Body-Version: 2`, and its
+/// signature still verifies over those bytes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_delivery_carries_the_events_content_and_its_body_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, _d) = Arbiter::embedded(dir.path(), fast);
+    let token = admin_token(&a);
+    let mut c = client(&a).await;
+    let receiver = Receiver::default();
+    let port = arbiter_testkit::free_port();
+    let _server = serve(receiver.clone(), port).await;
+    let t = tournament_with_players(&a, 4);
+    let added = c
+        .add_webhook(req(
+            AddWebhookRequest {
+                meta: meta("add-content"),
+                url: format!("http://127.0.0.1:{port}/hook"),
+                event_types: vec!["round.published".into(), "result.recorded".into()],
+                tournament_id: t.clone(),
+                description: String::new(),
+            },
+            &token,
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    a.ok(&["round", "pair", &t, "1"]);
+    a.ok(&["round", "publish", &t, "1", "--reason", "boards up"]);
+    a.ok(&["result", "set", &t, "1", "2", "0-1", "--reason", "sheet"]);
+    wait_until(
+        "the publication and the result",
+        Duration::from_secs(30),
+        || receiver.got().len() >= 2,
+    );
+    let got = receiver.got();
+    let bodies: Vec<serde_json::Value> = got
+        .iter()
+        .map(|g| {
+            assert_eq!(g.body_version, "2", "{g:?}");
+            assert!(
+                verifies(&added.secret, &g.signature, &g.body),
+                "signature {:?} does not verify over the body",
+                g.signature
+            );
+            let v: serde_json::Value = serde_json::from_slice(&g.body).unwrap();
+            assert_eq!(v["body_version"], 2);
+            assert_eq!(v["event_id"], serde_json::json!(g.event_id));
+            assert_eq!(v["tournament_id"], serde_json::json!(t));
+            v
+        })
+        .collect();
+    let by_type = |ty: &str| {
+        bodies
+            .iter()
+            .find(|v| v["log_event_type"] == ty)
+            .unwrap_or_else(|| panic!("no {ty} delivery in {bodies:#?}"))
+    };
+
+    // The publication: its round, and the boards it publishes as the API shows them.
+    let p = by_type("PairingsPublished");
+    assert_eq!(p["event_types"], serde_json::json!(["round.published"]));
+    assert_eq!(p["content"]["round"], 1);
+    assert_eq!(p["content"]["tournament_id"], serde_json::json!(t));
+    assert_eq!(p["reason"], "boards up");
+    assert!(p["actor"].as_str().unwrap().contains("admin"), "{p}");
+    let boards = p["pairing"]["boards"].as_array().unwrap();
+    assert_eq!(boards.len(), 2, "{p}");
+    let players: serde_json::Value = a.json(&["player", "list", &t]);
+    let ids: BTreeSet<String> = players
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["player_id"].as_str().unwrap().to_owned())
+        .collect();
+    for b in boards {
+        for side in ["white_id", "black_id"] {
+            assert!(ids.contains(b[side].as_str().unwrap()), "{b}: {ids:?}");
+        }
+    }
+    assert_eq!(boards[0]["board"], 1);
+    assert!(p.get("content_omitted").is_none(), "{p}");
+
+    // The result: round, board, both players, the result, as recorded.
+    let r = by_type("ResultRecorded");
+    assert_eq!(r["event_types"], serde_json::json!(["result.recorded"]));
+    assert_eq!(r["content"]["round"], 1);
+    assert_eq!(r["content"]["board"], 2);
+    assert_eq!(r["content"]["result"], "0-1");
+    assert_eq!(r["content"]["white_id"], boards[1]["white_id"]);
+    assert_eq!(r["content"]["black_id"], boards[1]["black_id"]);
+    assert_eq!(r["reason"], "sheet");
+    assert!(r.get("pairing").is_none());
 }

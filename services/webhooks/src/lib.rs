@@ -4,13 +4,15 @@
 //! derived from the server's webhook key), [`backoff`] (exponential with jitter, bounded
 //! by attempts and time), [`matching`] (webhook event types ↔ the log's events, the
 //! tournament filter), [`validate`] (addresses and limits), [`state`] (the fold, and
-//! whose webhooks a caller reaches).
+//! whose webhooks a caller reaches), [`body`] (what a delivery carries: the envelope and
+//! the event's content, body version 2; ADR http-003).
 //! Shell: [`Webhooks`] (the gRPC `WebhookService`, its writes through the command path
 //! of every service: authorize by the one access table, `Commands::begin`, append), the
 //! dispatcher (reads the log by a durable cursor, writes one `DeliveryCreated` per
 //! webhook and event) and the sender (tries due deliveries off the write path, each
 //! attempt a `DeliveryAttempted` event), [`client`] (one POST).
 pub mod backoff;
+pub mod body;
 pub mod client;
 pub mod matching;
 pub mod signature;
@@ -56,8 +58,8 @@ pub struct Options {
 
 /// Generation of the webhook key new registrations are made with.
 pub const KEY_GENERATION: u32 = 1;
-/// Largest body sent (the envelope is far smaller; a guard).
-pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// Largest body sent: a content that would pass it is left out ([`body::bytes`]).
+pub const MAX_BODY_BYTES: usize = body::MAX_BYTES;
 
 /// Reads the webhook key at `path` (64 hex characters), made (0600) when missing.
 pub fn load_or_make_key(path: &Path) -> anyhow::Result<[u8; 32]> {
@@ -137,34 +139,6 @@ fn short_hash(parts: &[&str]) -> String {
         h.update([0]);
     }
     hex::encode(&h.finalize()[..12])
-}
-
-/// The tournament `e` is about (its stream; for a submission, its payload).
-fn tournament_of(e: &RecordedEvent) -> Option<String> {
-    if e.event_type == "ExternalTournamentSubmitted" {
-        return arbiter_proto::v1::ExternalTournamentSubmitted::decode(e.payload.as_slice())
-            .ok()
-            .map(|t| t.tournament_id)
-            .filter(|t| !t.is_empty());
-    }
-    arbiter_registry::event_index::tournament_of_stream(e).map(str::to_owned)
-}
-
-/// The body of a delivery of `e` to `hook` as `kinds` (the same for every attempt).
-pub fn body(e: &RecordedEvent, hook: &str, kinds: &[String]) -> Vec<u8> {
-    serde_json::to_vec(&serde_json::json!({
-        "webhook_id": hook,
-        "event_id": e.event_id,
-        "event_types": kinds,
-        "tournament_id": tournament_of(e),
-        "log_event_type": e.event_type,
-        "position": e.global_position,
-        "stream": e.stream,
-        "stream_version": e.stream_version,
-        "recorded_at_micros": e.recorded_at_micros,
-        "service": e.service,
-    }))
-    .unwrap_or_default()
 }
 
 impl Webhooks {
@@ -265,7 +239,7 @@ impl Webhooks {
 
     /// `false`: the log takes no writes (nothing more is dispatched until a restart).
     async fn dispatch(&self, store: &EventStore, e: &RecordedEvent) -> bool {
-        let tournament = tournament_of(e);
+        let tournament = body::tournament_of(e);
         let wanted: Vec<(String, Vec<String>)> = {
             let s = self.snapshot();
             s.active()
@@ -390,7 +364,22 @@ impl Webhooks {
         let began = std::time::Instant::now();
         let outcome = match store.read_at(d.event_position).await {
             Ok(Some(e)) => {
-                let body = body(&e, &d.webhook_id, &d.event_types);
+                // A publication carries the pairing it publishes, from its stream.
+                let stream = if e.event_type == body::PUBLISHED {
+                    match store.read_stream(&e.stream, 1).await {
+                        Ok(events) => events,
+                        Err(err) => {
+                            // The log did not answer: not an attempt; tried again shortly.
+                            tracing::warn!(%err, stream = %e.stream, "webhooks: the publication's pairing not read");
+                            tokio::time::sleep(Duration::from_secs(1)).await;
+                            return;
+                        }
+                    }
+                } else {
+                    Vec::new()
+                };
+                let pairing = body::published_pairing(&e, &stream);
+                let body = body::bytes(&e, &d.webhook_id, &d.event_types, pairing, MAX_BODY_BYTES);
                 match validate::target(&hook.webhook.url, self.shared.options.allow_plain_http) {
                     Err((_, why)) => Err(why),
                     Ok(_) if body.len() > MAX_BODY_BYTES => Err(format!(
@@ -407,6 +396,7 @@ impl Webhooks {
                             ("Arbiter-Webhook-Id", d.webhook_id.clone()),
                             ("Arbiter-Event-Types", d.event_types.join(",")),
                             ("Arbiter-Attempt", n.to_string()),
+                            (body::VERSION_HEADER, body::VERSION.to_string()),
                         ];
                         client::post(&target, &headers, body.into(), self.shared.options.timeout)
                             .await
