@@ -666,6 +666,25 @@ async fn the_json_api_registers_lists_delivers_redelivers_and_removes() {
         one.json()["url"],
         serde_json::json!(format!("http://127.0.0.1:{port}/hook"))
     );
+    // Another integrator: the admin's webhook is not listed and answers 404.
+    let other = format!("Bearer {}", integrator(&a, "federation-b"));
+    let other = [("Authorization", other.as_str())];
+    let r = tokio::task::block_in_place(|| request(http, "GET", "/api/v1/webhooks", &other, b""));
+    assert_eq!(
+        (r.status, r.json()),
+        (200, serde_json::json!([])),
+        "{}",
+        r.text()
+    );
+    let r = tokio::task::block_in_place(|| {
+        request(http, "GET", &format!("/api/v1/webhooks/{id}"), &other, b"")
+    });
+    assert_eq!(
+        (r.status, r.json()["field"].clone()),
+        (404, serde_json::json!("webhook_id")),
+        "{}",
+        r.text()
+    );
 
     a.ok(&["round", "pair", &t, "1"]);
     a.ok(&["round", "publish", &t, "1"]);
