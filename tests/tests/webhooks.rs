@@ -3,7 +3,8 @@
 //! of results, a receiver that fails twice and then answers (three attempts kept, one
 //! success, one event id), a receiver that is down for a while and across a restart of
 //! arbiterd gets everything after it returns, redelivery by hand, wrong roles and bad
-//! addresses refused.
+//! addresses refused; the body's content (version 2) and each integrator reaching its
+//! own webhooks only (ADR http-003).
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
