@@ -3,7 +3,8 @@
 //! of results, a receiver that fails twice and then answers (three attempts kept, one
 //! success, one event id), a receiver that is down for a while and across a restart of
 //! arbiterd gets everything after it returns, redelivery by hand, wrong roles and bad
-//! addresses refused.
+//! addresses refused; the body's content (version 2) and each integrator reaching its
+//! own webhooks only (ADR http-003).
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
@@ -14,7 +15,7 @@ use arbiter_proto::v1::*;
 use arbiter_tests::{Arbiter, Proc, start_arbiterd};
 use hmac::{Hmac, Mac};
 use tonic::transport::Channel;
-use tonic::{Code, Request};
+use tonic::{Code, Request, Status};
 
 /// One request the receiver got.
 #[derive(Debug, Clone)]
@@ -22,6 +23,8 @@ struct Got {
     event_id: String,
     delivery_id: String,
     signature: String,
+    /// `Arbiter-Body-Version`.
+    body_version: String,
     body: Vec<u8>,
     answered: u16,
 }
@@ -60,6 +63,7 @@ async fn hook(
         event_id,
         delivery_id: h("arbiter-delivery-id"),
         signature: h("arbiter-signature"),
+        body_version: h("arbiter-body-version"),
         body: body.to_vec(),
         answered,
     });
@@ -663,6 +667,25 @@ async fn the_json_api_registers_lists_delivers_redelivers_and_removes() {
         one.json()["url"],
         serde_json::json!(format!("http://127.0.0.1:{port}/hook"))
     );
+    // Another integrator: the admin's webhook is not listed and answers 404.
+    let other = format!("Bearer {}", integrator(&a, "federation-b"));
+    let other = [("Authorization", other.as_str())];
+    let r = tokio::task::block_in_place(|| request(http, "GET", "/api/v1/webhooks", &other, b""));
+    assert_eq!(
+        (r.status, r.json()),
+        (200, serde_json::json!([])),
+        "{}",
+        r.text()
+    );
+    let r = tokio::task::block_in_place(|| {
+        request(http, "GET", &format!("/api/v1/webhooks/{id}"), &other, b"")
+    });
+    assert_eq!(
+        (r.status, r.json()["field"].clone()),
+        (404, serde_json::json!("webhook_id")),
+        "{}",
+        r.text()
+    );
 
     a.ok(&["round", "pair", &t, "1"]);
     a.ok(&["round", "publish", &t, "1"]);
@@ -782,4 +805,302 @@ async fn the_json_api_registers_lists_delivers_redelivers_and_removes() {
         .filter(|p| p.starts_with("/api/v1/webhooks"))
         .collect();
     assert_eq!(paths.len(), 4, "{paths:?}");
+}
+
+/// A new principal `name` with the integrator role, and its token.
+fn integrator(a: &Arbiter, name: &str) -> String {
+    a.ok(&["access", "add", name]);
+    a.ok(&["access", "grant", name, "--role", "integrator"]);
+    a.json(&["access", "token", name])["token"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// Webhooks are their owner's (ADR http-003): integrator B cannot list, show, remove,
+/// list the deliveries of or redeliver integrator A's webhook — each answered NOT_FOUND,
+/// as a webhook that does not exist — nor get its secret by repeating A's command id;
+/// A can do all of it, the admin sees every webhook.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_integrator_reaches_its_own_webhooks_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, _d) = Arbiter::embedded(dir.path(), fast);
+    let admin = admin_token(&a);
+    let ta = integrator(&a, "federation-a");
+    let tb = integrator(&a, "federation-b");
+    let mut c = client(&a).await;
+    let receiver = Receiver::default();
+    let port = arbiter_testkit::free_port();
+    let _server = serve(receiver.clone(), port).await;
+    let t = tournament_with_players(&a, 4);
+    let add = AddWebhookRequest {
+        meta: meta("a-add"),
+        url: format!("http://127.0.0.1:{port}/hook"),
+        event_types: vec!["round.published".into()],
+        tournament_id: t.clone(),
+        description: "federation A".into(),
+    };
+    let added = c
+        .add_webhook(req(add.clone(), &ta))
+        .await
+        .unwrap()
+        .into_inner();
+    let wa = added.webhook.clone().unwrap();
+    assert!(wa.owner_principal_id.starts_with("p_"), "{wa:?}");
+    let wb = c
+        .add_webhook(req(
+            AddWebhookRequest {
+                meta: meta("b-add"),
+                description: "federation B".into(),
+                ..add.clone()
+            },
+            &tb,
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .webhook
+        .unwrap();
+    assert_ne!(wa.owner_principal_id, wb.owner_principal_id);
+
+    a.ok(&["round", "pair", &t, "1"]);
+    a.ok(&["round", "publish", &t, "1"]);
+    wait_until("both webhooks delivered", Duration::from_secs(30), || {
+        receiver.got().iter().filter(|g| g.answered == 200).count() >= 2
+    });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let da = loop {
+        let ds = deliveries(&mut c, &ta, &wa.webhook_id).await;
+        if ds.iter().any(|d| d.state == "delivered") || Instant::now() > deadline {
+            break ds;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(da.len(), 1, "{da:#?}");
+
+    let ids = |l: ListWebhooksResponse| -> BTreeSet<String> {
+        l.webhooks.into_iter().map(|w| w.webhook_id).collect()
+    };
+    // Each integrator lists its own; the admin every one.
+    for (token, expected) in [
+        (&ta, vec![wa.webhook_id.clone()]),
+        (&tb, vec![wb.webhook_id.clone()]),
+        (&admin, vec![wa.webhook_id.clone(), wb.webhook_id.clone()]),
+    ] {
+        let got = ids(c
+            .list_webhooks(req(ListWebhooksRequest {}, token))
+            .await
+            .unwrap()
+            .into_inner());
+        assert_eq!(got, expected.into_iter().collect::<BTreeSet<_>>());
+    }
+    let not_found = |e: Status, what: &str| {
+        assert_eq!(e.code(), Code::NotFound, "{what}: {e:?}");
+        assert!(
+            e.message().starts_with("webhook_id") && e.message().contains(&wa.webhook_id),
+            "{what}: {}",
+            e.message()
+        );
+    };
+    let get = |id: &str| GetWebhookRequest {
+        webhook_id: id.into(),
+    };
+    // B: A's webhook does not exist.
+    not_found(
+        c.get_webhook(req(get(&wa.webhook_id), &tb))
+            .await
+            .unwrap_err(),
+        "get",
+    );
+    not_found(
+        c.list_deliveries(req(
+            ListDeliveriesRequest {
+                webhook_id: wa.webhook_id.clone(),
+                limit: 0,
+            },
+            &tb,
+        ))
+        .await
+        .unwrap_err(),
+        "deliveries",
+    );
+    let redeliver = |id: &str| RedeliverRequest {
+        meta: meta(id),
+        webhook_id: wa.webhook_id.clone(),
+        delivery_id: da[0].delivery_id.clone(),
+    };
+    not_found(
+        c.redeliver(req(redeliver("b-redeliver"), &tb))
+            .await
+            .unwrap_err(),
+        "redeliver",
+    );
+    let remove = |id: &str| RemoveWebhookRequest {
+        meta: meta(id),
+        webhook_id: wa.webhook_id.clone(),
+    };
+    not_found(
+        c.remove_webhook(req(remove("b-remove"), &tb))
+            .await
+            .unwrap_err(),
+        "remove",
+    );
+    // Nor A's secret by repeating A's registration with A's command id.
+    let e = c.add_webhook(req(add.clone(), &tb)).await.unwrap_err();
+    assert_eq!(e.code(), Code::AlreadyExists, "{e:?}");
+    assert!(!e.message().contains(&added.secret), "{e:?}");
+
+    // A: all of it.
+    assert_eq!(
+        c.get_webhook(req(get(&wa.webhook_id), &ta))
+            .await
+            .unwrap()
+            .into_inner()
+            .description,
+        "federation A"
+    );
+    let again = c
+        .add_webhook(req(add.clone(), &ta))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(again.secret, added.secret, "A's own retry is a replay");
+    let re = c
+        .redeliver(req(redeliver("a-redeliver"), &ta))
+        .await
+        .unwrap()
+        .into_inner();
+    wait_until("A's redelivery", Duration::from_secs(20), || {
+        receiver
+            .got()
+            .iter()
+            .any(|g| g.delivery_id == re.delivery_id && g.answered == 200)
+    });
+    // B's webhook is the admin's to see, not A's.
+    let e = c
+        .get_webhook(req(get(&wb.webhook_id), &ta))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::NotFound, "{e:?}");
+    c.get_webhook(req(get(&wb.webhook_id), &admin))
+        .await
+        .unwrap();
+    c.remove_webhook(req(remove("a-remove"), &ta))
+        .await
+        .unwrap();
+    // A's retry of its removal is a replay; B's is still not found.
+    assert!(
+        c.remove_webhook(req(remove("a-remove"), &ta))
+            .await
+            .unwrap()
+            .into_inner()
+            .replayed
+    );
+    not_found(
+        c.remove_webhook(req(remove("a-remove"), &tb))
+            .await
+            .unwrap_err(),
+        "B repeating A's removal",
+    );
+    let e = c
+        .get_webhook(req(get(&wa.webhook_id), &ta))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::NotFound, "{e:?}");
+}
+
+/// Body version 2 (ADR http-003): the delivery carries the event's content — a result's
+/// round, board, players and result; a publication's round and the pairing it publishes,
+/// board by board — beside the envelope, says `Arbiter-Body-Version: 2`, and its
+/// signature still verifies over those bytes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_delivery_carries_the_events_content_and_its_body_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, _d) = Arbiter::embedded(dir.path(), fast);
+    let token = admin_token(&a);
+    let mut c = client(&a).await;
+    let receiver = Receiver::default();
+    let port = arbiter_testkit::free_port();
+    let _server = serve(receiver.clone(), port).await;
+    let t = tournament_with_players(&a, 4);
+    let added = c
+        .add_webhook(req(
+            AddWebhookRequest {
+                meta: meta("add-content"),
+                url: format!("http://127.0.0.1:{port}/hook"),
+                event_types: vec!["round.published".into(), "result.recorded".into()],
+                tournament_id: t.clone(),
+                description: String::new(),
+            },
+            &token,
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    a.ok(&["round", "pair", &t, "1"]);
+    a.ok(&["round", "publish", &t, "1", "--reason", "boards up"]);
+    a.ok(&["result", "set", &t, "1", "2", "0-1", "--reason", "sheet"]);
+    wait_until(
+        "the publication and the result",
+        Duration::from_secs(30),
+        || receiver.got().len() >= 2,
+    );
+    let got = receiver.got();
+    let bodies: Vec<serde_json::Value> = got
+        .iter()
+        .map(|g| {
+            assert_eq!(g.body_version, "2", "{g:?}");
+            assert!(
+                verifies(&added.secret, &g.signature, &g.body),
+                "signature {:?} does not verify over the body",
+                g.signature
+            );
+            let v: serde_json::Value = serde_json::from_slice(&g.body).unwrap();
+            assert_eq!(v["body_version"], 2);
+            assert_eq!(v["event_id"], serde_json::json!(g.event_id));
+            assert_eq!(v["tournament_id"], serde_json::json!(t));
+            v
+        })
+        .collect();
+    let by_type = |ty: &str| {
+        bodies
+            .iter()
+            .find(|v| v["log_event_type"] == ty)
+            .unwrap_or_else(|| panic!("no {ty} delivery in {bodies:#?}"))
+    };
+
+    // The publication: its round, and the boards it publishes as the API shows them.
+    let p = by_type("PairingsPublished");
+    assert_eq!(p["event_types"], serde_json::json!(["round.published"]));
+    assert_eq!(p["content"]["round"], 1);
+    assert_eq!(p["content"]["tournament_id"], serde_json::json!(t));
+    assert_eq!(p["reason"], "boards up");
+    assert!(p["actor"].as_str().unwrap().contains("admin"), "{p}");
+    let boards = p["pairing"]["boards"].as_array().unwrap();
+    assert_eq!(boards.len(), 2, "{p}");
+    let players: serde_json::Value = a.json(&["player", "list", &t]);
+    let ids: BTreeSet<String> = players
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["player_id"].as_str().unwrap().to_owned())
+        .collect();
+    for b in boards {
+        for side in ["white_id", "black_id"] {
+            assert!(ids.contains(b[side].as_str().unwrap()), "{b}: {ids:?}");
+        }
+    }
+    assert_eq!(boards[0]["board"], 1);
+    assert!(p.get("content_omitted").is_none(), "{p}");
+
+    // The result: round, board, both players, the result, as recorded.
+    let r = by_type("ResultRecorded");
+    assert_eq!(r["event_types"], serde_json::json!(["result.recorded"]));
+    assert_eq!(r["content"]["round"], 1);
+    assert_eq!(r["content"]["board"], 2);
+    assert_eq!(r["content"]["result"], "0-1");
+    assert_eq!(r["content"]["white_id"], boards[1]["white_id"]);
+    assert_eq!(r["content"]["black_id"], boards[1]["black_id"]);
+    assert_eq!(r["reason"], "sheet");
+    assert!(r.get("pairing").is_none());
 }

@@ -69,6 +69,7 @@ fn webhook_json(w: &Webhook) -> serde_json::Value {
         "webhook_id": w.webhook_id, "url": w.url, "event_types": w.event_types,
         "tournament_id": w.tournament_id, "description": w.description,
         "added_by": w.added_by, "added_at_micros": w.added_at_micros, "pending": w.pending,
+        "owner_principal_id": w.owner_principal_id,
     })
 }
 

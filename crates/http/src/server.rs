@@ -662,7 +662,7 @@ pub(crate) fn query(raw: Option<&str>, known: &[&str]) -> Result<Query, Problem>
 #[utoipa::path(get, path = "/api/v1/openapi.json", tag = "meta",
     responses((status = 200, description = "The OpenAPI 3.1 document (application/json)")))]
 async fn api_openapi(headers: HeaderMap) -> Response {
-    json(&headers, &crate::openapi::document())
+    json(&headers, &crate::openapi::document_json())
 }
 
 /// The tournaments the caller may list (`ListTournaments`), in creation order.

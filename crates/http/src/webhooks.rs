@@ -48,6 +48,9 @@ pub struct WebhookJson {
     pub added_at_micros: i64,
     /// Deliveries still to be tried.
     pub pending: u32,
+    /// The principal that registered it: an integrator reaches its own webhooks only
+    /// (ADR http-003). Empty: registered before owners were recorded (admins only).
+    pub owner_principal_id: String,
 }
 
 /// A registered webhook and its secret (shown once).
@@ -97,6 +100,7 @@ pub fn webhook_json(w: &pb::Webhook) -> WebhookJson {
         added_by: w.added_by.clone(),
         added_at_micros: w.added_at_micros,
         pending: w.pending,
+        owner_principal_id: w.owner_principal_id.clone(),
     }
 }
 
@@ -182,7 +186,8 @@ pub fn new_webhook(body: &[u8]) -> Result<NewWebhookJson, Problem> {
     })
 }
 
-/// Registers a webhook (`AddWebhook`); the secret is in this answer only.
+/// Registers a webhook (`AddWebhook`), owned by the caller; the secret is in this answer
+/// only.
 #[utoipa::path(post, path = "/api/v1/webhooks", tag = "webhooks",
     request_body = NewWebhookJson,
     params(("Idempotency-Key" = Option<String>, Header, description = "the command id: a retry with the same key is answered as the first")),
@@ -222,7 +227,7 @@ pub async fn api_add_webhook(
     api_answer(r)
 }
 
-/// Every webhook (`ListWebhooks`).
+/// The caller's webhooks; an admin's: every one (`ListWebhooks`, ADR http-003).
 #[utoipa::path(get, path = "/api/v1/webhooks", tag = "webhooks",
     responses((status = 200, body = Vec<WebhookJson>),
               (status = 401, body = Problem, content_type = "application/problem+json"),
@@ -244,7 +249,7 @@ pub async fn api_list_webhooks(State(app): AppState, headers: HeaderMap) -> Resp
     api_answer(r)
 }
 
-/// One webhook (`GetWebhook`).
+/// One webhook (`GetWebhook`); another integrator's is 404, as one that does not exist.
 #[utoipa::path(get, path = "/api/v1/webhooks/{webhook_id}", tag = "webhooks",
     params(("webhook_id" = String, Path, description = "wh_…")),
     responses((status = 200, body = WebhookJson),

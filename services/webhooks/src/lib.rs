@@ -3,13 +3,16 @@
 //! ADR http-002. Pure: [`signature`] (HMAC-SHA256 over `t + "." + body`, the secret
 //! derived from the server's webhook key), [`backoff`] (exponential with jitter, bounded
 //! by attempts and time), [`matching`] (webhook event types ↔ the log's events, the
-//! tournament filter), [`validate`] (addresses and limits), [`state`] (the fold).
+//! tournament filter), [`validate`] (addresses and limits), [`state`] (the fold, and
+//! whose webhooks a caller reaches), [`body`] (what a delivery carries: the envelope and
+//! the event's content, body version 2; ADR http-003).
 //! Shell: [`Webhooks`] (the gRPC `WebhookService`, its writes through the command path
 //! of every service: authorize by the one access table, `Commands::begin`, append), the
 //! dispatcher (reads the log by a durable cursor, writes one `DeliveryCreated` per
 //! webhook and event) and the sender (tries due deliveries off the write path, each
 //! attempt a `DeliveryAttempted` event), [`client`] (one POST).
 pub mod backoff;
+pub mod body;
 pub mod client;
 pub mod matching;
 pub mod signature;
@@ -30,13 +33,13 @@ use arbiter_proto::v1::{
     WebhookAdded, WebhookRemoved,
 };
 use arbiter_service_kit::Platform;
-use arbiter_service_kit::auth::Scope;
+use arbiter_service_kit::auth::{Caller, Scope};
 use arbiter_service_kit::status::{from_log, invalid, not_found};
 use prost::Message;
 use sha2::{Digest, Sha256};
 use tonic::{Request, Response, Status};
 
-use state::{State, deliveries_stream, event, types};
+use state::{State, Viewer, deliveries_stream, event, types};
 
 /// How deliveries are made (`arbiterd --webhook-*`).
 #[derive(Clone)]
@@ -55,8 +58,8 @@ pub struct Options {
 
 /// Generation of the webhook key new registrations are made with.
 pub const KEY_GENERATION: u32 = 1;
-/// Largest body sent (the envelope is far smaller; a guard).
-pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// Largest body sent: a content that would pass it is left out ([`body::bytes`]).
+pub const MAX_BODY_BYTES: usize = body::MAX_BYTES;
 
 /// Reads the webhook key at `path` (64 hex characters), made (0600) when missing.
 pub fn load_or_make_key(path: &Path) -> anyhow::Result<[u8; 32]> {
@@ -136,34 +139,6 @@ fn short_hash(parts: &[&str]) -> String {
         h.update([0]);
     }
     hex::encode(&h.finalize()[..12])
-}
-
-/// The tournament `e` is about (its stream; for a submission, its payload).
-fn tournament_of(e: &RecordedEvent) -> Option<String> {
-    if e.event_type == "ExternalTournamentSubmitted" {
-        return arbiter_proto::v1::ExternalTournamentSubmitted::decode(e.payload.as_slice())
-            .ok()
-            .map(|t| t.tournament_id)
-            .filter(|t| !t.is_empty());
-    }
-    arbiter_registry::event_index::tournament_of_stream(e).map(str::to_owned)
-}
-
-/// The body of a delivery of `e` to `hook` as `kinds` (the same for every attempt).
-pub fn body(e: &RecordedEvent, hook: &str, kinds: &[String]) -> Vec<u8> {
-    serde_json::to_vec(&serde_json::json!({
-        "webhook_id": hook,
-        "event_id": e.event_id,
-        "event_types": kinds,
-        "tournament_id": tournament_of(e),
-        "log_event_type": e.event_type,
-        "position": e.global_position,
-        "stream": e.stream,
-        "stream_version": e.stream_version,
-        "recorded_at_micros": e.recorded_at_micros,
-        "service": e.service,
-    }))
-    .unwrap_or_default()
 }
 
 impl Webhooks {
@@ -264,7 +239,7 @@ impl Webhooks {
 
     /// `false`: the log takes no writes (nothing more is dispatched until a restart).
     async fn dispatch(&self, store: &EventStore, e: &RecordedEvent) -> bool {
-        let tournament = tournament_of(e);
+        let tournament = body::tournament_of(e);
         let wanted: Vec<(String, Vec<String>)> = {
             let s = self.snapshot();
             s.active()
@@ -389,7 +364,22 @@ impl Webhooks {
         let began = std::time::Instant::now();
         let outcome = match store.read_at(d.event_position).await {
             Ok(Some(e)) => {
-                let body = body(&e, &d.webhook_id, &d.event_types);
+                // A publication carries the pairing it publishes, from its stream.
+                let stream = if e.event_type == body::PUBLISHED {
+                    match store.read_stream(&e.stream, 1).await {
+                        Ok(events) => events,
+                        Err(err) => {
+                            // The log did not answer: not an attempt; tried again shortly.
+                            tracing::warn!(%err, stream = %e.stream, "webhooks: the publication's pairing not read");
+                            tokio::time::sleep(Duration::from_secs(1)).await;
+                            return;
+                        }
+                    }
+                } else {
+                    Vec::new()
+                };
+                let pairing = body::published_pairing(&e, &stream);
+                let body = body::bytes(&e, &d.webhook_id, &d.event_types, pairing, MAX_BODY_BYTES);
                 match validate::target(&hook.webhook.url, self.shared.options.allow_plain_http) {
                     Err((_, why)) => Err(why),
                     Ok(_) if body.len() > MAX_BODY_BYTES => Err(format!(
@@ -406,6 +396,7 @@ impl Webhooks {
                             ("Arbiter-Webhook-Id", d.webhook_id.clone()),
                             ("Arbiter-Event-Types", d.event_types.join(",")),
                             ("Arbiter-Attempt", n.to_string()),
+                            (body::VERSION_HEADER, body::VERSION.to_string()),
                         ];
                         client::post(&target, &headers, body.into(), self.shared.options.timeout)
                             .await
@@ -537,21 +528,39 @@ impl Webhooks {
         Ok((ack, stream))
     }
 
-    fn webhook_of(&self, id: &str) -> Result<Webhook, Status> {
-        let id = id.trim();
-        if id.is_empty() {
-            return Err(invalid(
-                "webhook_id",
-                "must not be empty (see `arbiter webhook list`)",
-            ));
-        }
-        self.snapshot().webhook(id).ok_or_else(|| {
-            not_found(
-                "webhook_id",
-                format!("no webhook {id:?} (see `arbiter webhook list`)"),
-            )
-        })
+    /// The webhook `id` if `viewer` reaches it; another caller's is not found (its
+    /// existence is not told).
+    fn webhook_of(&self, id: &str, viewer: &Viewer) -> Result<Webhook, Status> {
+        let id = webhook_id(id)?;
+        self.snapshot()
+            .webhook_for(id, viewer)
+            .ok_or_else(|| no_webhook(id))
     }
+}
+
+/// `id` trimmed, or `INVALID_ARGUMENT` when empty.
+fn webhook_id(id: &str) -> Result<&str, Status> {
+    let id = id.trim();
+    if id.is_empty() {
+        return Err(invalid(
+            "webhook_id",
+            "must not be empty (see `arbiter webhook list`)",
+        ));
+    }
+    Ok(id)
+}
+
+fn no_webhook(id: &str) -> Status {
+    not_found(
+        "webhook_id",
+        format!("no webhook {id:?} (see `arbiter webhook list`)"),
+    )
+}
+
+/// Whose webhooks the caller of `rpc` reaches: the access table's `own` column decides
+/// (`Caller::only_as_own`), the comparison is the state's ([`Viewer`]).
+fn viewer(caller: &Caller, rpc: &str) -> Viewer {
+    Viewer::new(&caller.principal_id, caller.only_as_own(rpc, Scope::Global))
 }
 
 fn ack_msg(stream: String, ack: AppendAck) -> CommandAck {
@@ -570,10 +579,11 @@ impl WebhookService for Webhooks {
         &self,
         request: Request<AddWebhookRequest>,
     ) -> Result<Response<AddedWebhook>, Status> {
-        let actor = self
+        let caller = self
             .platform
             .auth
-            .actor(&request, "AddWebhook", Scope::Global)?;
+            .authorize(&request, "AddWebhook", Scope::Global)?;
+        let actor = caller.actor.clone();
         let r = request.into_inner();
         let allow = self.shared.options.allow_plain_http;
         let reg = {
@@ -620,6 +630,7 @@ impl WebhookService for Webhooks {
                     tournament_id: reg.tournament_id.clone(),
                     description: reg.description.clone(),
                     key_generation: KEY_GENERATION,
+                    owner_principal_id: caller.principal_id.clone(),
                 };
                 Ok((
                     state::STREAM.into(),
@@ -638,6 +649,14 @@ impl WebhookService for Webhooks {
             .ok_or_else(|| Status::internal("the registration just written is not in the log"))?;
         let added = WebhookAdded::decode(e.payload.as_slice())
             .map_err(|e| Status::internal(format!("WebhookAdded: {e}")))?;
+        // A retry answers the secret again, to the principal that registered only: the
+        // same command id and request from anyone else is a reuse of the id.
+        if !viewer(&caller, "GetWebhook").may_see_secret(&added.owner_principal_id) {
+            return Err(Status::already_exists(format!(
+                "meta.command_id: {} was already used by another caller; a new command needs a new id",
+                e.command_id
+            )));
+        }
         self.folded(ack.last_position).await;
         let webhook = self
             .snapshot()
@@ -655,14 +674,11 @@ impl WebhookService for Webhooks {
         &self,
         request: Request<ListWebhooksRequest>,
     ) -> Result<Response<ListWebhooksResponse>, Status> {
-        self.platform
+        let caller = self
+            .platform
             .auth
             .authorize(&request, "ListWebhooks", Scope::Global)?;
-        let s = self.snapshot();
-        let webhooks = s
-            .active()
-            .filter_map(|h| s.webhook(&h.webhook.webhook_id))
-            .collect();
+        let webhooks = self.snapshot().listed(&viewer(&caller, "ListWebhooks"));
         Ok(Response::new(ListWebhooksResponse { webhooks }))
     }
 
@@ -670,37 +686,36 @@ impl WebhookService for Webhooks {
         &self,
         request: Request<GetWebhookRequest>,
     ) -> Result<Response<Webhook>, Status> {
-        self.platform
+        let caller = self
+            .platform
             .auth
             .authorize(&request, "GetWebhook", Scope::Global)?;
-        Ok(Response::new(
-            self.webhook_of(&request.get_ref().webhook_id)?,
-        ))
+        Ok(Response::new(self.webhook_of(
+            &request.get_ref().webhook_id,
+            &viewer(&caller, "GetWebhook"),
+        )?))
     }
 
     async fn remove_webhook(
         &self,
         request: Request<RemoveWebhookRequest>,
     ) -> Result<Response<CommandAck>, Status> {
-        let actor = self
+        let caller = self
             .platform
             .auth
-            .actor(&request, "RemoveWebhook", Scope::Global)?;
+            .authorize(&request, "RemoveWebhook", Scope::Global)?;
+        let viewer = viewer(&caller, "RemoveWebhook");
         let r = request.into_inner();
-        let id = r.webhook_id.trim().to_owned();
+        let id = webhook_id(&r.webhook_id)?.to_owned();
+        // Before the command path: a retry of another caller's removal is not answered
+        // as a replay (that would tell the webhook exists); one's own retry is.
+        if self.snapshot().reached(&id, &viewer).is_none() {
+            return Err(no_webhook(&id));
+        }
         let (ack, stream) = self
-            .write(&actor, "RemoveWebhook", &r, r.meta.clone(), |s| {
-                if id.is_empty() {
-                    return Err(invalid(
-                        "webhook_id",
-                        "must not be empty (see `arbiter webhook list`)",
-                    ));
-                }
-                if s.webhook(&id).is_none() {
-                    return Err(not_found(
-                        "webhook_id",
-                        format!("no webhook {id:?} (see `arbiter webhook list`)"),
-                    ));
+            .write(&caller.actor, "RemoveWebhook", &r, r.meta.clone(), |s| {
+                if s.webhook_for(&id, &viewer).is_none() {
+                    return Err(no_webhook(&id));
                 }
                 Ok((
                     state::STREAM.into(),
@@ -721,7 +736,8 @@ impl WebhookService for Webhooks {
         &self,
         request: Request<ListDeliveriesRequest>,
     ) -> Result<Response<ListDeliveriesResponse>, Status> {
-        self.platform
+        let caller = self
+            .platform
             .auth
             .authorize(&request, "ListDeliveries", Scope::Global)?;
         let r = request.get_ref();
@@ -729,7 +745,7 @@ impl WebhookService for Webhooks {
             return Err(invalid("limit", format!("{}: at most 1000", r.limit)));
         }
         let limit = if r.limit == 0 { 100 } else { r.limit as usize };
-        let hook = self.webhook_of(&r.webhook_id)?;
+        let hook = self.webhook_of(&r.webhook_id, &viewer(&caller, "ListDeliveries"))?;
         let s = self.snapshot();
         let deliveries = s
             .by_hook
@@ -749,12 +765,13 @@ impl WebhookService for Webhooks {
         &self,
         request: Request<RedeliverRequest>,
     ) -> Result<Response<Delivery>, Status> {
-        let actor = self
+        let caller = self
             .platform
             .auth
-            .actor(&request, "Redeliver", Scope::Global)?;
+            .authorize(&request, "Redeliver", Scope::Global)?;
+        let actor = caller.actor.clone();
         let r = request.into_inner();
-        let hook = self.webhook_of(&r.webhook_id)?;
+        let hook = self.webhook_of(&r.webhook_id, &viewer(&caller, "Redeliver"))?;
         let of = r.delivery_id.trim().to_owned();
         let command = r
             .meta

@@ -50,6 +50,47 @@ pub struct Hook {
     pub removed: bool,
 }
 
+/// Whose webhooks a caller reaches (ADR http-003): every one (the access table gives it
+/// the RPC for every subject: an admin), or those it registered (an integrator: the
+/// rule's `own` column). A webhook another caller cannot reach is answered as if it did
+/// not exist.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Viewer {
+    /// The caller's principal (`p_…`, `jwt:ISS#SUB`; empty: anonymous).
+    pub principal_id: String,
+    /// Whether it reaches every webhook.
+    pub every: bool,
+}
+
+impl Viewer {
+    /// `principal_id`, reaching only its own webhooks when `only_own` (what
+    /// `Caller::only_as_own` says of the RPC).
+    pub fn new(principal_id: &str, only_own: bool) -> Viewer {
+        Viewer {
+            principal_id: principal_id.to_owned(),
+            every: !only_own,
+        }
+    }
+
+    /// Whether it reaches a webhook registered by `owner` (empty: registered before owners
+    /// were recorded, the admins' only).
+    pub fn reaches(&self, owner: &str) -> bool {
+        self.every || (!owner.is_empty() && owner == self.principal_id)
+    }
+
+    /// Whether a retry of the `AddWebhook` that registered `owner`'s webhook may be
+    /// answered its secret again: only the principal that registered it (a webhook of no
+    /// owner: whoever reaches every webhook). Another caller that repeats the command id
+    /// is refused as a reuse of the id.
+    pub fn may_see_secret(&self, owner: &str) -> bool {
+        if owner.is_empty() {
+            self.every
+        } else {
+            owner == self.principal_id
+        }
+    }
+}
+
 /// Everything folded.
 #[derive(Debug, Clone, Default)]
 pub struct State {
@@ -107,6 +148,7 @@ impl State {
                             added_by: e.actor.clone(),
                             added_at_micros: e.recorded_at_micros,
                             pending: 0,
+                            owner_principal_id: a.owner_principal_id,
                         },
                         key_generation: a.key_generation,
                         removed: false,
@@ -170,6 +212,27 @@ impl State {
             }
             _ => {}
         }
+    }
+
+    /// The registration `id` (also removed) if `viewer` reaches it.
+    pub fn reached(&self, id: &str, viewer: &Viewer) -> Option<&Hook> {
+        self.hooks
+            .get(id)
+            .filter(|h| viewer.reaches(&h.webhook.owner_principal_id))
+    }
+
+    /// The webhooks not removed that `viewer` reaches, with their pending counts.
+    pub fn listed(&self, viewer: &Viewer) -> Vec<Webhook> {
+        self.active()
+            .filter(|h| viewer.reaches(&h.webhook.owner_principal_id))
+            .filter_map(|h| self.webhook(&h.webhook.webhook_id))
+            .collect()
+    }
+
+    /// The webhook `id` (not removed) with its pending count, if `viewer` reaches it.
+    pub fn webhook_for(&self, id: &str, viewer: &Viewer) -> Option<Webhook> {
+        self.reached(id, viewer)?;
+        self.webhook(id)
     }
 
     /// The webhook `id` with its pending count.
@@ -314,5 +377,77 @@ mod tests {
         assert!(s.due(i64::MAX).is_empty());
         assert!(s.webhook("wh").is_none());
         assert_eq!(s.version, 0, "stream versions come from the events");
+    }
+
+    fn added(pos: i64, id: &str, owner: &str) -> RecordedEvent {
+        rec(
+            pos,
+            STREAM,
+            types::WEBHOOK_ADDED,
+            &WebhookAdded {
+                webhook_id: id.into(),
+                url: "https://x.org/".into(),
+                owner_principal_id: owner.into(),
+                ..Default::default()
+            },
+        )
+    }
+
+    #[test]
+    fn an_integrator_reaches_its_own_webhooks_an_admin_every_one_and_old_ones_are_the_admins() {
+        let mut s = State::default();
+        s.apply(&added(1, "wh_a", "p_a"));
+        s.apply(&added(2, "wh_b", "p_b"));
+        // written before owners were recorded
+        s.apply(&added(3, "wh_old", ""));
+        let a = Viewer::new("p_a", true);
+        let b = Viewer::new("p_b", true);
+        let admin = Viewer::new("p_admin", false);
+        let ids = |s: &State, v: &Viewer| {
+            s.listed(v)
+                .into_iter()
+                .map(|w| w.webhook_id)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ids(&s, &a), ["wh_a"]);
+        assert_eq!(ids(&s, &b), ["wh_b"]);
+        assert_eq!(ids(&s, &admin), ["wh_a", "wh_b", "wh_old"]);
+        assert!(s.webhook_for("wh_a", &a).is_some());
+        assert!(
+            s.webhook_for("wh_a", &b).is_none(),
+            "another's webhook is not found"
+        );
+        assert!(s.webhook_for("wh_old", &a).is_none());
+        assert!(s.webhook_for("wh_old", &admin).is_some());
+        assert_eq!(s.webhook("wh_a").unwrap().owner_principal_id, "p_a");
+        // An anonymous or empty principal owns nothing, even webhooks of no owner.
+        assert!(!Viewer::new("", true).reaches(""));
+        // Removed: still reached by its owner (a retried removal), no longer listed.
+        s.apply(&rec(
+            4,
+            STREAM,
+            types::WEBHOOK_REMOVED,
+            &WebhookRemoved {
+                webhook_id: "wh_a".into(),
+            },
+        ));
+        assert!(s.reached("wh_a", &a).is_some());
+        assert!(s.reached("wh_a", &b).is_none());
+        assert!(s.webhook_for("wh_a", &a).is_none());
+        assert!(ids(&s, &a).is_empty());
+    }
+
+    #[test]
+    fn a_secret_is_answered_again_to_the_principal_that_registered_only() {
+        let a = Viewer::new("p_a", true);
+        let admin = Viewer::new("p_admin", false);
+        assert!(a.may_see_secret("p_a"));
+        assert!(!a.may_see_secret("p_b"));
+        assert!(!admin.may_see_secret("p_a"), "not even an admin");
+        assert!(
+            admin.may_see_secret(""),
+            "a registration of no owner: as before"
+        );
+        assert!(!a.may_see_secret(""));
     }
 }

@@ -115,7 +115,7 @@ pub struct Rule {
     /// Its answer carries personal data (birth date, national id, sex, club, e-mail).
     pub personal: bool,
     /// Roles that may call it for their own subject only (a captain for the team it
-    /// captains): the handler is told ([`super::Caller::only_as_own`]) and the command's
+    /// captains, an integrator for the webhooks it registered): the handler is told ([`super::Caller::only_as_own`]) and the command's
     /// pure guard checks the subject. Empty for every other RPC.
     pub own: &'static [Role],
 }
@@ -147,6 +147,10 @@ const CLOCK_R: &[Role] = &[
 const MANAGE: &[Role] = &[Admin, ChiefArbiter];
 /// Webhooks (ADR http-002): the systems that receive them, and the admin.
 const HOOKS: &[Role] = &[Admin, Integrator];
+/// Every webhook: the admin (an integrator its own only, the `own` column; ADR http-003).
+const HOOKS_ALL: &[Role] = &[Admin];
+/// An integrator sees and changes the webhooks it registered, and no other.
+const HOOKS_OWN: &[Role] = &[Integrator];
 
 const fn rule(
     service: &'static str,
@@ -338,13 +342,17 @@ pub const RULES: &[Rule] = &[
         any_principal: true,
         ..global(r("access", "WhoAmI", &[]))
     },
-    // webhooks (ADR http-002)
+    // webhooks (ADR http-002): an integrator registers, then sees and changes its own
+    // webhooks only (ADR http-003)
     global(w("webhooks", "AddWebhook", HOOKS)),
-    global(r("webhooks", "ListWebhooks", HOOKS)),
-    global(r("webhooks", "GetWebhook", HOOKS)),
-    global(w("webhooks", "RemoveWebhook", HOOKS)),
-    global(r("webhooks", "ListDeliveries", HOOKS)),
-    global(w("webhooks", "Redeliver", HOOKS)),
+    own(global(r("webhooks", "ListWebhooks", HOOKS_ALL)), HOOKS_OWN),
+    own(global(r("webhooks", "GetWebhook", HOOKS_ALL)), HOOKS_OWN),
+    own(global(w("webhooks", "RemoveWebhook", HOOKS_ALL)), HOOKS_OWN),
+    own(
+        global(r("webhooks", "ListDeliveries", HOOKS_ALL)),
+        HOOKS_OWN,
+    ),
+    own(global(w("webhooks", "Redeliver", HOOKS_ALL)), HOOKS_OWN),
 ];
 
 /// The rule of `rpc`.
@@ -449,6 +457,40 @@ mod tests {
             assert!(!rule_of(rpc).unwrap().allows(ResultsEntry), "{rpc}");
         }
         assert!(rule_of("RecordResult").unwrap().allows(ResultsEntry));
+    }
+
+    #[test]
+    fn an_integrator_reaches_only_its_own_webhooks_and_the_admin_every_one() {
+        use crate::access::{Caller, Scope};
+        let caller = |grants: Vec<Role>| Caller {
+            actor: "x (p_x; token t_x)".into(),
+            principal_id: "p_x".into(),
+            name: "x".into(),
+            token_id: "t_x".into(),
+            grants: grants.into_iter().map(|r| (r, None)).collect(),
+        };
+        let integrator = caller(vec![Integrator]);
+        let admin = caller(vec![Admin]);
+        let both = caller(vec![Integrator, Admin]);
+        for rpc in [
+            "ListWebhooks",
+            "GetWebhook",
+            "RemoveWebhook",
+            "ListDeliveries",
+            "Redeliver",
+        ] {
+            let r = rule_of(rpc).unwrap();
+            assert!(
+                r.allows(Integrator) && r.allows(Admin) && !r.allows(Viewer),
+                "{rpc}"
+            );
+            assert!(integrator.only_as_own(rpc, Scope::Global), "{rpc}");
+            assert!(!admin.only_as_own(rpc, Scope::Global), "{rpc}");
+            assert!(!both.only_as_own(rpc, Scope::Global), "{rpc}");
+        }
+        // Registering makes the caller the owner: no subject to check yet.
+        assert!(!integrator.only_as_own("AddWebhook", Scope::Global));
+        assert!(rule_of("AddWebhook").unwrap().allows(Integrator));
     }
 
     /// ARCHITECTURE.md holds [`render_markdown`] between its access-table markers;
