@@ -366,6 +366,53 @@ fn check_board_prizes(
     );
 }
 
+/// The record as of round `r` exported, imported as a new tournament, and round `r + 1`
+/// paired there: the teams' history is read from the imported rounds, so the matches (teams,
+/// the team named first) are those the original made.
+fn continue_from_a_file(a: &Arbiter, dir: &Path, t: &str, r: u32) {
+    let file = dir.join(format!("after-round-{r}.trf"));
+    a.ok(&[
+        "tournament",
+        "export",
+        t,
+        "--round",
+        &r.to_string(),
+        "--output",
+        file.to_str().unwrap(),
+    ]);
+    let u = a.json(&[
+        "tournament",
+        "import",
+        file.to_str().unwrap(),
+        "--as-new",
+        "--name",
+        "Team Swiss continued",
+    ])["tournament_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let next = (r + 1).to_string();
+    a.ok(&["round", "pair", &u, &next]);
+    let teams_of_round = |id: &str| -> Vec<(u64, u64)> {
+        a.json(&["round", "show", id, &next])["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["first_team"]["number"].as_u64().unwrap(),
+                    m["second_team"]["number"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        teams_of_round(&u),
+        teams_of_round(t),
+        "round {next} after the import"
+    );
+}
+
 /// Export → `trf check` → offline standings of the file = served → import as new → the
 /// same standings and teams served again.
 fn export_and_reimport(a: &Arbiter, dir: &Path, t: &str, name: &str) {
@@ -532,6 +579,7 @@ fn a_team_swiss_of_30_teams_is_paired_by_c0406_through_the_service() {
     assert!(r3.contains("board 4 unopposed"), "{r3}");
     check_points(&served(&a, &t), &teams, &score);
     check_board_prizes(&a, &t, boards, &on_board);
+    continue_from_a_file(&a, dir.path(), &t, 3);
     export_and_reimport(&a, dir.path(), &t, "team-swiss");
     let file = dir.path().join("team-swiss.trf");
     let trf = std::fs::read_to_string(&file).unwrap();

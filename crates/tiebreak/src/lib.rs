@@ -76,7 +76,7 @@ pub use error::Error;
 pub use exact::{Exact, round_half_up};
 pub use standings::{DroppedTieBreak, Options, Row, Standings, TieResolution, standings};
 pub use team_crosstable::{
-    BoardResult, PointType, Team, TeamCrosstable, TeamRoundEntry, TeamScoring,
+    BoardResult, PointType, Team, TeamCrosstable, TeamRoundEntry, TeamRoundScore, TeamScoring,
 };
 pub use team_standings::{TeamRow, TeamStandings, team_standings};
 pub use unplayed_rounds::{Category, DummyCap};

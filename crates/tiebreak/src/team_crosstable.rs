@@ -168,6 +168,46 @@ pub struct TeamCrosstable {
     pub teams: Vec<Team>,
 }
 
+/// What one team scored in one round, as the tie-breaks count it (units of
+/// [`TeamScoring::units_per_point`]), and the team's colour on board 1 when a board of the
+/// match was played over the board (else the round was no match, or a forfeited one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TeamRoundScore {
+    pub match_points: i64,
+    pub game_points: i64,
+    pub played_colour: Option<Colour>,
+}
+
+impl TeamCrosstable {
+    /// Each team's score per round (teams in crosstable order, round 1 first): what a
+    /// later round's pairing reads as the teams' history (C.04.6), by the same reading of
+    /// match results as the tie-breaks (ADR tiebreak-009).
+    ///
+    /// # Errors
+    /// As the standings: an inconsistent crosstable or scoring.
+    pub fn round_scores(&self) -> Result<Vec<Vec<TeamRoundScore>>, Error> {
+        let tp = TeamPrepared::new(self)?;
+        let rounds = self.rounds_played as usize;
+        Ok((0..self.teams.len())
+            .map(|i| {
+                (0..rounds)
+                    .map(|r| {
+                        let k = tp.mp.at(i, r);
+                        TeamRoundScore {
+                            match_points: tp.mp.pts[k],
+                            game_points: tp.gp.pts[k],
+                            played_colour: match tp.mp.slots[k] {
+                                Slot::Game(_, c) => Some(c),
+                                _ => None,
+                            },
+                        }
+                    })
+                    .collect()
+            })
+            .collect())
+    }
+}
+
 /// The team event validated, as an MP event, a GP event and the board points.
 #[derive(Clone, Debug)]
 pub(crate) struct TeamPrepared {

@@ -354,7 +354,7 @@ pub fn pair_round(
             } else {
                 team_round::TeamSystem::RoundRobin
             };
-            team = team_round::pair_team_round(roster, round, t.rounds, kind)?;
+            team = team_round::pair_team_round(roster, round, t.rounds, kind, &input)?;
             let boards = std::mem::take(&mut team.boards);
             let text = std::mem::take(&mut team.explanation);
             (boards, None, text)

@@ -7,10 +7,10 @@
 //!
 //! A board one team leaves empty is a forfeit win for the other team's player (TRF opponent
 //! `0000`, result `+`); a board empty on both sides is no game. The history of the teams —
-//! match points 2/1/0 from the game points of each match, the colour of board 1, floats,
+//! match and game points (record 362, default 2/1/0), the colour of board 1, floats,
 //! forfeited matches (no board played over the board: ADR tiebreak-009) and team PABs — is
-//! read from the record's rounds, the same blocks the TRF export and the standings read.
-use std::collections::BTreeMap;
+//! read from the engine input (the record's TRF export) by the team standings' own reading,
+//! for rounds paired here and rounds imported from a file alike.
 
 use arbiter_proto::v1::{MatchBoard, PairedBoard, PairedMatch};
 use arbiter_registry::roster::Roster;
@@ -21,9 +21,42 @@ use teampairing::{
     TeamState,
 };
 
-/// Match points of a match won, drawn, lost (the default of C.07 and TRF26 record 362:
-/// `TW 2`, `TD 1`, `TL 0`).
-pub const MATCH_POINTS_WIN_DRAW_LOSS: (u32, u32, u32) = (2, 1, 0);
+/// An imported file's free-text header record `code` (`352`, `362`): its value from column 5.
+fn imported_header(roster: &Roster, code: &str) -> Option<String> {
+    roster
+        .trf
+        .as_ref()?
+        .kept_lines
+        .iter()
+        .find(|l| l.starts_with(code) && l.as_bytes().get(3) == Some(&b' '))
+        .map(|l| l.get(4..).unwrap_or_default().trim().to_owned())
+}
+
+/// The board colours of the team named first: an imported file's record 352 (`WWBB`), else
+/// alternating from White; its length must be the boards of a match.
+pub fn board_colours(roster: &Roster) -> Result<BoardColourSequence, FieldError> {
+    let boards = roster.teams.boards();
+    let Some(text) = imported_header(roster, "352") else {
+        return BoardColourSequence::alternating(boards)
+            .map_err(|e| err("boards", format!("record 352: {e}")));
+    };
+    let s = BoardColourSequence::parse(&text).map_err(|e| {
+        err(
+            "tournament_id",
+            format!("the imported record 352 {text:?}: {e}"),
+        )
+    })?;
+    if s.boards() != boards as usize {
+        return Err(err(
+            "boards",
+            format!(
+                "the imported record 352 {text:?} has {} boards, a match is played on {boards} (arbiter team rules --boards)",
+                s.boards()
+            ),
+        ));
+    }
+    Ok(s)
+}
 
 fn err(field: &'static str, message: impl Into<String>) -> FieldError {
     FieldError {
@@ -50,147 +83,104 @@ pub struct TeamPaired {
     pub explanation: String,
 }
 
-/// Half points of a round block's result code (TRF: `1 + W U F` win, `= D H` draw).
-fn halves(code: &str) -> u32 {
-    match code {
-        "1" | "+" | "W" | "U" | "F" => 2,
-        "=" | "D" | "H" => 1,
-        _ => 0,
+/// Half points of a crosstable score in its units.
+fn to_halves(units: i64, units_per_point: i64) -> Result<Points, FieldError> {
+    let h = units * 2;
+    if units_per_point <= 0 || h % units_per_point != 0 || h < 0 {
+        return Err(err(
+            "round",
+            format!(
+                "a team score of {units}/{units_per_point} points is not a number of half points"
+            ),
+        ));
     }
+    Ok(Points(
+        u32::try_from(h / units_per_point).unwrap_or(u32::MAX),
+    ))
 }
 
-/// Whether a round block's result is a game played over the board.
-fn over_the_board(code: &str) -> bool {
-    matches!(code, "1" | "0" | "=" | "W" | "D" | "L")
-}
-
-/// One team's side of a past match: its game points and whether a board was played.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Side {
-    game_points: Points,
-    played: bool,
-}
-
-/// The first and second teams' sides of match `m` of round `round`, from the round's blocks.
-fn match_sides(roster: &Roster, round: u32, m: &PairedMatch) -> (Side, Side) {
-    let blocks = roster.rounds.get(&round);
-    let code_of = |player: &str| -> Option<&str> {
-        blocks?
-            .iter()
-            .find(|b| b.player_id == player)
-            .map(|b| b.result.as_str())
-    };
-    let paired = roster.record.pairings.get(&round);
-    let board_of = |n: u32| paired.and_then(|p| p.event.boards.iter().find(|b| b.board == n));
-    let mut first = Side::default();
-    let mut second = Side::default();
-    for mb in &m.boards {
-        let mut add = |team: &str, player: &str| {
-            let Some(code) = code_of(player) else { return };
-            let side = if team == m.first_team_id {
-                &mut first
-            } else {
-                &mut second
-            };
-            side.game_points = Points(side.game_points.0 + halves(code));
-            side.played |= over_the_board(code);
-        };
-        if !mb.unopposed_player_id.is_empty() {
-            let team = roster
-                .teams
-                .team_of(&mb.unopposed_player_id)
-                .map(|t| t.team_id.as_str())
-                .unwrap_or_default();
-            add(team, &mb.unopposed_player_id);
-        } else if let Some(b) = board_of(mb.board) {
-            let black_team = if mb.white_team_id == m.first_team_id {
-                m.second_team_id.as_str()
-            } else {
-                m.first_team_id.as_str()
-            };
-            add(&mb.white_team_id, &b.white_id);
-            add(black_team, &b.black_id);
-        }
-    }
-    (first, second)
-}
-
-fn match_points(mine: Points, theirs: Points) -> Points {
-    let (w, d, l) = MATCH_POINTS_WIN_DRAW_LOSS;
-    Points::whole(match mine.cmp(&theirs) {
-        std::cmp::Ordering::Greater => w,
-        std::cmp::Ordering::Equal => d,
-        std::cmp::Ordering::Less => l,
-    })
-}
-
-/// The teams' states before `round`: match and game points and one history entry per earlier
-/// round, from the record (as for the pairing: an adjourned game counts as a draw).
-pub fn team_states(roster: &Roster, round: u32) -> Vec<TeamState> {
-    let teams = &roster.teams.teams;
-    let boards = roster.teams.boards();
-    let mut states: Vec<TeamState> = teams.iter().map(|t| TeamState::new(t.number)).collect();
-    let index: BTreeMap<&str, usize> = teams
+/// The teams' states before the round the engine input `input` precedes (the record's TRF
+/// export as of the round before): match and game points and one history entry per earlier
+/// round, read with the team crosstable of the standings (ADR tiebreak-009) — the same
+/// reading for rounds paired here and rounds imported from a file. Teams are matched by
+/// their number (TRF 310 / the order of 013).
+pub fn team_states(roster: &Roster, input: &str) -> Result<Vec<TeamState>, FieldError> {
+    let engine = |m: String| err("tournament_id", format!("engine input: {m}"));
+    let doc = trf::parse(input.as_bytes())
+        .map_err(|e| engine(e.to_string()))?
+        .doc;
+    let ct = tiebreak::trf_team_crosstable::from_trf(
+        &doc,
+        &tiebreak::trf_team_crosstable::TeamAdapterOptions {
+            kind: tiebreak::trf_crosstable::event_kind(&doc),
+            ..Default::default()
+        },
+    )
+    .map_err(|e| engine(format!("the team record: {}", e.message)))?
+    .crosstable;
+    let scores = ct
+        .round_scores()
+        .map_err(|e| engine(format!("the team record: {e}")))?;
+    let upp = ct.scoring.units_per_point;
+    let mp_of: Vec<Vec<i64>> = scores
         .iter()
-        .enumerate()
-        .map(|(i, t)| (t.team_id.as_str(), i))
+        .map(|t| {
+            t.iter()
+                .scan(0i64, |acc, s| {
+                    let before = *acc;
+                    *acc += s.match_points;
+                    Some(before)
+                })
+                .collect()
+        })
         .collect();
-    for r in 1..round {
-        let before: Vec<Points> = states.iter().map(|s| s.match_points).collect();
-        let mut record: Vec<RoundRecord> = vec![RoundRecord::NotPaired; teams.len()];
-        let mut gained: Vec<(Points, Points)> = vec![(Points(0), Points(0)); teams.len()];
-        let Some(p) = roster.record.pairings.get(&r) else {
+    let index_of = |tpn: u32| ct.teams.iter().position(|t| t.tpn == tpn);
+    let mut states = Vec::with_capacity(roster.teams.teams.len());
+    for team in roster.teams.teams.iter() {
+        let mut st = TeamState::new(team.number);
+        let Some(i) = index_of(team.number) else {
+            states.push(st);
             continue;
         };
-        for m in &p.event.matches {
-            let (Some(&a), Some(&b)) = (
-                index.get(m.first_team_id.as_str()),
-                index.get(m.second_team_id.as_str()),
-            ) else {
-                continue;
+        let (mut mp, mut gp) = (0i64, 0i64);
+        for (r, (entry, score)) in ct.teams[i].entries.iter().zip(&scores[i]).enumerate() {
+            use tiebreak::TeamRoundEntry as E;
+            let record = match entry {
+                E::Match { opponent, .. }
+                | E::ForfeitWin { opponent }
+                | E::ForfeitLoss { opponent } => match score.played_colour {
+                    Some(c) => RoundRecord::Played {
+                        opponent: *opponent,
+                        colour: match c {
+                            tiebreak::Colour::White => Colour::White,
+                            tiebreak::Colour::Black => Colour::Black,
+                        },
+                        floated: index_of(*opponent)
+                            .is_some_and(|j| mp_of[j].get(r) != mp_of[i].get(r)),
+                    },
+                    None => RoundRecord::Forfeit {
+                        opponent: *opponent,
+                        won: !matches!(entry, E::ForfeitLoss { .. })
+                            && index_of(*opponent).is_some_and(|j| {
+                                scores[j]
+                                    .get(r)
+                                    .is_some_and(|o| score.game_points > o.game_points)
+                            }),
+                    },
+                },
+                E::PairingAllocatedBye => RoundRecord::Pab,
+                E::FullPointBye => RoundRecord::FullPointBye,
+                _ => RoundRecord::NotPaired,
             };
-            let (sa, sb) = match_sides(roster, r, m);
-            let played = sa.played || sb.played;
-            let board_one = |team: &str| {
-                if m.white_team_id == team {
-                    Colour::White
-                } else {
-                    Colour::Black
-                }
-            };
-            for (me, them, mine, theirs, id) in [
-                (a, b, sa, sb, &m.first_team_id),
-                (b, a, sb, sa, &m.second_team_id),
-            ] {
-                record[me] = if played {
-                    RoundRecord::Played {
-                        opponent: teams[them].number,
-                        colour: board_one(id),
-                        floated: before[me] != before[them],
-                    }
-                } else {
-                    RoundRecord::Forfeit {
-                        opponent: teams[them].number,
-                        won: mine.game_points > theirs.game_points,
-                    }
-                };
-                gained[me] = (
-                    match_points(mine.game_points, theirs.game_points),
-                    mine.game_points,
-                );
-            }
+            st.history.push(record);
+            mp += score.match_points;
+            gp += score.game_points;
         }
-        if let Some(&i) = index.get(p.event.bye_team_id.as_str()) {
-            record[i] = RoundRecord::Pab;
-            gained[i] = teampairing::pab_award(Points::whole(MATCH_POINTS_WIN_DRAW_LOSS.1), boards);
-        }
-        for (i, s) in states.iter_mut().enumerate() {
-            s.history.push(record[i]);
-            s.match_points = Points(s.match_points.0 + gained[i].0.0);
-            s.game_points = Points(s.game_points.0 + gained[i].1.0);
-        }
+        st.match_points = to_halves(mp, upp)?;
+        st.game_points = to_halves(gp, upp)?;
+        states.push(st);
     }
-    states
+    Ok(states)
 }
 
 /// Whether team `t` plays round `round` (not withdrawn by then).
@@ -316,12 +306,14 @@ fn cycles(teams: u32, rounds: u32) -> Cycles {
     }
 }
 
-/// Pairs `round` of a team tournament of `rounds` announced rounds.
+/// Pairs `round` of a team tournament of `rounds` announced rounds; `input` is the engine
+/// input (the record's TRF export as of the round before), read for the teams' history.
 pub fn pair_team_round(
     roster: &Roster,
     round: u32,
     rounds: u32,
     system: TeamSystem,
+    input: &str,
 ) -> Result<TeamPaired, FieldError> {
     let teams = &roster.teams.teams;
     if teams.len() < 2 {
@@ -342,12 +334,10 @@ pub fn pair_team_round(
             ),
         ));
     }
-    let n_boards = roster.teams.boards();
-    let sequence = BoardColourSequence::alternating(n_boards)
-        .map_err(|e| err("boards", format!("record 352: {e}")))?;
+    let sequence = board_colours(roster)?;
     let (pairings, bye, mut text) = match system {
         TeamSystem::RoundRobin => round_robin(teams.len(), round, rounds, &sequence)?,
-        TeamSystem::Swiss => swiss(roster, round, rounds, sequence)?,
+        TeamSystem::Swiss => swiss(roster, round, rounds, sequence, input)?,
     };
     let (boards, matches) = boards_of(roster, round, &pairings)?;
     let bye_team_id = bye
@@ -442,8 +432,9 @@ fn swiss(
     round: u32,
     rounds: u32,
     sequence: BoardColourSequence,
+    input: &str,
 ) -> Result<TeamPairing, FieldError> {
-    let states = team_states(roster, round);
+    let states = team_states(roster, input)?;
     let field: Vec<TeamState> = roster
         .teams
         .teams
