@@ -1,4 +1,4 @@
-//! C.04.6 pairing: rules by example, properties over random tournaments, and a simulation.
+//! C.04.6 pairing: rules by example (a hand-worked case per quality criterion [C4]–[C10]), properties over random tournaments, and a simulation.
 
 use std::collections::BTreeSet;
 
@@ -301,4 +301,149 @@ fn c7_prefers_an_upfloater_that_did_not_float_last_round() {
     // In the last two rounds [C7] does not apply.
     let r = pair_round(&settings(3), 2, &teams).unwrap();
     assert_eq!(pairs_of(&r), BTreeSet::from([(1, 3), (2, 4), (5, 6)]));
+}
+
+/// A team on `mp` match points after two matches against teams outside the field, both with
+/// `colour` (Type A: CD ±2, a preference for the other colour, 1.7.1).
+fn twice(tpn: u32, mp: u32, colour: Colour) -> TeamState {
+    let mut t = TeamState::new(tpn);
+    t.match_points = Points::whole(mp);
+    for k in 0..2 {
+        t.history.push(RoundRecord::Played {
+            opponent: 900 + 2 * tpn + k,
+            colour,
+            floated: false,
+        });
+    }
+    t
+}
+
+/// [C8] fewest unfulfilled colour preferences. Four teams on 2 MP after two matches: the odd
+/// ones had Black twice (they prefer White), the even ones White twice (prefer Black). The
+/// bracket's first pairing in identifier order, 1-3 and 2-4, leaves both pairs wanting the
+/// same colour (two preferences unfulfilled); 1-4 and 2-3 fulfil all four.
+#[test]
+fn c8_fewest_unfulfilled_colour_preferences() {
+    let teams: Vec<TeamState> = (1..=4)
+        .map(|t| {
+            twice(
+                t,
+                2,
+                if t % 2 == 1 {
+                    Colour::Black
+                } else {
+                    Colour::White
+                },
+            )
+        })
+        .collect();
+    let r = pair_round(&settings(7), 3, &teams).unwrap();
+    assert_eq!(pairs_of(&r), BTreeSet::from([(1, 4), (2, 3)]), "{r:?}");
+    for m in &r.matches {
+        assert_eq!(m.white % 2, 1, "the team that had Black gets White: {m:?}");
+    }
+}
+
+/// A team on `mp` match points after the matches of `colours` against teams outside the
+/// field.
+fn played(tpn: u32, mp: u32, colours: &[Colour]) -> TeamState {
+    let mut t = TeamState::new(tpn);
+    t.match_points = Points::whole(mp);
+    for (k, c) in colours.iter().enumerate() {
+        t.history.push(RoundRecord::Played {
+            opponent: 900 + 10 * tpn + k as u32,
+            colour: *c,
+            floated: false,
+        });
+    }
+    t
+}
+
+/// [C9] (Type B) fewest unfulfilled strong preferences, [C8] being equal. Teams 1 and 3 had
+/// Black twice (strong White), team 2 White then Black (mild White), team 4 Black then White
+/// (mild Black). 1-3 / 2-4 leaves one preference unfulfilled, a strong one (1 or 3); 1-4 /
+/// 2-3 also one, the mild one of team 2 (4.3.4: the strong preference is granted). [C9]
+/// takes 1-4 / 2-3.
+#[test]
+fn c9_type_b_fewest_unfulfilled_strong_preferences() {
+    use Colour::{Black as B, White as W};
+    let teams = vec![
+        played(1, 2, &[B, B]),
+        played(2, 2, &[W, B]),
+        played(3, 2, &[B, B]),
+        played(4, 2, &[B, W]),
+    ];
+    let mut s = settings(7);
+    s.preferences = PreferenceType::TypeB;
+    let r = pair_round(&s, 3, &teams).unwrap();
+    assert_eq!(pairs_of(&r), BTreeSet::from([(1, 4), (2, 3)]), "{r:?}");
+    let three = r
+        .matches
+        .iter()
+        .find(|m| m.white == 3 || m.black == 3)
+        .unwrap();
+    assert_eq!(
+        three.white, 3,
+        "the strong preference is granted (4.3.4): {three:?}"
+    );
+}
+
+/// [C10] fewest upfloaters' opponents who floated in the previous round. As in the [C4]/[C5]
+/// example team 4 floats up into {1, 2, 3}; there it would meet 2 (1-3 / 2-4), but 2 floated
+/// last round, so 4 meets 1 (1-4 / 2-3). In the last two rounds [C10] does not apply.
+#[test]
+fn c10_the_upfloater_meets_a_team_that_did_not_float_last_round() {
+    let teams = vec![
+        scored(1, 2, false),
+        scored(2, 2, true),
+        scored(3, 2, false),
+        scored(4, 1, false),
+        scored(5, 1, false),
+        scored(6, 0, false),
+    ];
+    let r = pair_round(&settings(7), 2, &teams).unwrap();
+    assert_eq!(
+        pairs_of(&r),
+        BTreeSet::from([(1, 4), (2, 3), (5, 6)]),
+        "{r:?}"
+    );
+    let r = pair_round(&settings(3), 2, &teams).unwrap();
+    assert_eq!(
+        pairs_of(&r),
+        BTreeSet::from([(1, 3), (2, 4), (5, 6)]),
+        "{r:?}"
+    );
+}
+
+/// [C6] the next bracket can still comply with [C1]: as in the [C4]/[C5] example one team of
+/// {4, 5, 6} floats up into {1, 2, 3}, by [C5] the smallest TPN, 4 — but 5 and 6 have met,
+/// so with 4 gone {5, 6} could not be paired; 5 floats instead and 4 meets 6.
+#[test]
+fn c6_the_upfloater_leaves_a_pairable_next_bracket() {
+    let mut teams = vec![
+        scored(1, 2, false),
+        scored(2, 2, false),
+        scored(3, 2, false),
+        scored(4, 1, false),
+        scored(5, 1, false),
+        scored(6, 0, false),
+    ];
+    teams[5].match_points = Points::whole(1);
+    for (me, them) in [(4usize, 6u32), (5, 5)] {
+        teams[me].history[0] = RoundRecord::Played {
+            opponent: them,
+            colour: if me == 4 {
+                Colour::White
+            } else {
+                Colour::Black
+            },
+            floated: false,
+        };
+    }
+    let r = pair_round(&settings(7), 2, &teams).unwrap();
+    assert_eq!(
+        pairs_of(&r),
+        BTreeSet::from([(1, 3), (2, 5), (4, 6)]),
+        "{r:?}"
+    );
 }
