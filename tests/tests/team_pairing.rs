@@ -547,7 +547,7 @@ fn a_team_swiss_of_30_teams_is_paired_by_c0406_through_the_service() {
             *pabs.entry(p).or_default() += 1;
         }
         if round == 3 {
-            // A paired round's line-ups are fixed: refused, naming the way to change them.
+            // A round with results has its line-ups fixed: refused, saying why.
             let o = a.refused(&[
                 "team",
                 "lineup",
@@ -560,7 +560,7 @@ fn a_team_swiss_of_30_teams_is_paired_by_c0406_through_the_service() {
                 "-",
                 "-",
             ]);
-            assert!(o.contains("round 3 is paired"), "{o}");
+            assert!(o.contains("round 3 has results"), "{o}");
         }
     }
     assert_eq!(

@@ -4,8 +4,9 @@
 //! log's head unchanged): a wrong board order, another team's captain, a late captain, a
 //! line-up of a withdrawn team; the TRF export with its team records, checked by
 //! `arbiter trf check` and imported again into a team tournament with the same teams;
-//! round 1 paired from the line-ups (Dublin's empty board 4 won by forfeit), after which
-//! its line-ups are fixed (tests/team_pairing.rs plays whole team events).
+//! round 1 paired from the line-ups (Dublin's empty board 4 won by forfeit), published, a
+//! line-up handed in then and the round re-paired board by board; once it has a result its
+//! line-ups are fixed (tests/team_pairing.rs plays whole team events).
 use std::path::Path;
 
 use arbiter_tests::{Arbiter, Proc, binary, output_text, start_arbiterd};
@@ -401,14 +402,56 @@ fn a_team_swiss_registers_teams_rosters_and_line_ups_and_exports_them() {
     let shown = a.ok(&["round", "show", &t, "1"]);
     assert!(shown.contains("Dublin Knights (1)"), "{shown}");
     assert!(shown.contains("board 4 unopposed"), "{shown}");
-    // A paired round's line-ups are fixed.
+    // The team pairing published, Cork's captain… here the arbiter, hands in a line-up with
+    // its reserve (18) on board 4; the round re-paired takes it on the boards and keeps the
+    // published team pairing (ADR pairing-005).
+    let before = a.json(&["round", "show", &t, "1"]);
+    a.ok(&["round", "publish", &t, "1"]);
+    a.ok(&[
+        "team", "lineup", &t, "2", "--round", "1", "2", "6", "10", "18",
+    ]);
+    a.ok(&["round", "repair", &t, "1"]);
+    let after = a.json(&["round", "show", &t, "1"]);
+    let teams_of = |v: &serde_json::Value| -> Vec<(u64, u64)> {
+        v["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["first_team"]["number"].as_u64().unwrap(),
+                    m["second_team"]["number"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(teams_of(&after), teams_of(&before), "{after}");
+    // Changed boards are published again, as any pairing changed after publication.
+    assert_eq!(after["published"], false, "{after}");
+    assert_eq!(after["times_paired"], 2, "{after}");
+    a.ok(&["round", "publish", &t, "1"]);
+    let tpns: Vec<u64> = after["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|b| {
+            [
+                b["white_tpn"].as_u64().unwrap(),
+                b["black_tpn"].as_u64().unwrap(),
+            ]
+        })
+        .collect();
+    assert!(tpns.contains(&18) && !tpns.contains(&14), "{after}");
+    // Once the round has a result its line-ups are fixed.
+    let first_board = after["boards"][0]["board"].as_u64().unwrap().to_string();
+    a.ok(&["result", "set", &t, "1", &first_board, "1-0"]);
     refused_nothing_written(
         &a,
         None,
         &[
             "team", "lineup", &t, "2", "--round", "1", "2", "6", "10", "14",
         ],
-        &["FailedPrecondition", "round 1 is paired"],
+        &["FailedPrecondition", "round 1 has results"],
     );
 }
 

@@ -331,8 +331,17 @@ pub fn pair_round(
     if !repair {
         check_announced_rounds(t, round)?;
     }
-    check_round_to_pair(roster, round, repair)?;
     let system = System::of(t)?;
+    // A published team round is re-paired board by board only: the published team pairing
+    // stays, the boards follow the line-ups submitted since (ADR pairing-005).
+    if repair
+        && matches!(system, System::TeamRoundRobin | System::SwissTeam)
+        && let Some(p) = roster.record.pairings.get(&round)
+        && p.published
+    {
+        return reboard_team_round(roster, round, &p.event).map(|x| (x, None));
+    }
+    check_round_to_pair(roster, round, repair)?;
     let (system_name, edition_name) = system.names();
     let input = engine_input(t, roster, round)?;
     let mut job = None;
@@ -379,6 +388,41 @@ pub fn pair_round(
         bye_team_id: team.bye_team_id,
     };
     Ok((paired, job))
+}
+
+/// `RepairRound` of a published team round: the same matches, the boards made again from
+/// the line-ups in force (a captain's line-up after the team pairing was published), before
+/// any result of the round.
+fn reboard_team_round(
+    roster: &Roster,
+    round: u32,
+    published: &RoundPaired,
+) -> Result<RoundPaired, FieldError> {
+    if round != roster.paired_rounds {
+        return Err(err(
+            "round",
+            format!(
+                "only the last paired round ({}) can be re-paired",
+                roster.paired_rounds
+            ),
+        ));
+    }
+    if roster.round_has_results(round) {
+        return Err(err(
+            "round",
+            format!("round {round} already has results: its boards are fixed"),
+        ));
+    }
+    let team = team_round::reboard(roster, round, published)?;
+    Ok(RoundPaired {
+        absent_player_ids: absent(roster, &team.boards, ""),
+        boards: team.boards,
+        matches: team.matches,
+        explanation: team.explanation,
+        repaired: true,
+        after_publication: true,
+        ..published.clone()
+    })
 }
 
 type Paired = (Vec<PairedBoard>, Option<String>, String);

@@ -291,6 +291,38 @@ fn boards_of(
     Ok((boards, matches))
 }
 
+/// The boards of a paired team round made again from the line-ups in force, the matches
+/// (teams, the team named first, colours per board) kept as `paired` has them.
+pub fn reboard(
+    roster: &Roster,
+    round: u32,
+    paired: &arbiter_proto::v1::RoundPaired,
+) -> Result<TeamPaired, FieldError> {
+    let number = |id: &str| roster.teams.get(id).map_or(0, |t| t.number);
+    let pairings: Vec<Pairing> = paired
+        .matches
+        .iter()
+        .map(|m| Pairing {
+            table: m.table,
+            first: m.first_team_number,
+            second: m.second_team_number,
+            white_on: m.boards.iter().map(|b| number(&b.white_team_id)).collect(),
+            colour_rule: m.colour_rule.clone(),
+        })
+        .collect();
+    let (boards, matches) = boards_of(roster, round, &pairings)?;
+    let explanation = format!(
+        "{}\nboards made again from the line-ups in force; the published team pairing is kept",
+        paired.explanation
+    );
+    Ok(TeamPaired {
+        boards,
+        matches,
+        bye_team_id: paired.bye_team_id.clone(),
+        explanation,
+    })
+}
+
 /// The team round robin's cycles for `teams` teams and the announced `rounds`: double when
 /// more rounds are announced than one cycle has.
 fn cycles(teams: u32, rounds: u32) -> Cycles {

@@ -441,8 +441,8 @@ pub enum LineupRefusal {
     NotTheCaptain(String),
     /// A captain submitted after the round's deadline (FAILED_PRECONDITION).
     Late(String),
-    /// The round is paired: its boards were made from the line-ups then in force
-    /// (FAILED_PRECONDITION; ADR pairing-005).
+    /// The round has results: its line-ups are fixed (FAILED_PRECONDITION; ADR
+    /// pairing-005).
     Paired(String),
 }
 
@@ -460,8 +460,10 @@ impl From<FieldError> for LineupRefusal {
 /// - Board order: the players' roster places rise from board 1 down (a player may not
 ///   play above a team mate listed before them).
 /// - A withdrawn team submits nothing from its withdrawal on.
-/// - A later line-up of the same round replaces the earlier one, until the round is
-///   paired: its boards are made from the line-ups in force then (ADR pairing-005).
+/// - A later line-up of the same round replaces the earlier one, until the round has
+///   results. A round's boards are made from the line-ups in force when it is paired; a
+///   line-up submitted after that (e.g. once the team pairing is published) takes its
+///   place on the boards when the round is re-paired (ADR pairing-005).
 pub fn decide_lineup(
     roster: &Roster,
     rounds: u32,
@@ -487,9 +489,9 @@ pub fn decide_lineup(
         )));
     }
     check_round("round", round, rounds)?;
-    if roster.record.pairings.contains_key(&round) {
+    if roster.record.pairings.contains_key(&round) && roster.round_has_results(round) {
         return Err(LineupRefusal::Paired(format!(
-            "round: round {round} is paired and its boards were made from the line-ups in force then; to change {:?}'s line-up, discard the unpublished pairing (arbiter round discard {round} --reason ...), submit the line-up and pair the round again",
+            "round: round {round} has results, so {:?}'s line-up of that round is fixed",
             t.name
         )));
     }
