@@ -664,3 +664,53 @@ fn round_robin(n: usize, boards: usize) {
     check_points(&served(&a, &t), &teams, &score);
     export_and_reimport(&a, dir.path(), &t, "team-rr");
 }
+
+/// The C.04.6 options the regulations announce (1.2 primary score, 1.7 colour preferences),
+/// set before round 1: the pairing applies them and says so, the team standings rank on the
+/// announced primary score; after round 1 is paired, or in a round robin, they are refused.
+#[test]
+fn a_team_swiss_with_game_points_primary_and_type_b_preferences() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, _d) = start(dir.path());
+    let (t, _) = team_event(&a, dir.path(), "GP Swiss", "swiss-team", 6, 2, 5);
+    a.ok(&[
+        "team",
+        "rules",
+        &t,
+        "--colour-preferences",
+        "type-b",
+        "--primary",
+        "gp",
+    ]);
+    let list = a.json(&["team", "list", &t]);
+    assert_eq!(list["colour_preferences"], "type-b");
+    assert_eq!(list["primary_score"], "gp");
+    a.ok(&["round", "pair", &t, "1"]);
+    let explained = a.ok(&["round", "explain", &t, "1"]);
+    assert!(
+        explained.contains("game points primary, Type B colour preferences"),
+        "{explained}"
+    );
+    let o = a.refused(&["team", "rules", &t, "--colour-preferences", "type-a"]);
+    assert!(
+        o.contains("colour_preferences") && o.contains("before round 1"),
+        "{o}"
+    );
+    a.ok(&["round", "publish", &t, "1"]);
+    let p = a.json(&["round", "show", &t, "1"]);
+    let sheet: String = p["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| format!("{} 1-0\n", b["board"]))
+        .collect();
+    let file = dir.path().join("r1.txt");
+    std::fs::write(&file, sheet).unwrap();
+    a.ok(&["result", "set", &t, "1", "--file", file.to_str().unwrap()]);
+    let s = a.json(&["standings", &t, "--teams"]);
+    assert_eq!(s["primary"], "GP", "{s}");
+
+    let (rr, _) = team_event(&a, dir.path(), "League", "team-round-robin", 4, 2, 3);
+    let o = a.refused(&["team", "rules", &rr, "--primary", "gp"]);
+    assert!(o.contains("for a Swiss team tournament"), "{o}");
+}

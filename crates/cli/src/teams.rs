@@ -85,6 +85,12 @@ pub enum TeamCommand {
         /// ROUND=TIME, e.g. `2=2026-12-05T13:00:00Z` (`2=` clears it); repeatable.
         #[arg(long = "deadline")]
         deadlines: Vec<String>,
+        /// Swiss team (C.04.6 1.7), before round 1: type-a (the default), type-b or none.
+        #[arg(long)]
+        colour_preferences: Option<String>,
+        /// Swiss team (C.04.6 1.2), before round 1: mp (the default) or gp.
+        #[arg(long)]
+        primary: Option<String>,
         #[command(flatten)]
         meta: Meta,
     },
@@ -314,11 +320,19 @@ pub async fn run(cli: &Cli, cmd: &TeamCommand) -> Result<(), Failure> {
             if cli.json {
                 output::json(&json!({
                     "boards": r.boards,
+                    "colour_preferences": r.colour_preferences,
+                    "primary_score": r.primary_score,
                     "deadlines": r.deadlines.iter().map(|d| json!({"round": d.round, "deadline": d.deadline})).collect::<Vec<_>>(),
                     "teams": r.teams.iter().map(|t| team_json(t, r.boards)).collect::<Vec<_>>(),
                 }));
             } else {
                 println!("{} teams, {} boards per match", r.teams.len(), r.boards);
+                if r.colour_preferences != "type-a" || r.primary_score != "mp" {
+                    println!(
+                        "C.04.6 as announced: colour preferences {}, primary score {}",
+                        r.colour_preferences, r.primary_score
+                    );
+                }
                 for d in &r.deadlines {
                     println!("line-ups of round {} due by {}", d.round, d.deadline);
                 }
@@ -330,6 +344,8 @@ pub async fn run(cli: &Cli, cmd: &TeamCommand) -> Result<(), Failure> {
         TeamCommand::Rules {
             boards,
             deadlines,
+            colour_preferences,
+            primary,
             meta,
             ..
         } => {
@@ -358,6 +374,8 @@ pub async fn run(cli: &Cli, cmd: &TeamCommand) -> Result<(), Failure> {
                         tournament_id: tid.clone(),
                         boards: boards.unwrap_or(0),
                         deadlines: ds,
+                        colour_preferences: colour_preferences.clone().unwrap_or_default(),
+                        primary_score: primary.clone().unwrap_or_default(),
                     },
                 )?)
                 .await?

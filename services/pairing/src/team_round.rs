@@ -475,11 +475,20 @@ fn swiss(
         .filter(|(t, _)| plays(t, round))
         .map(|(_, s)| s)
         .collect();
+    let teams = &roster.teams;
     let settings = SwissTeamSettings {
         edition: teampairing::Edition::default(),
-        primary: PrimaryScore::MatchPoints,
+        primary: if teams.primary_score == "gp" {
+            PrimaryScore::GamePoints
+        } else {
+            PrimaryScore::MatchPoints
+        },
         use_secondary: true,
-        preferences: teampairing::PreferenceType::TypeA,
+        preferences: match teams.colour_preferences.as_str() {
+            "type-b" => teampairing::PreferenceType::TypeB,
+            "none" => teampairing::PreferenceType::None,
+            _ => teampairing::PreferenceType::TypeA,
+        },
         initial_colour: Colour::White,
         rounds,
         boards: sequence,
@@ -494,9 +503,18 @@ fn swiss(
             .unwrap_or_default()
     };
     let mut text = format!(
-        "{} ({}), round {round}: match points primary, Type A colour preferences, initial-colour White",
+        "{} ({}), round {round}: {} primary, {} colour preferences, initial-colour White",
         settings.edition.name(),
-        "swiss-team-2026"
+        "swiss-team-2026",
+        match settings.primary {
+            PrimaryScore::MatchPoints => "match points",
+            PrimaryScore::GamePoints => "game points",
+        },
+        match settings.preferences {
+            teampairing::PreferenceType::TypeA => "Type A",
+            teampairing::PreferenceType::TypeB => "Type B",
+            teampairing::PreferenceType::None => "no",
+        }
     );
     for m in &r.matches {
         text.push_str(&format!(

@@ -867,9 +867,14 @@ impl RegistryService for Registry {
                 teams::decide_team_rules(
                     &t.pairing_system,
                     total_rounds(t, roster),
+                    roster.paired_rounds,
                     &roster.teams,
                     r.boards,
                     &deadlines,
+                    teams::SwissTeamOptions {
+                        colour_preferences: &r.colour_preferences,
+                        primary_score: &r.primary_score,
+                    },
                 )
             },
             |r| r.meta.clone(),

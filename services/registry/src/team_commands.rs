@@ -69,6 +69,16 @@ pub fn list(roster: &Roster) -> ListTeamsResponse {
                 deadline: teams::fmt_micros(*d),
             })
             .collect(),
+        colour_preferences: if roster.teams.colour_preferences.is_empty() {
+            "type-a".to_owned()
+        } else {
+            roster.teams.colour_preferences.clone()
+        },
+        primary_score: if roster.teams.primary_score.is_empty() {
+            "mp".to_owned()
+        } else {
+            roster.teams.primary_score.clone()
+        },
     }
 }
 

@@ -81,6 +81,10 @@ pub struct Teams {
     pub boards_set: u32,
     /// Round → line-up deadline (µs since the epoch).
     pub deadlines: BTreeMap<u32, i64>,
+    /// C.04.6 1.7 colour preferences: "type-a" ("" = the default, Type A), "type-b", "none".
+    pub colour_preferences: String,
+    /// C.04.6 1.2 primary score: "mp" ("" = the default, match points) or "gp".
+    pub primary_score: String,
     /// In order of entry (number = index + 1).
     pub teams: Arc<Vec<Team>>,
 }
@@ -138,6 +142,12 @@ impl Teams {
             RosterEvent::TeamRulesSet(r) => {
                 if r.boards != 0 {
                     self.boards_set = r.boards;
+                }
+                if !r.colour_preferences.is_empty() {
+                    self.colour_preferences = r.colour_preferences.clone();
+                }
+                if !r.primary_score.is_empty() {
+                    self.primary_score = r.primary_score.clone();
                 }
                 for d in &r.deadlines {
                     if d.deadline_micros == 0 {
@@ -222,15 +232,77 @@ fn check_round(field: &'static str, round: u32, rounds: u32) -> Result<(), Field
     Ok(())
 }
 
-/// `SetTeamRules`: boards per match (fixed once a line-up is in) and line-up deadlines.
+/// The C.04.6 options of `SetTeamRules` ("" = unchanged).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SwissTeamOptions<'a> {
+    /// 1.7: "type-a", "type-b" or "none".
+    pub colour_preferences: &'a str,
+    /// 1.2: "mp" or "gp".
+    pub primary_score: &'a str,
+}
+
+/// Checks the C.04.6 options: known values, announced before round 1 is paired, and for a
+/// Swiss team tournament only.
+fn check_swiss_team_options(
+    pairing_system: &str,
+    paired_rounds: u32,
+    o: SwissTeamOptions<'_>,
+) -> Result<(String, String), FieldError> {
+    let norm = |s: &str| s.trim().to_ascii_lowercase();
+    let (prefs, primary) = (norm(o.colour_preferences), norm(o.primary_score));
+    if prefs.is_empty() && primary.is_empty() {
+        return Ok((prefs, primary));
+    }
+    let field = if prefs.is_empty() {
+        "primary_score"
+    } else {
+        "colour_preferences"
+    };
+    if pairing_system != "swiss-team" {
+        return Err(err(
+            field,
+            format!(
+                "C.04.6 options are for a Swiss team tournament; this one is {pairing_system:?}"
+            ),
+        ));
+    }
+    if !matches!(prefs.as_str(), "" | "type-a" | "type-b" | "none") {
+        return Err(err(
+            "colour_preferences",
+            format!("{prefs:?}: type-a (the default), type-b or none (C.04.6 1.7)"),
+        ));
+    }
+    if !matches!(primary.as_str(), "" | "mp" | "gp") {
+        return Err(err(
+            "primary_score",
+            format!("{primary:?}: mp (the default) or gp (C.04.6 1.2)"),
+        ));
+    }
+    if paired_rounds > 0 {
+        return Err(err(
+            field,
+            format!(
+                "{paired_rounds} round(s) are paired: the regulations announce the C.04.6 options before round 1"
+            ),
+        ));
+    }
+    Ok((prefs, primary))
+}
+
+/// `SetTeamRules`: boards per match (fixed once a line-up is in), line-up deadlines, and the
+/// C.04.6 options of a Swiss team tournament (before round 1).
 pub fn decide_team_rules(
     pairing_system: &str,
     rounds: u32,
+    paired_rounds: u32,
     teams: &Teams,
     boards: u32,
     deadlines: &[(u32, i64)],
+    swiss: SwissTeamOptions<'_>,
 ) -> Result<Vec<RosterEvent>, FieldError> {
     check_team_tournament(pairing_system)?;
+    let (colour_preferences, primary_score) =
+        check_swiss_team_options(pairing_system, paired_rounds, swiss)?;
     if boards > MAX_BOARDS {
         return Err(err(
             "boards",
@@ -256,10 +328,19 @@ pub fn decide_team_rules(
     for (round, _) in deadlines {
         check_round("deadlines.round", *round, rounds)?;
     }
-    if boards == 0 && deadlines.is_empty() {
-        return Err(err("boards", "nothing to set: give boards or deadlines"));
+    if boards == 0
+        && deadlines.is_empty()
+        && colour_preferences.is_empty()
+        && primary_score.is_empty()
+    {
+        return Err(err(
+            "boards",
+            "nothing to set: give boards, deadlines, colour preferences or the primary score",
+        ));
     }
     Ok(vec![RosterEvent::TeamRulesSet(TeamRulesSet {
+        colour_preferences,
+        primary_score,
         boards,
         deadlines: deadlines
             .iter()
@@ -866,7 +947,9 @@ mod tests {
     #[test]
     fn a_captain_submits_its_own_team_before_the_deadline_an_arbiter_also_after() {
         let mut r = roster();
-        for e in decide_team_rules(SWISS, 7, &r.teams, 0, &[(2, 500)]).unwrap() {
+        for e in
+            decide_team_rules(SWISS, 7, 0, &r.teams, 0, &[(2, 500)], Default::default()).unwrap()
+        {
             r.apply(e);
         }
         let anna = |now| Submitter {
@@ -901,7 +984,7 @@ mod tests {
         let e = decide_roster(&r, "Alpha", &boards(&["2", "1", "3", "4", "5"])).unwrap_err();
         assert!(e.message.contains("board order is fixed"), "{}", e.message);
         assert!(
-            decide_team_rules(SWISS, 7, &r.teams, 6, &[])
+            decide_team_rules(SWISS, 7, 0, &r.teams, 6, &[], Default::default())
                 .unwrap_err()
                 .field
                 == "boards"

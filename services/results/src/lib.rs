@@ -905,7 +905,13 @@ impl ResultsService for Results {
             // Team standings (team_standings.rs; standings_projection.rs is the
             // individual ones').
             let ed = standings_projection::edition(&r.edition).map_err(field)?;
-            let primary = team_standings::primary(&r.primary).map_err(field)?;
+            // The request's, else the tournament's announced primary score (C.04.6 1.2).
+            let asked = if r.primary.trim().is_empty() {
+                roster.teams.primary_score.as_str()
+            } else {
+                r.primary.as_str()
+            };
+            let primary = team_standings::primary(asked).map_err(field)?;
             let a = team_standings::compute(
                 &t,
                 &roster,
