@@ -1108,22 +1108,29 @@ async fn a_delivery_carries_the_events_content_and_its_body_version() {
     assert!(r.get("pairing").is_none());
 }
 
-/// The webhooks service's start line (ADR http-004): the position of the checkpoint it
-/// loaded its state at, and where it folds the log from.
-fn folded_from(log: &std::path::Path) -> i64 {
+/// The webhooks service's start line (ADR http-004), `… R registration and D delivery
+/// events read by stream; folding the log from position F`: (F, D).
+fn folded_from(log: &std::path::Path) -> (i64, usize) {
     let text = std::fs::read_to_string(log).unwrap();
     let line = text
         .lines()
         .find(|l| l.contains("webhooks: state loaded from the checkpoint"))
         .unwrap_or_else(|| panic!("no start line of the webhooks service in {text}"));
-    let (_, rest) = line
+    let from = line
         .split_once("folding the log from position ")
-        .unwrap_or_else(|| panic!("{line}"));
-    rest.chars()
-        .take_while(char::is_ascii_digit)
-        .collect::<String>()
-        .parse()
-        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .map(|(_, rest)| {
+            rest.chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+        })
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no position folded from in {line}"));
+    let delivery_events = line
+        .split_once(" delivery events read by stream")
+        .and_then(|(head, _)| head.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no delivery events read in {line}"));
+    (from, delivery_events)
 }
 
 /// ADR http-004: a restart loads the webhooks and the pending deliveries from the
@@ -1197,7 +1204,7 @@ async fn a_restart_resumes_from_the_checkpoint_and_delivers_every_event_once() {
     drop(d);
     assert_eq!(
         folded_from(&first_log),
-        1,
+        (1, 0),
         "a new data directory folds from 1"
     );
 
@@ -1206,7 +1213,10 @@ async fn a_restart_resumes_from_the_checkpoint_and_delivers_every_event_once() {
     let second_log = dir.path().join("second.log");
     let _d = start(&a, &second_log);
     let mut c = client(&a).await;
-    let from = folded_from(&second_log);
+    let (from, delivery_events) = folded_from(&second_log);
+    eprintln!(
+        "the restart folds the log from position {from}, {delivery_events} delivery events read"
+    );
     assert!(
         from > pending.event_position,
         "the restart folds the log from position {from}, after the pending delivery's event (position {}), not from 1",
@@ -1230,6 +1240,13 @@ async fn a_restart_resumes_from_the_checkpoint_and_delivers_every_event_once() {
         .expect("the pending delivery is listed");
     assert!(again.attempts.len() > pending.attempts.len(), "{again:#?}");
     assert_eq!(again.attempts.last().unwrap().status, 200);
+    // The start read the webhook's deliveries stream from its settled mark: the pending
+    // delivery's creation and its failed attempts, nothing of the two acknowledged.
+    assert!(
+        (1..=again.attempts.len()).contains(&delivery_events),
+        "{delivery_events} delivery events read at the restart; the pending delivery had {} failed attempts",
+        again.attempts.len() - 1
+    );
     assert!(
         again.attempts[..again.attempts.len() - 1]
             .iter()
