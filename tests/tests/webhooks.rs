@@ -455,8 +455,11 @@ fn start(a: &Arbiter, log: &std::path::Path) -> Proc {
     let file = std::fs::File::create(log).unwrap();
     start_arbiterd(&a.data, a.port, |c| {
         fast(c);
-        // enough attempts for a long outage at the short backoff
-        c.env("ARBITER_WEBHOOK_MAX_ATTEMPTS", "1000").stderr(file);
+        // enough attempts for a long outage at the short backoff; the webhooks
+        // service's start line (where it folds the log from) kept
+        c.env("ARBITER_WEBHOOK_MAX_ATTEMPTS", "1000")
+            .env("RUST_LOG", "warn,arbiter_webhooks=info")
+            .stderr(file);
     })
 }
 
@@ -1103,4 +1106,180 @@ async fn a_delivery_carries_the_events_content_and_its_body_version() {
     assert_eq!(r["content"]["black_id"], boards[1]["black_id"]);
     assert_eq!(r["reason"], "sheet");
     assert!(r.get("pairing").is_none());
+}
+
+/// The webhooks service's start line (ADR http-004), `… R registration and D delivery
+/// events read by stream; folding the log from position F`: (F, D).
+fn folded_from(log: &std::path::Path) -> (i64, usize) {
+    let text = std::fs::read_to_string(log).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.contains("webhooks: state loaded from the checkpoint"))
+        .unwrap_or_else(|| panic!("no start line of the webhooks service in {text}"));
+    let from = line
+        .split_once("folding the log from position ")
+        .map(|(_, rest)| {
+            rest.chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+        })
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no position folded from in {line}"));
+    let delivery_events = line
+        .split_once(" delivery events read by stream")
+        .and_then(|(head, _)| head.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no delivery events read in {line}"));
+    (from, delivery_events)
+}
+
+/// ADR http-004: a restart loads the webhooks and the pending deliveries from the
+/// checkpoint, not from position 1; a delivery pending when arbiterd is killed (-9) is
+/// attempted again after the restart, one acknowledged is not sent again, and the old
+/// deliveries are still listed (read from the webhook's stream).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_resumes_from_the_checkpoint_and_delivers_every_event_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = Arbiter {
+        data: dir.path().join("data"),
+        port: arbiter_testkit::free_port(),
+    };
+    let first_log = dir.path().join("first.log");
+    let mut d = start(&a, &first_log);
+    let token = admin_token(&a);
+    let mut c = client(&a).await;
+    let receiver = Receiver::default();
+    let port = arbiter_testkit::free_port();
+    let _server = serve(receiver.clone(), port).await;
+    let t = tournament_with_players(&a, 4);
+    let added = c
+        .add_webhook(req(
+            AddWebhookRequest {
+                meta: meta("add-durable"),
+                url: format!("http://127.0.0.1:{port}/hook"),
+                event_types: vec![
+                    "round.published".into(),
+                    "result.recorded".into(),
+                    "standings.changed".into(),
+                ],
+                ..Default::default()
+            },
+            &token,
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    let hook = added.webhook.unwrap().webhook_id;
+    a.ok(&["round", "pair", &t, "1"]);
+    a.ok(&["round", "publish", &t, "1"]);
+    a.ok(&["result", "set", &t, "1", "1", "1-0"]);
+    // Two deliveries succeed and are acknowledged.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let ds = deliveries(&mut c, &token, &hook).await;
+        if ds.len() == 2 && ds.iter().all(|x| x.state == "delivered") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "not delivered: {ds:#?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Then the receiver fails every request: the next result's delivery stays pending.
+    receiver.fail_first.store(u32::MAX, Ordering::SeqCst);
+    a.ok(&["result", "set", &t, "1", "2", "0-1"]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let pending = loop {
+        let ds = deliveries(&mut c, &token, &hook).await;
+        if let Some(p) = ds
+            .iter()
+            .find(|x| x.state == "pending" && x.attempts.len() >= 2)
+        {
+            break p.clone();
+        }
+        assert!(Instant::now() < deadline, "no failed attempt: {ds:#?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    // The failed attempts are events: the checkpoint moves on (saved once a second).
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    d.kill9();
+    drop(d);
+    assert_eq!(
+        folded_from(&first_log),
+        (1, 0),
+        "a new data directory folds from 1"
+    );
+
+    // The receiver answers again; arbiterd starts on the same data directory.
+    receiver.fail_first.store(0, Ordering::SeqCst);
+    let second_log = dir.path().join("second.log");
+    let _d = start(&a, &second_log);
+    let mut c = client(&a).await;
+    let (from, delivery_events) = folded_from(&second_log);
+    eprintln!(
+        "the restart folds the log from position {from}, {delivery_events} delivery events read"
+    );
+    assert!(
+        from > pending.event_position,
+        "the restart folds the log from position {from}, after the pending delivery's event (position {}), not from 1",
+        pending.event_position
+    );
+    // An event after the restart is delivered too.
+    a.ok(&["round", "close", &t, "1"]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let ds = loop {
+        let ds = deliveries(&mut c, &token, &hook).await;
+        if ds.len() == 4 && ds.iter().all(|x| x.state == "delivered") {
+            break ds;
+        }
+        assert!(Instant::now() < deadline, "not all delivered: {ds:#?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    // The old deliveries are still listed with their attempts.
+    let again = ds
+        .iter()
+        .find(|x| x.delivery_id == pending.delivery_id)
+        .expect("the pending delivery is listed");
+    assert!(again.attempts.len() > pending.attempts.len(), "{again:#?}");
+    assert_eq!(again.attempts.last().unwrap().status, 200);
+    // The start read the webhook's deliveries stream from its settled mark: the pending
+    // delivery's creation and its failed attempts, nothing of the two acknowledged.
+    assert!(
+        (1..=again.attempts.len()).contains(&delivery_events),
+        "{delivery_events} delivery events read at the restart; the pending delivery had {} failed attempts",
+        again.attempts.len() - 1
+    );
+    assert!(
+        again.attempts[..again.attempts.len() - 1]
+            .iter()
+            .all(|x| x.status == 500),
+        "{again:#?}"
+    );
+    // Every event exactly once by idempotency key: one 200 each, and the two
+    // acknowledged before the restart never sent again.
+    let got = receiver.got();
+    let mut ok: BTreeMap<String, usize> = BTreeMap::new();
+    for g in &got {
+        assert!(verifies(&added.secret, &g.signature, &g.body));
+        if g.answered == 200 {
+            *ok.entry(g.event_id.clone()).or_default() += 1;
+        }
+    }
+    let listed: BTreeSet<String> = ds.iter().map(|x| x.event_id.clone()).collect();
+    assert_eq!(
+        ok.keys().cloned().collect::<BTreeSet<_>>(),
+        listed,
+        "{got:#?}"
+    );
+    assert!(ok.values().all(|n| *n == 1), "{ok:?}");
+    for x in ds.iter().filter(|x| x.attempts.len() == 1) {
+        assert_eq!(
+            got.iter().filter(|g| g.event_id == x.event_id).count(),
+            1,
+            "{x:#?}"
+        );
+    }
+    assert_eq!(
+        ds.iter().filter(|x| x.attempts.len() == 1).count(),
+        3,
+        "the two delivered before the restart and the one after it: {ds:#?}"
+    );
 }

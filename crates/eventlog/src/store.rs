@@ -1002,6 +1002,27 @@ impl EventStore {
         rows.iter().map(decode_row).collect()
     }
 
+    /// Up to `limit` events of `stream` with version ≥ `from_version`, in version order:
+    /// a stream read in pages (a page ends before `from_version + limit`).
+    pub async fn read_stream_page(
+        &self,
+        stream: &str,
+        from_version: i64,
+        limit: i64,
+    ) -> Result<Vec<RecordedEvent>> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM events WHERE stream = $1 AND stream_version >= $2 \
+             ORDER BY stream_version LIMIT $3"
+        );
+        let rows = sqlx::query(AssertSqlSafe(placeholders(self.inner.backend, &sql)))
+            .bind(stream)
+            .bind(from_version)
+            .bind(limit.max(0))
+            .fetch_all(&self.inner.pool)
+            .await?;
+        rows.iter().map(decode_row).collect()
+    }
+
     /// Up to `limit` events with global position ≥ `from_position`, in log order.
     pub async fn read_all(&self, from_position: i64, limit: i64) -> Result<Vec<RecordedEvent>> {
         if let Some(replay) = &self.inner.replay {

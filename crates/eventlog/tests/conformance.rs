@@ -141,6 +141,17 @@ async fn append_and_read(f: Fixture) {
     );
     assert_eq!(stream[2].prev_hash, stream[1].hash);
     assert_eq!(s.read_stream("s-1", 3).await.unwrap().len(), 1);
+    // A stream in pages: a limit from a version, as the whole read has it.
+    assert_eq!(
+        s.read_stream_page("s-1", 2, 1).await.unwrap(),
+        stream[1..2].to_vec()
+    );
+    assert_eq!(
+        s.read_stream_page("s-1", 2, 10).await.unwrap(),
+        stream[1..].to_vec()
+    );
+    assert!(s.read_stream_page("s-1", 4, 10).await.unwrap().is_empty());
+    assert!(s.read_stream_page("s-1", 1, 0).await.unwrap().is_empty());
     // The replay path (read_all) gives exactly the stored events, field for field.
     let mut by_stream = s.read_stream("s-1", 1).await.unwrap();
     by_stream.extend(s.read_stream("s-2", 1).await.unwrap());

@@ -186,14 +186,35 @@ impl Webhooks {
         signature::derive_secret(self.shared.options.key.as_ref(), id, generation)
     }
 
-    /// Folds every event from position 1; from the cursor on, each event a webhook wants
-    /// becomes a `DeliveryCreated` of that webhook (command id from the webhook and the
-    /// event: a restart that reads an event again writes nothing twice).
+    /// Loads the state from the webhooks' own streams (the registrations, and each
+    /// webhook's deliveries from its settled mark), then folds the log from the
+    /// service's checkpoint on (ADR http-004): each event a webhook wants becomes a
+    /// `DeliveryCreated` of that webhook (command id from the webhook and the event: an
+    /// event read again after a restart writes nothing twice).
     async fn fold_and_dispatch(self) {
         let store = self.platform.store.clone();
         let (mut cursor, from) =
-            arbiter_service_kit::cursor::Cursor::open(&store, "webhooks-dispatch").await;
-        let mut sub = store.subscribe(1);
+            arbiter_service_kit::cursor::Cursor::open(&store, CHECKPOINT).await;
+        let (loaded, read) = loop {
+            match load(&store).await {
+                Ok(x) => break x,
+                Err(err) => {
+                    tracing::warn!(%err, "webhooks: state not read from the webhook streams; retrying");
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+            }
+        };
+        tracing::info!(
+            pending = loaded.pending.len(),
+            "webhooks: state loaded from the checkpoint at position {}: {} registration and {} delivery events read by stream; folding the log from position {from}",
+            from - 1,
+            read.registrations,
+            read.deliveries,
+        );
+        let mut marks = Marks::new();
+        *self.shared.state.write().unwrap_or_else(|p| p.into_inner()) = loaded;
+        self.shared.folded.send_replace(from - 1);
+        let mut sub = store.subscribe(from);
         let mut stopped = false;
         loop {
             let e = match sub.next().await {
@@ -205,7 +226,7 @@ impl Webhooks {
                 }
             };
             let pos = e.global_position;
-            let is_ours = e.stream == state::STREAM || e.stream.starts_with("webhook-deliveries-");
+            let is_ours = e.stream == state::STREAM || state::hook_of_stream(&e.stream).is_some();
             if is_ours {
                 self.shared
                     .state
@@ -215,7 +236,7 @@ impl Webhooks {
                 if e.event_type == types::DELIVERY_CREATED {
                     self.shared.wake.notify_one();
                 }
-            } else if pos >= from && !stopped && matching::interesting(&e.event_type) {
+            } else if !stopped && matching::interesting(&e.event_type) {
                 // A log that takes no writes (it failed its check at start): deliveries
                 // stop here, the cursor with them, and resume after a restart with a
                 // good log; the fold goes on (reads and readiness do not wait).
@@ -226,13 +247,13 @@ impl Webhooks {
                         .store(true, std::sync::atomic::Ordering::Relaxed);
                 }
             }
-            {
-                let mut s = self.shared.state.write().unwrap_or_else(|p| p.into_inner());
-                s.position = s.position.max(pos);
-            }
             self.shared.folded.send_replace(pos);
-            if pos >= from && !stopped {
+            if !stopped {
                 cursor.handled(pos).await;
+                if marks.due() {
+                    let now = self.snapshot().settled_marks();
+                    marks.save(&store, now).await;
+                }
             }
         }
     }
@@ -242,7 +263,7 @@ impl Webhooks {
         let tournament = body::tournament_of(e);
         let wanted: Vec<(String, Vec<String>)> = {
             let s = self.snapshot();
-            s.active()
+            s.wanting(e.global_position)
                 .filter_map(|h| {
                     let filter = Some(h.webhook.tournament_id.as_str()).filter(|t| !t.is_empty());
                     let kinds = matching::matches(
@@ -746,18 +767,27 @@ impl WebhookService for Webhooks {
         }
         let limit = if r.limit == 0 { 100 } else { r.limit as usize };
         let hook = self.webhook_of(&r.webhook_id, &viewer(&caller, "ListDeliveries"))?;
-        let s = self.snapshot();
-        let deliveries = s
-            .by_hook
-            .get(&hook.webhook_id)
-            .map(|ids| {
-                ids.iter()
-                    .rev()
-                    .filter_map(|d| s.deliveries.get(d).cloned())
-                    .take(limit)
-                    .collect()
-            })
-            .unwrap_or_default();
+        // From the webhook's own stream, its newest events first, until `limit`
+        // deliveries are read (each with every attempt after it).
+        let stream = deliveries_stream(&hook.webhook_id);
+        let events = read_back(
+            &self.platform.store,
+            &stream,
+            MAX_LISTED_EVENTS,
+            |page| {
+                page.iter()
+                    .filter(|e| e.event_type == types::DELIVERY_CREATED)
+                    .count()
+            },
+            limit,
+        )
+        .await
+        .map_err(|e| log_read(&stream, e))?;
+        let deliveries = state::deliveries_in(&events)
+            .into_iter()
+            .rev()
+            .take(limit)
+            .collect();
         Ok(Response::new(ListDeliveriesResponse { deliveries }))
     }
 
@@ -779,27 +809,36 @@ impl WebhookService for Webhooks {
             .map(|m| m.command_id.clone())
             .unwrap_or_default();
         let new_id = format!("d_{}", short_hash(&[&hook.webhook_id, &of, &command]));
+        let stream = deliveries_stream(&hook.webhook_id);
+        let source = find_back(&self.platform.store, &stream, |page| {
+            state::creation_of(page, &of)
+        })
+        .await
+        .map_err(|e| log_read(&stream, e))?
+        .ok_or_else(|| {
+            not_found(
+                "delivery_id",
+                format!(
+                    "no delivery {of:?} of webhook {} (see `arbiter webhook deliveries`)",
+                    hook.webhook_id
+                ),
+            )
+        })?;
         let (ack, _) = self
-            .write(&actor, "Redeliver", &r, r.meta.clone(), |s| {
-                let d = s
-                    .deliveries
-                    .get(&of)
-                    .filter(|d| d.webhook_id == hook.webhook_id)
-                    .ok_or_else(|| {
-                        not_found(
-                            "delivery_id",
-                            format!("no delivery {of:?} of webhook {} (see `arbiter webhook deliveries`)", hook.webhook_id),
-                        )
-                    })?;
+            .write(&actor, "Redeliver", &r, r.meta.clone(), |_| {
                 let created = DeliveryCreated {
                     delivery_id: new_id.clone(),
                     webhook_id: hook.webhook_id.clone(),
-                    event_id: d.event_id.clone(),
-                    event_position: d.event_position,
-                    event_types: d.event_types.clone(),
+                    event_id: source.event_id.clone(),
+                    event_position: source.event_position,
+                    event_types: source.event_types.clone(),
                     redelivery_of: of.clone(),
                 };
-                Ok((deliveries_stream(&hook.webhook_id), None, vec![event(types::DELIVERY_CREATED, &created)]))
+                Ok((
+                    stream.clone(),
+                    None,
+                    vec![event(types::DELIVERY_CREATED, &created)],
+                ))
             })
             .await?;
         let e = self
@@ -811,13 +850,191 @@ impl WebhookService for Webhooks {
             .ok_or_else(|| Status::internal("the redelivery just written is not in the log"))?;
         let created = DeliveryCreated::decode(e.payload.as_slice())
             .map_err(|e| Status::internal(format!("DeliveryCreated: {e}")))?;
-        let d = self
-            .snapshot()
-            .deliveries
-            .get(&created.delivery_id)
-            .cloned()
-            .ok_or_else(|| Status::internal("the redelivery is not folded"))?;
+        // As it is now (the sender may have tried it already), from its stream.
+        let since = read_from(
+            &self.platform.store,
+            &stream,
+            e.stream_version,
+            MAX_LISTED_EVENTS,
+        )
+        .await
+        .map_err(|e| log_read(&stream, e))?;
+        let d = state::deliveries_in(&since)
+            .into_iter()
+            .find(|d| d.delivery_id == created.delivery_id)
+            .ok_or_else(|| {
+                Status::internal(format!(
+                    "the redelivery {} is not in {stream}",
+                    created.delivery_id
+                ))
+            })?;
         Ok(Response::new(d))
+    }
+}
+
+/// The service's checkpoint: every event up to it is folded and dispatched (the name the
+/// dispatcher's cursor had before ADR http-004, so an older data directory resumes too).
+pub const CHECKPOINT: &str = "webhooks-dispatch";
+/// A webhook's settled mark in the checkpoints table: the first version of its
+/// deliveries stream a restart reads (ADR http-004).
+pub fn settled_mark(id: &str) -> String {
+    format!("webhooks-settled-{id}")
+}
+/// Events read by one page of a stream.
+const PAGE: i64 = 1000;
+/// The most events one `ListDeliveries` or `Redeliver` answer reads (its deliveries
+/// with their attempts; the oldest left out beyond it).
+const MAX_LISTED_EVENTS: usize = 50_000;
+
+fn log_read(stream: &str, e: arbiter_eventlog::Error) -> Status {
+    Status::unavailable(format!("{stream}: the log did not answer: {e}; retry"))
+}
+
+/// How much a start read of the webhook streams.
+#[derive(Debug, Default, Clone, Copy)]
+struct Read {
+    registrations: usize,
+    deliveries: usize,
+}
+
+/// The state from the webhooks' own streams, read in pages: every registration, then
+/// each webhook's deliveries from its settled mark (the versions before hold settled
+/// deliveries only).
+async fn load(store: &EventStore) -> Result<(State, Read), arbiter_eventlog::Error> {
+    let mut s = State::default();
+    let mut read = Read {
+        registrations: fold_stream(store, state::STREAM, 1, &mut s).await?,
+        ..Read::default()
+    };
+    let ids: Vec<String> = s.active().map(|h| h.webhook.webhook_id.clone()).collect();
+    for id in ids {
+        let from = store.checkpoint(&settled_mark(&id)).await?.max(1);
+        s.resume_deliveries(&id, from);
+        read.deliveries += fold_stream(store, &deliveries_stream(&id), from, &mut s).await?;
+    }
+    Ok((s, read))
+}
+
+/// Folds `stream` from `from_version` into `s`, page by page; the events read.
+async fn fold_stream(
+    store: &EventStore,
+    stream: &str,
+    from_version: i64,
+    s: &mut State,
+) -> Result<usize, arbiter_eventlog::Error> {
+    let mut v = from_version.max(1);
+    let mut n = 0;
+    loop {
+        let page = store.read_stream_page(stream, v, PAGE).await?;
+        for e in &page {
+            s.apply(e);
+        }
+        n += page.len();
+        match page.last() {
+            Some(last) if page.len() as i64 == PAGE => v = last.stream_version + 1,
+            _ => return Ok(n),
+        }
+    }
+}
+
+/// The events of `stream` from `from_version` on, at most `cap`.
+async fn read_from(
+    store: &EventStore,
+    stream: &str,
+    from_version: i64,
+    cap: usize,
+) -> Result<Vec<RecordedEvent>, arbiter_eventlog::Error> {
+    let mut out = Vec::new();
+    let mut v = from_version.max(1);
+    while out.len() < cap {
+        let page = store.read_stream_page(stream, v, PAGE).await?;
+        let full = page.len() as i64 == PAGE;
+        if let Some(last) = page.last() {
+            v = last.stream_version + 1;
+        }
+        out.extend(page);
+        if !full {
+            break;
+        }
+    }
+    out.truncate(cap);
+    Ok(out)
+}
+
+/// The last events of `stream`, read back from its end a page at a time until `count`
+/// over the pages read reaches `enough` or `cap` events are read; oldest first.
+async fn read_back(
+    store: &EventStore,
+    stream: &str,
+    cap: usize,
+    count: impl Fn(&[RecordedEvent]) -> usize,
+    enough: usize,
+) -> Result<Vec<RecordedEvent>, arbiter_eventlog::Error> {
+    let mut pages: Vec<Vec<RecordedEvent>> = Vec::new();
+    let (mut n, mut counted) = (0usize, 0usize);
+    let mut hi = store.stream_version(stream).await?;
+    while hi >= 1 && n < cap && counted < enough {
+        let from = (hi - PAGE + 1).max(1);
+        let page = store.read_stream_page(stream, from, hi - from + 1).await?;
+        n += page.len();
+        counted += count(&page);
+        pages.push(page);
+        hi = from - 1;
+    }
+    Ok(pages.into_iter().rev().flatten().collect())
+}
+
+/// What `find` finds in `stream`, read back from its end a page at a time (one page in
+/// memory at once).
+async fn find_back<T>(
+    store: &EventStore,
+    stream: &str,
+    find: impl Fn(&[RecordedEvent]) -> Option<T>,
+) -> Result<Option<T>, arbiter_eventlog::Error> {
+    let mut hi = store.stream_version(stream).await?;
+    while hi >= 1 {
+        let from = (hi - PAGE + 1).max(1);
+        let page = store.read_stream_page(stream, from, hi - from + 1).await?;
+        if let Some(t) = find(&page) {
+            return Ok(Some(t));
+        }
+        hi = from - 1;
+    }
+    Ok(None)
+}
+
+/// The settled marks last saved (none at start: each is written once), saved again
+/// (those that moved) at most once a second.
+struct Marks {
+    saved: std::collections::BTreeMap<String, i64>,
+    at: std::time::Instant,
+}
+
+impl Marks {
+    fn new() -> Marks {
+        Marks {
+            saved: std::collections::BTreeMap::new(),
+            at: std::time::Instant::now(),
+        }
+    }
+
+    fn due(&self) -> bool {
+        self.at.elapsed() >= arbiter_service_kit::cursor::SAVE_EVERY
+    }
+
+    async fn save(&mut self, store: &EventStore, marks: std::collections::BTreeMap<String, i64>) {
+        self.at = std::time::Instant::now();
+        for (id, mark) in marks {
+            if self.saved.get(&id) == Some(&mark) {
+                continue;
+            }
+            match store.save_checkpoint(&settled_mark(&id), mark).await {
+                Ok(()) => {
+                    self.saved.insert(id, mark);
+                }
+                Err(err) => tracing::warn!(%err, webhook = %id, "webhooks: settled mark not saved"),
+            }
+        }
     }
 }
 
