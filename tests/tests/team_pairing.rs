@@ -237,6 +237,14 @@ fn play_round(
                     assert_eq!(n, 0, "an empty board is no game");
                     let present = if w.is_empty() { b } else { w };
                     assert_eq!(mb["unopposed"], present.as_str());
+                    assert!(
+                        !p["absent"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .any(|x| x == present.as_str()),
+                        "round {round}: the unopposed player is not absent"
+                    );
                     if lineups[&first].contains(present) {
                         gf += 2;
                     } else {

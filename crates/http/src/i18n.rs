@@ -179,6 +179,36 @@ pub const MESSAGES: &[(&str, [&str; 2])] = &[
     ),
     ("kind_absent", ["absent", "absent"]),
     (
+        "kind_not_in_lineup",
+        ["not in the line-up", "pas dans la composition"],
+    ),
+    ("matches", ["Matches", "Rencontres"]),
+    ("match_table", ["Match", "Match"]),
+    (
+        "team_first",
+        [
+            "Team (White on board 1)",
+            "Équipe (Blancs au 1er échiquier)",
+        ],
+    ),
+    ("team_second", ["Team", "Équipe"]),
+    ("match_boards", ["Boards", "Échiquiers"]),
+    ("notes", ["Notes", "Remarques"]),
+    (
+        "board_empty",
+        [
+            "board {n} empty on both sides",
+            "échiquier {n} vide des deux côtés",
+        ],
+    ),
+    (
+        "board_unopposed",
+        [
+            "board {n} unopposed, won by forfeit",
+            "échiquier {n} sans adversaire, gagné par forfait",
+        ],
+    ),
+    (
         "kind_no_game",
         ["no game this round", "pas de partie cette ronde"],
     ),

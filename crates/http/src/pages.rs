@@ -130,6 +130,8 @@ pub struct PublicPlayer {
 pub struct Players {
     /// By player id.
     pub by_id: HashMap<String, PublicPlayer>,
+    /// Team id → (number, name), for a team tournament's matches.
+    pub teams: HashMap<String, (u32, String)>,
 }
 
 impl Players {
@@ -165,6 +167,12 @@ pub fn public_players(roster: &arbiter_registry::roster::Roster) -> Players {
                     },
                 )
             })
+            .collect(),
+        teams: roster
+            .teams
+            .teams
+            .iter()
+            .map(|t| (t.team_id.clone(), (t.number, t.name.clone())))
             .collect(),
     }
 }
@@ -497,10 +505,70 @@ struct UnpairedView {
     kind: String,
 }
 
-/// The round as the pages read it: boards with both players, the unpaired with why.
+/// One match of a team round: the teams, the round's boards it holds, boards left empty.
+#[derive(Serialize)]
+struct MatchView {
+    table: u32,
+    first: String,
+    second: String,
+    boards: String,
+    notes: String,
+}
+
+/// The round as the pages read it: boards with both players, the unpaired with why, and a
+/// team round's matches.
 struct RoundView {
     boards: Vec<BoardView>,
     unpaired: Vec<UnpairedView>,
+    matches: Vec<MatchView>,
+}
+
+/// A team round's matches with the teams' names (ADR pairing-005).
+fn match_views(site: &Site, view: &RoundPairingView, players: &Players) -> Vec<MatchView> {
+    let team = |id: &str, number: u32| {
+        players
+            .teams
+            .get(id)
+            .map_or_else(|| format!("{number}"), |(n, name)| format!("{name} ({n})"))
+    };
+    let name = |id: &str| {
+        players
+            .by_id
+            .get(id)
+            .map_or_else(|| id.to_owned(), |p| format!("{} ({})", p.name, p.tpn))
+    };
+    view.matches
+        .iter()
+        .map(|m| MatchView {
+            table: m.table,
+            first: team(&m.first_team_id, m.first_team_number),
+            second: team(&m.second_team_id, m.second_team_number),
+            boards: m
+                .boards
+                .iter()
+                .filter(|b| b.board > 0)
+                .map(|b| b.board.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            notes: m
+                .boards
+                .iter()
+                .filter(|b| b.board == 0)
+                .map(|b| {
+                    if b.unopposed_player_id.is_empty() {
+                        word_n(site.lang, "board_empty", b.match_board)
+                    } else {
+                        format!(
+                            "{}: {}",
+                            word_n(site.lang, "board_unopposed", b.match_board),
+                            name(&b.unopposed_player_id)
+                        )
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        })
+        .collect()
 }
 
 fn round_view(
@@ -523,7 +591,9 @@ fn round_view(
                 .collect()
         })
         .unwrap_or_default();
-    let (bye, none) = if view.system.contains("round-robin") {
+    let (bye, none) = if !view.matches.is_empty() {
+        ("kind_pab", "kind_not_in_lineup")
+    } else if view.system.contains("round-robin") {
         ("kind_rr_bye", "kind_absent")
     } else if view.system == "knockout" {
         ("kind_ko_bye", "kind_no_game")
@@ -562,6 +632,7 @@ fn round_view(
             })
             .collect(),
         unpaired,
+        matches: match_views(site, view, players),
     }
 }
 
@@ -588,6 +659,7 @@ pub fn round_page(
         published: bool,
         boards: Vec<BoardView>,
         unpaired: Vec<UnpairedView>,
+        matches: Vec<MatchView>,
     }
     let v = round_view(site, t, view, results, players, points_before);
     render(
@@ -602,6 +674,7 @@ pub fn round_page(
             published: view.published,
             boards: v.boards,
             unpaired: v.unpaired,
+            matches: v.matches,
         },
     )
 }

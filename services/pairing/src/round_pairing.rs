@@ -266,6 +266,23 @@ fn absent(roster: &Roster, boards: &[PairedBoard], bye: &str) -> Vec<String> {
         .collect()
 }
 
+/// A team round's unopposed players hold a board (a forfeit win): not absent.
+fn without_unopposed(
+    absent: Vec<String>,
+    matches: &[arbiter_proto::v1::PairedMatch],
+) -> Vec<String> {
+    let on: BTreeSet<&str> = matches
+        .iter()
+        .flat_map(|m| &m.boards)
+        .map(|b| b.unopposed_player_id.as_str())
+        .filter(|id| !id.is_empty())
+        .collect();
+    absent
+        .into_iter()
+        .filter(|id| !on.contains(id.as_str()))
+        .collect()
+}
+
 fn id_of(roster: &Roster, tpn: u32) -> Result<String, FieldError> {
     usize::try_from(tpn)
         .ok()
@@ -373,7 +390,7 @@ pub fn pair_round(
     let paired = RoundPaired {
         tournament_id: t.tournament_id.clone(),
         round,
-        absent_player_ids: absent(roster, &boards, &bye_id),
+        absent_player_ids: without_unopposed(absent(roster, &boards, &bye_id), &team.matches),
         boards,
         bye_player_id: bye_id,
         system: system_name.into(),
@@ -415,7 +432,7 @@ fn reboard_team_round(
     }
     let team = team_round::reboard(roster, round, published)?;
     Ok(RoundPaired {
-        absent_player_ids: absent(roster, &team.boards, ""),
+        absent_player_ids: without_unopposed(absent(roster, &team.boards, ""), &team.matches),
         boards: team.boards,
         matches: team.matches,
         explanation: team.explanation,

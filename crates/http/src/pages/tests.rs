@@ -54,6 +54,7 @@ fn players(n: u32) -> Players {
                 )
             })
             .collect(),
+        teams: HashMap::new(),
     }
 }
 
@@ -282,4 +283,55 @@ fn a_two_thousand_board_round_renders_whole() {
     )
     .unwrap();
     assert_eq!(html.matches("<tr class=\"board\"").count(), 2000);
+}
+
+/// A team round (ADR pairing-005): the matches with the teams' names above the boards, a
+/// board left empty named with the player who wins it by forfeit, in both languages.
+#[test]
+fn a_team_round_page_names_the_matches() {
+    use arbiter_proto::v1::{MatchBoard, PairedMatch};
+    let t = tournament();
+    let mut p = players(5);
+    p.teams.insert("ta".into(), (1, "Dublin Knights".into()));
+    p.teams.insert("tb".into(), (2, "Cork <b>Rooks</b>".into()));
+    let mut v = view(2);
+    v.matches = vec![PairedMatch {
+        table: 1,
+        first_team_id: "ta".into(),
+        second_team_id: "tb".into(),
+        first_team_number: 1,
+        second_team_number: 2,
+        white_team_id: "ta".into(),
+        boards: vec![
+            MatchBoard {
+                match_board: 1,
+                board: 1,
+                ..MatchBoard::default()
+            },
+            MatchBoard {
+                match_board: 2,
+                board: 2,
+                ..MatchBoard::default()
+            },
+            MatchBoard {
+                match_board: 3,
+                unopposed_player_id: "p5".into(),
+                ..MatchBoard::default()
+            },
+        ],
+        colour_rule: String::new(),
+    }];
+    let html = round_page(&site(Lang::En), &t, &v, None, &p, &HashMap::new()).unwrap();
+    assert!(html.contains("<table id=\"matches\">"), "{html}");
+    assert!(html.contains("Dublin Knights (1)"), "{html}");
+    assert!(html.contains("Cork &lt;b&gt;Rooks&lt;/b&gt; (2)"), "{html}");
+    assert!(
+        html.contains("board 3 unopposed, won by forfeit: Player00005, Ann (5)"),
+        "{html}"
+    );
+    let fr = round_page(&site(Lang::Fr), &t, &v, None, &p, &HashMap::new()).unwrap();
+    assert!(
+        fr.contains("Rencontres") && fr.contains("échiquier 3 sans adversaire"),
+        "{fr}"
+    );
 }
