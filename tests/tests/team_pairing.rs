@@ -722,3 +722,31 @@ fn a_team_swiss_with_game_points_primary_and_type_b_preferences() {
     let o = a.refused(&["team", "rules", &rr, "--primary", "gp"]);
     assert!(o.contains("for a Swiss team tournament"), "{o}");
 }
+
+/// A public team tournament on the pages: the round page lists the matches with the teams'
+/// names above the boards, the standings page ranks the teams with MP and GP.
+#[test]
+fn a_public_team_tournament_shows_its_matches_and_team_standings() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, _server, http) = Arbiter::embedded_http(dir.path());
+    let (t, _) = team_event(&a, dir.path(), "Public League", "team-round-robin", 4, 2, 3);
+    a.ok(&["round", "pair", &t, "1"]);
+    a.ok(&["round", "publish", &t, "1"]);
+    let file = dir.path().join("r1.txt");
+    std::fs::write(&file, "1 1-0\n2 1/2\n3 0-1\n4 1-0\n").unwrap();
+    a.ok(&["result", "set", &t, "1", "--file", file.to_str().unwrap()]);
+    a.ok(&["access", "public", &t]);
+    let round = arbiter_tests::http::get(http, &format!("/t/{t}/rounds/1"), &[]);
+    assert_eq!(round.status, 200, "{}", round.text());
+    let html = round.text();
+    assert!(html.contains("<table id=\"matches\">"), "{html}");
+    assert!(html.contains("Team 01 (1)"), "{html}");
+    let standings = arbiter_tests::http::get(http, &format!("/t/{t}/standings"), &[]);
+    assert_eq!(standings.status, 200, "{}", standings.text());
+    let html = standings.text();
+    assert!(html.contains("id=\"team-standings\""), "{html}");
+    for n in 1..=4 {
+        assert!(html.contains(&format!("data-team=\"{n}\"")), "{html}");
+    }
+    assert!(html.contains("MPvGP"), "{html}");
+}

@@ -183,6 +183,15 @@ pub const MESSAGES: &[(&str, [&str; 2])] = &[
         ["not in the line-up", "pas dans la composition"],
     ),
     ("matches", ["Matches", "Rencontres"]),
+    (
+        "team_standings",
+        ["Team standings", "Classement des équipes"],
+    ),
+    ("team", ["Team", "Équipe"]),
+    ("mp", ["MP", "PM"]),
+    ("match_points", ["Match points", "Points de match"]),
+    ("gp", ["GP", "PP"]),
+    ("game_points", ["Game points", "Points de partie"]),
     ("match_table", ["Match", "Match"]),
     (
         "team_first",

@@ -31,6 +31,10 @@ pub const TEMPLATES: &[(&str, &str)] = &[
         "crosstable.html",
         include_str!("../templates/crosstable.html"),
     ),
+    (
+        "team_standings.html",
+        include_str!("../templates/team_standings.html"),
+    ),
     ("player.html", include_str!("../templates/player.html")),
     ("error.html", include_str!("../templates/error.html")),
 ];
@@ -834,6 +838,60 @@ fn standing_player(
         points: String::new(),
         href: player_href(site, tid, tpn),
     }
+}
+
+/// A team tournament's standings: the teams with match and game points and the team
+/// tie-breaks, as `GetStandings` with `teams` answered them (its JSON document holds the
+/// game points).
+pub fn team_standings_page(
+    site: &Site,
+    t: &Tournament,
+    s: &Standings,
+) -> Result<String, PageError> {
+    #[derive(Serialize)]
+    struct Row {
+        rank: String,
+        number: u32,
+        name: String,
+        match_points: String,
+        game_points: String,
+        tiebreaks: Vec<String>,
+    }
+    #[derive(Serialize)]
+    struct C {
+        after_round: u32,
+        tiebreaks: Vec<String>,
+        rows: Vec<Row>,
+    }
+    let doc: serde_json::Value = serde_json::from_str(&s.document).unwrap_or_default();
+    let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_owned();
+    let rows = s
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| Row {
+            rank: format!("{}{}", r.rank, if r.shared { "=" } else { "" }),
+            number: r.tpn,
+            name: r.name.clone(),
+            match_points: text(&doc["rows"][i]["match_points"]),
+            game_points: text(&doc["rows"][i]["game_points"]),
+            tiebreaks: r.tiebreak_values.clone(),
+        })
+        .collect();
+    render(
+        "team_standings.html",
+        frame(
+            site,
+            Some(t),
+            word(site.lang, "team_standings").into(),
+            Tab::Standings,
+        ),
+        C {
+            after_round: s.after_round,
+            tiebreaks: s.tiebreaks.clone(),
+            rows,
+        },
+    )
 }
 
 /// The standings with their tie-breaks, as `GetStandings` answered them.

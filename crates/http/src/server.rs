@@ -357,12 +357,25 @@ impl App {
         round: u32,
         format: &str,
     ) -> Result<pb::Standings, Status> {
+        self.standings_of(headers, id, round, format, false).await
+    }
+
+    /// `GetStandings` of the players, or (`teams`) of the teams of a team tournament.
+    async fn standings_of(
+        &self,
+        headers: &HeaderMap,
+        id: &str,
+        round: u32,
+        format: &str,
+        teams: bool,
+    ) -> Result<pb::Standings, Status> {
         let req = grpc(
             headers,
             pb::GetStandingsRequest {
                 tournament_id: id.to_owned(),
                 round,
                 format: format.to_owned(),
+                teams,
                 ..Default::default()
             },
         )
@@ -598,6 +611,15 @@ async fn standings_like(
     let r = async {
         ok?;
         let t = app.heading(&headers, &id)?;
+        let players = app.players(&id);
+        // A team tournament's standings page ranks its teams (ADR pairing-005).
+        if !crosstable && !players.teams.is_empty() {
+            let s = app
+                .standings_of(&headers, &t.tournament_id, 0, "", true)
+                .await
+                .map_err(st)?;
+            return rendered(pages::team_standings_page(&site, &t, &s));
+        }
         let s = app
             .standings(
                 &headers,
@@ -607,7 +629,6 @@ async fn standings_like(
             )
             .await
             .map_err(st)?;
-        let players = app.players(&id);
         rendered(if crosstable {
             pages::crosstable_page(&site, &t, &s, &players)
         } else {
