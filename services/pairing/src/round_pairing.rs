@@ -153,6 +153,20 @@ fn required_reason(reason: &str, what: &str) -> Result<(), FieldError> {
     arbiter_registry::tournament::check_reason(reason)
 }
 
+/// Only the last paired round can be re-paired.
+fn check_last_paired(roster: &Roster, round: u32) -> Result<(), FieldError> {
+    if round != roster.paired_rounds {
+        return Err(err(
+            "round",
+            format!(
+                "only the last paired round ({}) can be re-paired",
+                roster.paired_rounds
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Checks that `round` may be paired now (`repair`: re-paired) and that every earlier
 /// round has its results.
 pub fn check_round_to_pair(roster: &Roster, round: u32, repair: bool) -> Result<(), FieldError> {
@@ -164,15 +178,7 @@ pub fn check_round_to_pair(roster: &Roster, round: u32, repair: bool) -> Result<
                 format!("round {round} has not been paired here"),
             ));
         };
-        if round != roster.paired_rounds {
-            return Err(err(
-                "round",
-                format!(
-                    "only the last paired round ({}) can be re-paired",
-                    roster.paired_rounds
-                ),
-            ));
-        }
+        check_last_paired(roster, round)?;
         if p.published {
             return Err(err(
                 "round",
@@ -415,15 +421,7 @@ fn reboard_team_round(
     round: u32,
     published: &RoundPaired,
 ) -> Result<RoundPaired, FieldError> {
-    if round != roster.paired_rounds {
-        return Err(err(
-            "round",
-            format!(
-                "only the last paired round ({}) can be re-paired",
-                roster.paired_rounds
-            ),
-        ));
-    }
+    check_last_paired(roster, round)?;
     if roster.round_has_results(round) {
         return Err(err(
             "round",
