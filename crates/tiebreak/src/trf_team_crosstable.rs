@@ -12,7 +12,8 @@
 //! | `320` | the team PAB of each round and its MP / GP (TRF26) |
 //! | `330` | matches forfeited as a whole (TRF26): `+-`, `-+`, `--` |
 //!
-//! Boards of a match are put together from the two teams' players in member order; a
+//! Boards of a match are put together from the two teams' players in member order (or,
+//! for a team and round with a TRF26 `300` line-up, in its order); a
 //! player with opponent `0000` and result `+` (TRF26: a forfeit win against an undefined
 //! opponent) holds a board the other team left empty. Boards missing on both sides at the
 //! bottom are empty on both sides (both score a loss). Without a `320` record, a team with no
@@ -143,9 +144,20 @@ pub fn from_trf(
     // 320: (line, MP, GP, PAB team per round); 330: (line, record).
     let mut byes: Option<(usize, &trf::TeamByeRecord)> = None;
     let mut forfeited: Vec<(usize, &trf::ForfeitedMatchRecord)> = Vec::new();
+    // 300: (round, team number) → the players in board order (0 = an empty board).
+    let mut lineups: HashMap<(usize, u32), Vec<u16>> = HashMap::new();
     for (x, line) in doc.lines.iter().enumerate() {
         let ln = x + 1;
         let (number, name, members, first_col) = match &line.record {
+            Record::Lineup(l) => {
+                if let (Some(r), Some(t)) = (l.round.get(), l.team.get()) {
+                    lineups.insert(
+                        (usize::from(r), u32::from(t)),
+                        l.players.iter().map(|p| p.get().unwrap_or(0)).collect(),
+                    );
+                }
+                continue;
+            }
             Record::TeamBye(b) => {
                 if let Some((first, _)) = byes {
                     return Err(err(
@@ -363,7 +375,14 @@ pub fn from_trf(
         let mut items: Vec<Vec<Item>> = vec![Vec::new(); n];
         let mut against: Vec<Option<(usize, u16)>> = vec![None; n];
         for (t, team) in teams.iter().enumerate() {
-            for &a in &team.3 {
+            // Board order: the round's 300 line-up when the file has one (TRF26: a team
+            // out of its default order), else member order.
+            let mut order: Vec<u16> = team.3.clone();
+            if let Some(l) = lineups.get(&(r, team.1)) {
+                let at = |a: &u16| l.iter().position(|p| p == a).unwrap_or(usize::MAX);
+                order.sort_by_key(at);
+            }
+            for &a in &order {
                 let Some(&res) = result.get(&(a, r)) else {
                     continue;
                 };
@@ -665,6 +684,32 @@ mod tests {
 013 Team A                            1    2
 013 Team B                            3    4
 ";
+
+    /// TRF26 300: team A plays its second member on board 1 this round; without the record
+    /// board order is member order.
+    #[test]
+    fn a_300_line_up_gives_the_board_order() {
+        let text = "\
+001    1      A1                                2100                             0.5    1     4 w =
+001    2      A2                                2000                             1.0    2     3 b 1
+001    3      B1                                2000                             0.0    3     2 w 0
+001    4      B2                                2000                             0.5    4     1 b =
+310   1 Team A                                                              1    2
+310   2 Team B                                                              3    4
+";
+        let boards = |t: &TrfTeamCrosstable| match &t.crosstable.teams[0].entries[0] {
+            TeamRoundEntry::Match { boards, .. } => boards.clone(),
+            other => panic!("{other:?}"),
+        };
+        let member_order = from_trf(&doc(text), &TeamAdapterOptions::default()).unwrap();
+        assert_eq!(
+            boards(&member_order),
+            vec![BoardResult::Draw, BoardResult::Win]
+        );
+        let with_300 = format!("{text}300   1   1   2    2    1\n");
+        let t = from_trf(&doc(&with_300), &TeamAdapterOptions::default()).unwrap();
+        assert_eq!(boards(&t), vec![BoardResult::Win, BoardResult::Draw]);
+    }
 
     #[test]
     fn boards_and_empty_boards() {
