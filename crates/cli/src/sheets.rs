@@ -307,7 +307,10 @@ pub fn pairing_sheet(
         .unwrap_or_default();
     // A round robin's bye is the table's free number; a knockout's unpaired players are
     // exempt, eliminated or waiting for the other matches, not absent.
-    let (bye, none) = if view.system.contains("round-robin") {
+    // A team round's unpaired players are the teams' reserves (ADR pairing-005).
+    let (bye, none) = if !view.matches.is_empty() {
+        ("pairing-allocated bye", "not in the line-up")
+    } else if view.system.contains("round-robin") {
         ("bye (round robin)", "absent")
     } else if view.system == "knockout" {
         ("bye", "no game this round")
