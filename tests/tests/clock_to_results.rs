@@ -50,7 +50,10 @@ async fn a_clock_reported_result_is_applied_or_confirmed() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let port = arbiter_testkit::free_port();
-    let _d = start_arbiterd(&data, port, |_| {});
+    let http = arbiter_testkit::free_port();
+    let _d = start_arbiterd(&data, port, |c| {
+        c.args(["--http-listen", &format!("127.0.0.1:{http}")]);
+    });
     let t = ok(
         &data,
         port,
@@ -181,4 +184,42 @@ async fn a_clock_reported_result_is_applied_or_confirmed() {
         pgn.contains("Qh4#") && pgn.contains("[%clk") && pgn.contains("0-1"),
         "{pgn}"
     );
+
+    // The round as PGN over HTTP (issue 44), one game per board with the record's names
+    // and the clock's moves: what a live broadcast reads.
+    let token = std::fs::read_to_string(data.join("admin.token")).unwrap();
+    let token = token
+        .lines()
+        .find_map(|l| l.strip_prefix("admin "))
+        .unwrap()
+        .trim()
+        .to_owned();
+    let bearer = format!("Bearer {token}");
+    let round = arbiter_tests::http::get(
+        http,
+        &format!("/api/v1/tournaments/{id}/rounds/1/pgn"),
+        &[("Authorization", bearer.as_str())],
+    );
+    assert_eq!(round.status, 200, "{}", round.text());
+    assert_eq!(
+        round.header("content-type"),
+        Some("application/x-chess-pgn; charset=utf-8")
+    );
+    let text = round.text();
+    assert_eq!(text.matches("[Event \"Clocks\"]").count(), 2, "{text}");
+    for b in [
+        "[Board \"1\"]",
+        "[Board \"2\"]",
+        "[Round \"1\"]",
+        "[White \"A, a\"]",
+    ] {
+        assert!(text.contains(b), "{b} not in {text}");
+    }
+    assert_eq!(text.matches("Qh4#").count(), 2, "{text}");
+    assert_eq!(text.matches("[Result \"0-1\"]").count(), 2, "{text}");
+    assert!(text.contains("[%clk"), "{text}");
+    // Not public: nothing without a token.
+    let anonymous =
+        arbiter_tests::http::get(http, &format!("/api/v1/tournaments/{id}/rounds/1/pgn"), &[]);
+    assert_eq!(anonymous.status, 401, "{}", anonymous.text());
 }

@@ -351,6 +351,20 @@ fn pages_and_the_json_api_over_http() {
             assert_eq!(p["field"], "Last-Event-ID");
             continue;
         }
+        if path.ends_with("/pgn") {
+            // No clock in this event: every board of the round with its tags and result;
+            // the games with clock moves: tests/tests/clock_to_results.rs.
+            let a = get(http, &path, &admin);
+            assert_eq!(a.status, 200, "{path}: {}", a.text());
+            assert_eq!(
+                a.header("content-type"),
+                Some("application/x-chess-pgn; charset=utf-8")
+            );
+            let text = a.text();
+            assert_eq!(text.matches("[Event \"Ennis Open\"]").count(), 3, "{text}");
+            assert!(text.contains("[Result \"1/2-1/2\"]"), "{text}");
+            continue;
+        }
         let a = get(http, &path, &admin);
         assert_eq!(a.status, 200, "{path}: {}", a.text());
         assert_eq!(a.header("content-type"), Some("application/json"), "{path}");

@@ -402,7 +402,10 @@ fn a_team_swiss_registers_teams_rosters_and_line_ups_and_exports_them() {
     let shown = a.ok(&["round", "show", &t, "1"]);
     assert!(shown.contains("Dublin Knights (1)"), "{shown}");
     assert!(shown.contains("board 4 unopposed"), "{shown}");
-    assert!(shown.contains("not in the line-up"), "the reserves: {shown}");
+    assert!(
+        shown.contains("not in the line-up"),
+        "the reserves: {shown}"
+    );
     // The team pairing published, Cork's captain… here the arbiter, hands in a line-up with
     // its reserve (18) on board 4; the round re-paired takes it on the boards and keeps the
     // published team pairing (ADR pairing-005).

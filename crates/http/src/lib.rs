@@ -22,6 +22,7 @@ pub mod events;
 pub mod i18n;
 pub mod openapi;
 pub mod pages;
+pub mod pgn;
 pub mod problem;
 pub mod server;
 pub mod webhooks;

@@ -53,6 +53,34 @@ pub struct App {
     pub shutdown: tokio::sync::watch::Receiver<bool>,
     /// The webhook service (ADR http-002), where the process hosts it.
     pub webhooks: Option<Arc<dyn pb::webhook_service_server::WebhookService>>,
+    /// Clock-telemetry's `GetClockState` (a round's PGN), where the process hosts it.
+    pub clock: Option<ClockStates>,
+}
+
+/// `GetClockState` of the clock-telemetry service, as the API calls it.
+pub type ClockStates = Arc<
+    dyn Fn(
+            tonic::Request<pb::GetClockStateRequest>,
+        ) -> std::pin::Pin<
+            Box<dyn std::future::Future<Output = Result<pb::ClockState, Status>> + Send>,
+        > + Send
+        + Sync,
+>;
+
+/// The `GetClockState` of a clock-telemetry service hosted in the process.
+pub fn clock_states<C>(clock: C) -> ClockStates
+where
+    C: pb::clock_service_server::ClockService + Clone,
+{
+    Arc::new(move |req| {
+        let clock = clock.clone();
+        Box::pin(async move {
+            clock
+                .get_clock_state(req)
+                .await
+                .map(tonic::Response::into_inner)
+        })
+    })
 }
 
 /// Most bytes of a request body (the API's reads take none; anything larger is refused
@@ -83,6 +111,10 @@ pub fn router(app: Arc<App>) -> Router {
             get(api_results),
         )
         .route("/api/v1/tournaments/{id}/standings", get(api_standings))
+        .route(
+            "/api/v1/tournaments/{id}/rounds/{round}/pgn",
+            get(api_round_pgn),
+        )
         .route("/api/v1/tournaments/{id}/history", get(api_history))
         .route("/api/v1/tournaments/{id}/events", get(api_events))
         .route(
@@ -850,6 +882,100 @@ async fn api_results(
     }
     .await;
     api_answer(r)
+}
+
+/// A round's games as PGN, as live broadcasts read them (lichess): one game per board of
+/// the published pairing, from clock-telemetry — its moves with a `[%clk]` comment after
+/// each (the mover's remaining time) and its result — or, for a board without a clock game
+/// of that round, the headers and the result recorded (`*` while none). Without a token
+/// when the tournament is public.
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}/rounds/{round}/pgn", tag = "rounds",
+    params(("id" = String, Path, description = "tournament id"),
+           ("round" = u32, Path, description = "round (1…)")),
+    responses((status = 200, body = String, content_type = "application/x-chess-pgn"),
+              (status = 400, body = Problem, content_type = "application/problem+json"),
+              (status = 401, body = Problem, content_type = "application/problem+json"),
+              (status = 404, body = Problem, content_type = "application/problem+json")),
+    security((), ("bearer" = [])))]
+async fn api_round_pgn(
+    State(app): AppState,
+    headers: HeaderMap,
+    Path((id, round)): Path<(String, String)>,
+    RawQuery(raw): RawQuery,
+) -> Response {
+    let r = async {
+        query(raw.as_deref(), &[])?;
+        let round = api::path_number("round", &round, u32::MAX)?;
+        let t = app.heading(&headers, &id)?;
+        let pairing = app
+            .pairing
+            .get_pairings(grpc(
+                &headers,
+                pb::GetPairingsRequest {
+                    tournament_id: t.tournament_id.clone(),
+                    round,
+                },
+            )?)
+            .await
+            .map_err(st)?
+            .into_inner();
+        let results = app
+            .results
+            .get_round_results(grpc(
+                &headers,
+                pb::GetRoundResultsRequest {
+                    tournament_id: t.tournament_id.clone(),
+                    round,
+                },
+            )?)
+            .await
+            .map(tonic::Response::into_inner)
+            .ok();
+        let players = app.players(&t.tournament_id);
+        let mut games = Vec::with_capacity(pairing.boards.len());
+        for b in &pairing.boards {
+            let state = match &app.clock {
+                Some(clock) => clock(grpc(
+                    &headers,
+                    pb::GetClockStateRequest {
+                        tournament_id: t.tournament_id.clone(),
+                        board: b.board,
+                    },
+                )?)
+                .await
+                .ok()
+                .filter(|s| s.round == round && !s.pgn.is_empty()),
+                None => None,
+            };
+            let recorded = results
+                .as_ref()
+                .and_then(|r| r.boards.iter().find(|x| x.board == b.board))
+                .map(|x| x.result.clone())
+                .unwrap_or_default();
+            games.push(crate::pgn::round_game(
+                &t,
+                round,
+                b,
+                &players,
+                state.as_ref().map(|s| s.pgn.as_str()),
+                &recorded,
+            ));
+        }
+        Ok(pgn_answer(games.join("\n")))
+    }
+    .await;
+    api_answer(r)
+}
+
+fn pgn_answer(body: String) -> Response {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "application/x-chess-pgn; charset=utf-8",
+        )],
+        body,
+    )
+        .into_response()
 }
 
 /// The standings with tie-breaks and each line's rounds (`GetStandings`; without a token

@@ -214,6 +214,11 @@ async fn run() -> anyhow::Result<()> {
     )
     .await
     .with_tournaments(move |t| known_for_hooks.contains(t));
+    let clock = arbiter_clock_telemetry::ClockTelemetry::start_sharing(
+        &platform,
+        tournaments.clone(),
+        args.device_clock_tolerance_ms,
+    );
     if let Some(addr) = http {
         // The HTTP listener answers from the same service implementations, in process
         // (each one's access check decides), once the shared projection has caught up.
@@ -243,6 +248,7 @@ async fn run() -> anyhow::Result<()> {
                 store: platform.store.clone(),
                 shutdown: platform.shutdown.clone(),
                 webhooks: Some(std::sync::Arc::new(webhooks.clone())),
+                clock: Some(arbiter_http::server::clock_states(clock.clone())),
             });
             println!("http listening on {local} (pages /, API /api/v1)");
             let shutdown = platform.shutdown.clone();
@@ -268,11 +274,7 @@ async fn run() -> anyhow::Result<()> {
             std::time::Duration::from_secs(60),
             tournaments.clone(),
         )),
-        Box::new(arbiter_clock_telemetry::ClockTelemetry::start_sharing(
-            &platform,
-            tournaments,
-            args.device_clock_tolerance_ms,
-        )),
+        Box::new(clock),
     ];
     host::serve(platform, modules, args.listen, tls).await
 }
