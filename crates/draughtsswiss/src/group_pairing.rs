@@ -8,7 +8,7 @@
 use std::cell::Cell;
 use std::collections::BTreeSet;
 
-use matching::{maximum_matching_size, perfectly_matchable};
+use matching::{PairingOrder, fewest_left_out};
 use serde::{Deserialize, Serialize};
 
 use crate::error::DraughtsSwissError;
@@ -131,67 +131,31 @@ fn candidates(ctx: &Ctx, rest: &[usize], lead: usize) -> Vec<usize> {
     }
 }
 
-fn search(
-    ctx: &Ctx,
-    rest: &[usize],
-    lead: usize,
-) -> Result<Option<Vec<(usize, usize)>>, DraughtsSwissError> {
-    ctx.tick()?;
-    let Some(&top) = rest.first() else {
-        return Ok(Some(Vec::new()));
-    };
-    let leaders: BTreeSet<usize> = rest[..lead.min(rest.len())].iter().copied().collect();
-    for c in candidates(ctx, rest, lead) {
-        if !ctx.compatible(top, c) {
-            continue;
-        }
-        let next: Vec<usize> = rest
-            .iter()
-            .copied()
-            .filter(|&x| x != top && x != c)
-            .collect();
-        if !perfectly_matchable(&next, &|a, b| ctx.compatible(a, b)) {
-            continue;
-        }
-        let next_lead = next.iter().take_while(|x| leaders.contains(x)).count();
-        if let Some(mut m) = search(ctx, &next, next_lead)? {
-            m.insert(0, (top, c));
-            return Ok(Some(m));
-        }
-    }
-    Ok(None)
+/// The pairing order of Annex V as the rules of the shared search (`matching::ordered_search`):
+/// the first participant of the list takes his opponents in the order of [`candidates`],
+/// passing over a choice after which the others cannot all be paired.
+struct GroupOrder<'c> {
+    ctx: &'c Ctx,
+    /// The participants who came from another group (paired first): those still in a list
+    /// lead it.
+    incoming: &'c BTreeSet<usize>,
 }
 
-type SubsetTry<'f, T> = &'f mut dyn FnMut(&[usize]) -> Result<Option<T>, DraughtsSwissError>;
-
-fn first_subset<T>(
-    items: &[usize],
-    k: usize,
-    f: SubsetTry<'_, T>,
-) -> Result<Option<T>, DraughtsSwissError> {
-    fn rec<T>(
-        items: &[usize],
-        k: usize,
-        start: usize,
-        chosen: &mut Vec<usize>,
-        f: SubsetTry<'_, T>,
-    ) -> Result<Option<T>, DraughtsSwissError> {
-        if chosen.len() == k {
-            return f(chosen);
-        }
-        for i in start..items.len() {
-            if items.len() - i < k - chosen.len() {
-                break;
-            }
-            chosen.push(items[i]);
-            if let Some(t) = rec(items, k, i + 1, chosen, f)? {
-                return Ok(Some(t));
-            }
-            chosen.pop();
-        }
-        Ok(None)
+impl PairingOrder for GroupOrder<'_> {
+    type Error = DraughtsSwissError;
+    fn may_meet(&self, a: usize, b: usize) -> bool {
+        self.ctx.compatible(a, b)
     }
-    rec(items, k, 0, &mut Vec::new(), f)
+    fn opponents(&self, rest: &[usize]) -> Vec<usize> {
+        let lead = rest
+            .iter()
+            .take_while(|x| self.incoming.contains(x))
+            .count();
+        candidates(self.ctx, rest, lead)
+    }
+    fn step(&mut self) -> Result<(), DraughtsSwissError> {
+        self.ctx.tick()
+    }
 }
 
 /// Pairs one group with the fewest floaters (6.1.32). The floaters are taken from the end of the
@@ -203,20 +167,12 @@ pub(crate) fn pair_group(
     ctx: &Ctx,
     g: &GroupInput,
 ) -> Result<Option<GroupOutcome>, DraughtsSwissError> {
-    let n = g.list.len();
-    let forced: Vec<usize> = g
-        .list
-        .iter()
-        .copied()
-        .filter(|&i| !g.list.iter().any(|&j| ctx.compatible(i, j)))
-        .collect();
-    let incoming: BTreeSet<usize> = g.list[..g.lead].iter().copied().collect();
+    let incoming: BTreeSet<usize> = g.list[..g.lead.min(g.list.len())].iter().copied().collect();
     let mut keyed: Vec<((bool, bool, usize), usize)> = g
         .list
         .iter()
         .rev()
         .enumerate()
-        .filter(|(_, i)| !forced.contains(i))
         .map(|(pos, &i)| {
             let no_adjacent =
                 !g.adjacent.is_empty() && !g.adjacent.iter().any(|&a| ctx.compatible(i, a));
@@ -225,54 +181,27 @@ pub(crate) fn pair_group(
         .collect();
     keyed.sort();
     let preference: Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
-    let mut start = forced.len();
-    if (n - start) % 2 == 1 {
-        start += 1;
-    }
-    let max_pairs = maximum_matching_size(n, &|a, b| ctx.compatible(g.list[a], g.list[b]));
-    let mut f = start.max(n - 2 * max_pairs);
-    while f <= n {
-        if g.must_complete && f > 0 {
-            return Ok(None);
-        }
-        let found = first_subset(&preference, f - forced.len(), &mut |chosen: &[usize]| {
-            let out: BTreeSet<usize> = forced.iter().chain(chosen).copied().collect();
-            let rest: Vec<usize> = g
-                .list
-                .iter()
-                .copied()
-                .filter(|i| !out.contains(i))
-                .collect();
-            if !perfectly_matchable(&rest, &|a, b| ctx.compatible(a, b)) {
-                return Ok(None);
-            }
-            ctx.tick()?;
-            let lead = rest.iter().take_while(|x| incoming.contains(x)).count();
-            Ok(search(ctx, &rest, lead)?.map(|p| (p, chosen.to_vec())))
-        })?;
-        if let Some((pairs, chosen)) = found {
-            let default_choice = f == start && chosen.iter().zip(&preference).all(|(a, b)| a == b);
-            let reason = if default_choice {
-                FloatReason::OddGroup
-            } else {
-                FloatReason::GroupInsoluble
-            };
-            let mut floaters: Vec<(usize, FloatReason)> = forced
-                .iter()
-                .map(|&i| (i, FloatReason::MetWholeGroup))
-                .collect();
-            floaters.extend(chosen.iter().map(|&i| (i, reason)));
-            return Ok(Some(GroupOutcome { pairs, floaters }));
-        }
-        f += 2;
-    }
+    let mut order = GroupOrder {
+        ctx,
+        incoming: &incoming,
+    };
+    let Some(found) = fewest_left_out(&mut order, &g.list, &preference, g.must_complete)? else {
+        return Ok(None);
+    };
+    let reason = if found.first_choice {
+        FloatReason::OddGroup
+    } else {
+        FloatReason::GroupInsoluble
+    };
+    let mut floaters: Vec<(usize, FloatReason)> = found
+        .unpairable
+        .iter()
+        .map(|&i| (i, FloatReason::MetWholeGroup))
+        .collect();
+    floaters.extend(found.left_out.iter().map(|&i| (i, reason)));
     Ok(Some(GroupOutcome {
-        pairs: Vec::new(),
-        floaters: g
-            .list
-            .iter()
-            .map(|&i| (i, FloatReason::MetWholeGroup))
-            .collect(),
+        pairs: found.pairs,
+        floaters,
     }))
 }
 

@@ -11,7 +11,7 @@
 //! | art. 6.2 initial list by lot: best against worst | [`group_pairing`], [`round_pairing`] |
 //! | art. 7 colours (7.1 ranking list, 7.2 lot) | [`colours`] |
 //! | art. 9.1 quarters; art. 9.2 Haley ranking points | [`round_pairing`] |
-//! | look-ahead of the search (Edmonds' blossom maximum matching; changes no result, prevents exponential backtracking), shared crate `arbiter-matching` | [`maximum_matching`] |
+//! | the search itself (the first pairing in the order of 6.1.19–6.1.25 and 6.2.2, the fewest floaters, 6.1.32) and its look-ahead (Edmonds' blossom maximum matching; changes no result, prevents exponential backtracking): the search shared with Lim and Italo-Swiss, `matching::ordered_search` of the crate `arbiter-matching` | [`maximum_matching`] |
 //!
 //! Scores are on the federation's own 2/1/0 scale (art. 8.1), as exact integers. There is one
 //! edition (1986) and no selector. Decisions on ambiguous points:

@@ -9,7 +9,7 @@
 //! | round 2 and later: rotation from the last player of the list to have had White, never going back; next in the group, else first possible of the next group; regroupings | [`rotation_pairing`] |
 //! | colour order (fewer Whites; Black most recently; fewer points; smaller number) | [`colours`] |
 //! | adjourned games paired "with one point"; withdrawals: the last of the standings gets the point | [`state`], [`rotation_pairing`] |
-//! | look-ahead of the search (Edmonds' blossom maximum matching; changes no result, prevents exponential backtracking), shared crate `arbiter-matching` | [`maximum_matching`] |
+//! | the search itself (the rotation, regrouping when a choice leaves somebody without an opponent) and its look-ahead (Edmonds' blossom maximum matching; changes no result, prevents exponential backtracking): the search shared with Lim and draughts Swiss, `matching::ordered_search` of the crate `arbiter-matching` | [`maximum_matching`] |
 //!
 //! Not a FIDE system; the 2026 FIDE rules do not mention it, so there is one edition (the seed's)
 //! and no selector. Decisions: `docs/decisions/italoswiss-*.md`.

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use matching::perfectly_matchable;
+use matching::{PairingOrder, first_pairing};
 use serde::{Deserialize, Serialize};
 
 use crate::colours::allocate;
@@ -170,18 +170,19 @@ fn pair_present(
         .iter()
         .map(|&i| (i, ps[i].pairing_score()))
         .collect();
-    let mut steps = 0u64;
-    let mut backtracked = false;
-    let pairs = search(&sequence, &met, &mut steps, &mut backtracked)?.ok_or(
-        ItaloSwissError::NoLegalPairing {
+    let mut rotation = Rotation {
+        met: &met,
+        steps: 0,
+    };
+    let found =
+        first_pairing(&mut rotation, &sequence)?.ok_or(ItaloSwissError::NoLegalPairing {
             present: present.len(),
-        },
-    )?;
-    if backtracked {
+        })?;
+    if found.revised {
         explanation.push(Explanation::Regrouped);
     }
     let mut boards = Vec::new();
-    for (a, b) in pairs {
+    for (a, b) in found.pairs {
         if state.round > 1 && group_of[&a] != group_of[&b] {
             explanation.push(Explanation::AcrossGroups {
                 player: ps[a].number,
@@ -198,45 +199,30 @@ fn pair_present(
     })
 }
 
-/// The first unpaired player takes the next unpaired player of the sequence he has not met
-/// ("en ne revenant jamais en arrière"); the sequence runs on into the following groups. When a
-/// choice leaves somebody without an opponent, the next choice is tried (regrouping).
-fn search(
-    seq: &[usize],
-    met: &BTreeSet<(usize, usize)>,
-    steps: &mut u64,
-    backtracked: &mut bool,
-) -> Result<Option<Vec<(usize, usize)>>, ItaloSwissError> {
-    *steps += 1;
-    if *steps > SEARCH_BUDGET {
-        return Err(ItaloSwissError::SearchBudgetExceeded {
-            budget: SEARCH_BUDGET,
-        });
+/// The rotation as the rules of the shared search (`matching::ordered_search`): the first
+/// unpaired player takes the next unpaired player of the sequence he has not met ("en ne
+/// revenant jamais en arrière"); the sequence runs on into the following groups. When a choice
+/// leaves somebody without an opponent, the next choice is tried (regrouping).
+struct Rotation<'m> {
+    met: &'m BTreeSet<(usize, usize)>,
+    steps: u64,
+}
+
+impl PairingOrder for Rotation<'_> {
+    type Error = ItaloSwissError;
+    fn may_meet(&self, a: usize, b: usize) -> bool {
+        !self.met.contains(&(a.min(b), a.max(b)))
     }
-    let Some((&top, rest)) = seq.split_first() else {
-        return Ok(Some(Vec::new()));
-    };
-    for (k, &c) in rest.iter().enumerate() {
-        if met.contains(&(top.min(c), top.max(c))) {
-            continue;
-        }
-        let next: Vec<usize> = rest
-            .iter()
-            .enumerate()
-            .filter(|&(j, _)| j != k)
-            .map(|(_, &x)| x)
-            .collect();
-        // Look-ahead: a choice after which the others cannot all be paired is passed over
-        // (this is where a regrouping happens).
-        if !perfectly_matchable(&next, &|a, b| !met.contains(&(a.min(b), a.max(b)))) {
-            *backtracked = true;
-            continue;
-        }
-        if let Some(mut m) = search(&next, met, steps, backtracked)? {
-            m.insert(0, (top, c));
-            return Ok(Some(m));
-        }
-        *backtracked = true;
+    fn opponents(&self, rest: &[usize]) -> Vec<usize> {
+        rest.get(1..).unwrap_or_default().to_vec()
     }
-    Ok(None)
+    fn step(&mut self) -> Result<(), ItaloSwissError> {
+        self.steps += 1;
+        if self.steps > SEARCH_BUDGET {
+            return Err(ItaloSwissError::SearchBudgetExceeded {
+                budget: SEARCH_BUDGET,
+            });
+        }
+        Ok(())
+    }
 }

@@ -18,7 +18,7 @@
 //! | art. 11 exchange rules (the order of the seed's exchange tables) | [`scoregroup_pairing`] |
 //! | art. 12.2 second examination (exchanges for colours) | [`scoregroup_pairing`] |
 //! | art. 14 first round (1 v n/2+1, colours by lot for no. 1) | [`round_pairing`] |
-//! | look-ahead of the search (Edmonds' blossom maximum matching; changes no result, prevents exponential backtracking), shared crate `arbiter-matching` | [`maximum_matching`] |
+//! | the search itself (the first pairing in the order of art. 11, the fewest floaters in the order of art. 10) and its look-ahead (Edmonds' blossom maximum matching; changes no result, prevents exponential backtracking): the search shared with Italo-Swiss and draughts Swiss, `matching::ordered_search` of the crate `arbiter-matching` | [`maximum_matching`] |
 //!
 //! Editions: the seed (1999 text) and FIDE C.04.4.3 (2026) have the same content, so there is a
 //! single edition and no selector. Decisions on ambiguous points: `docs/decisions/lim-*.md`.

@@ -10,7 +10,7 @@
 use std::cell::Cell;
 use std::collections::BTreeSet;
 
-use matching::{maximum_matching_size, perfectly_matchable};
+use matching::{PairingOrder, fewest_left_out};
 use serde::{Deserialize, Serialize};
 
 use crate::colour_allocation::{colours_allow_game, due_colour};
@@ -199,39 +199,34 @@ fn candidates(ctx: &Ctx<'_>, rest: &[usize], lead: usize) -> Vec<usize> {
     }
 }
 
-/// Depth-first search through the exchanges of art. 11 in the seed's order; the first complete
-/// pairing found is the one the exchange rules produce.
-fn search(
-    ctx: &Ctx<'_>,
-    rest: &[usize],
-    lead: usize,
-) -> Result<Option<Vec<(usize, usize)>>, LimError> {
-    ctx.tick()?;
-    if rest.is_empty() {
-        return Ok(Some(Vec::new()));
+/// The exchanges of art. 11 as the rules of the shared search (`matching::ordered_search`): the
+/// first player of the list takes his opponents in the order of [`candidates`], passing over
+/// an exchange after which the others cannot all be paired; the first complete pairing found
+/// is the one the exchange rules produce.
+struct Exchanges<'c, 'a> {
+    ctx: &'c Ctx<'a>,
+    /// The floaters paired first (art. 10.6/10.7): those still in a list lead it.
+    leaders: &'c [usize],
+}
+
+impl Exchanges<'_, '_> {
+    /// How many floaters paired first lead `rest`.
+    fn lead(&self, rest: &[usize]) -> usize {
+        rest.iter().take_while(|x| self.leaders.contains(x)).count()
     }
-    let top = rest[0];
-    let leaders: BTreeSet<usize> = rest[..lead.min(rest.len())].iter().copied().collect();
-    for c in candidates(ctx, rest, lead) {
-        if !ctx.compatible(top, c) {
-            continue;
-        }
-        let next: Vec<usize> = rest
-            .iter()
-            .copied()
-            .filter(|&x| x != top && x != c)
-            .collect();
-        // Look-ahead: skip an exchange after which the others cannot all be paired.
-        if !perfectly_matchable(&next, &|a, b| ctx.compatible(a, b)) {
-            continue;
-        }
-        let next_lead = next.iter().take_while(|x| leaders.contains(x)).count();
-        if let Some(mut m) = search(ctx, &next, next_lead)? {
-            m.insert(0, (top, c));
-            return Ok(Some(m));
-        }
+}
+
+impl PairingOrder for Exchanges<'_, '_> {
+    type Error = LimError;
+    fn may_meet(&self, a: usize, b: usize) -> bool {
+        self.ctx.compatible(a, b)
     }
-    Ok(None)
+    fn opponents(&self, rest: &[usize]) -> Vec<usize> {
+        candidates(self.ctx, rest, self.lead(rest))
+    }
+    fn step(&mut self) -> Result<(), LimError> {
+        self.ctx.tick()
+    }
 }
 
 /// Art. 10.2, 10.9, 10.10: the order in which players are proposed as floaters.
@@ -290,124 +285,53 @@ fn floater_preference(ctx: &Ctx<'_>, g: &GroupInput) -> Vec<usize> {
 /// Sort key of a proposed floater (see [`floater_preference`]).
 type FloaterKey = (bool, bool, bool, bool, usize);
 
-/// Callback trying one subset of floaters.
-type SubsetTry<'f, T> = &'f mut dyn FnMut(&[usize]) -> Result<Option<T>, LimError>;
-
-/// All `k`-subsets of `items` in lexicographic order of positions, handed to `f` until it
-/// returns `Some`.
-fn first_subset<T>(items: &[usize], k: usize, f: SubsetTry<'_, T>) -> Result<Option<T>, LimError> {
-    fn rec<T>(
-        items: &[usize],
-        k: usize,
-        start: usize,
-        chosen: &mut Vec<usize>,
-        f: SubsetTry<'_, T>,
-    ) -> Result<Option<T>, LimError> {
-        if chosen.len() == k {
-            return f(chosen);
-        }
-        let need = k - chosen.len();
-        for i in start..items.len() {
-            if items.len() - i < need {
-                break;
-            }
-            chosen.push(items[i]);
-            if let Some(t) = rec(items, k, i + 1, chosen, f)? {
-                return Ok(Some(t));
-            }
-            chosen.pop();
-        }
-        Ok(None)
-    }
-    rec(items, k, 0, &mut Vec::new(), f)
-}
-
 /// Pairs one scoregroup (art. 9.3–9.5, 10, 11, 12.2). Returns `None` only for a median group
 /// (`must_complete`) that cannot be paired completely (art. 9.6 takes over).
 pub(crate) fn pair_scoregroup(
     ctx: &Ctx<'_>,
     g: &GroupInput,
 ) -> Result<Option<GroupOutcome>, LimError> {
-    let n = g.list.len();
-    let forced: Vec<usize> = g
-        .list
+    let preference = floater_preference(ctx, g);
+    let mut exchanges = Exchanges {
+        ctx,
+        leaders: &g.list[..g.lead_floaters.min(g.list.len())],
+    };
+    // The fewest floaters possible, the first set of them in the order of art. 10 after which
+    // the exchanges of art. 11 pair the rest.
+    let Some(found) = fewest_left_out(&mut exchanges, &g.list, &preference, g.must_complete)?
+    else {
+        return Ok(None);
+    };
+    let mut floaters: Vec<(usize, FloatReason)> = found
+        .unpairable
         .iter()
-        .copied()
-        .filter(|&i| !g.list.iter().any(|&j| ctx.compatible(i, j)))
+        .map(|&i| (i, FloatReason::NoCompatibleOpponent))
         .collect();
-    let preference: Vec<usize> = floater_preference(ctx, g)
-        .into_iter()
-        .filter(|i| !forced.contains(i))
-        .collect();
-    let mut start = forced.len();
-    if (n - start) % 2 == 1 {
-        start += 1;
-    }
-    // The fewest floaters possible: what a maximum matching leaves over.
-    let max_pairs = maximum_matching_size(n, &|a, b| ctx.compatible(g.list[a], g.list[b]));
-    let mut f = start.max(n - 2 * max_pairs);
-    while f <= n {
-        if g.must_complete && f > 0 {
-            return Ok(None);
-        }
-        let extra = f - forced.len();
-        let found = first_subset(&preference, extra, &mut |chosen: &[usize]| {
-            let out: BTreeSet<usize> = forced.iter().chain(chosen.iter()).copied().collect();
-            let rest: Vec<usize> = g
-                .list
-                .iter()
-                .copied()
-                .filter(|i| !out.contains(i))
-                .collect();
-            if !perfectly_matchable(&rest, &|a, b| ctx.compatible(a, b)) {
-                return Ok(None);
-            }
-            ctx.tick()?;
-            let lead = rest
-                .iter()
-                .take_while(|x| g.list[..g.lead_floaters].contains(x))
-                .count();
-            Ok(search(ctx, &rest, lead)?.map(|pairs| (pairs, chosen.to_vec())))
-        })?;
-        if let Some((pairs, chosen)) = found {
-            let mut floaters: Vec<(usize, FloatReason)> = forced
-                .iter()
-                .map(|&i| (i, FloatReason::NoCompatibleOpponent))
-                .collect();
-            // The default choice (first subset of the preference order at the minimum count) is a
-            // 9.3 (d) float; anything else was forced by failed exchanges (art. 11.4).
-            let default_choice = f == start && chosen.iter().zip(&preference).all(|(a, b)| a == b);
-            let extra_reason = if default_choice {
-                FloatReason::MakeEven
-            } else {
-                FloatReason::ExchangesExhausted
-            };
-            floaters.extend(chosen.iter().map(|&i| (i, extra_reason)));
-            let mut notes = exchange_notes(ctx, g, &pairs);
-            let pairs = colour_exchanges(ctx, pairs, &mut notes);
-            return Ok(Some(GroupOutcome {
-                pairs,
-                floaters,
-                notes,
-            }));
-        }
-        f += 2;
-    }
-    // Unreachable in practice (f = n always succeeds with zero pairs); kept total for safety.
+    // The default choice (first subset of the preference order at the minimum count) is a
+    // 9.3 (d) float; anything else was forced by failed exchanges (art. 11.4).
+    let extra_reason = if found.first_choice {
+        FloatReason::MakeEven
+    } else {
+        FloatReason::ExchangesExhausted
+    };
+    floaters.extend(found.left_out.iter().map(|&i| (i, extra_reason)));
+    let mut notes = exchange_notes(ctx, g, &found.pairs, &exchanges);
+    let pairs = colour_exchanges(ctx, found.pairs, &mut notes);
     Ok(Some(GroupOutcome {
-        pairs: Vec::new(),
-        floaters: g
-            .list
-            .iter()
-            .map(|&i| (i, FloatReason::NoCompatibleOpponent))
-            .collect(),
-        notes: Vec::new(),
+        pairs,
+        floaters,
+        notes,
     }))
 }
 
 /// Replays the found pairing to report every place where art. 11 moved away from the
 /// art. 9.4 / 10.8 proposal.
-fn exchange_notes(ctx: &Ctx<'_>, g: &GroupInput, pairs: &[(usize, usize)]) -> Vec<Explanation> {
+fn exchange_notes(
+    ctx: &Ctx<'_>,
+    g: &GroupInput,
+    pairs: &[(usize, usize)],
+    exchanges: &Exchanges<'_, '_>,
+) -> Vec<Explanation> {
     let paired: BTreeSet<usize> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
     let mut rest: Vec<usize> = g
         .list
@@ -417,12 +341,8 @@ fn exchange_notes(ctx: &Ctx<'_>, g: &GroupInput, pairs: &[(usize, usize)]) -> Ve
         .collect();
     let mut notes = Vec::new();
     for &(a, b) in pairs {
-        let lead = rest
-            .iter()
-            .take_while(|x| g.list[..g.lead_floaters].contains(x))
-            .count();
         if rest.first() == Some(&a)
-            && let Some(&proposed) = candidates(ctx, &rest, lead).first()
+            && let Some(&proposed) = exchanges.opponents(&rest).first()
             && proposed != b
         {
             notes.push(Explanation::Exchanged {

@@ -3,8 +3,9 @@
 //!
 //! Where it is used: the Swiss pairing searches of `arbiter-lim` (FIDE C.04.4.3, Lim system),
 //! `arbiter-italoswiss` (seed 000, Italo-Swiss system) and `arbiter-draughtsswiss` (FMJD
-//! Annex V) walk through candidate pairings in the order their rules prescribe. Before taking a
-//! pairing they ask [`perfectly_matchable`] whether the players left can still all be paired
+//! Annex V) walk through candidate pairings in the order their rules prescribe, with the one
+//! search of [`ordered_search`] (their rules behind [`PairingOrder`]). Before taking a
+//! pairing it asks [`perfectly_matchable`] whether the players left can still all be paired
 //! (players are vertices, "may meet" is an edge). That look-ahead changes no result — the search
 //! still returns the first complete pairing in the rules' order — it only cuts off branches that
 //! cannot succeed, so the search never needs exponential backtracking.
@@ -18,6 +19,7 @@
 //! | the result type: who is paired with whom | [`Matching`] |
 //! | a maximum matching, its size, whether a list of players can all be paired | [`maximum_matching`], [`maximum_matching_size`], [`perfectly_matchable`] |
 //! | the augmenting-path search with blossom shrinking | `edmonds_blossom` (private) |
+//! | the search the Lim, Italo-Swiss and draughts Swiss systems share: the first pairing in a system's order of opponents ([`first_pairing`]), the `k`-subsets of a list in order ([`first_subset`]), a score group paired with the fewest players left out ([`fewest_left_out`]); a system's rules behind [`PairingOrder`] | [`ordered_search`] |
 //! | a perfect matching grown from a given one, or Tutte's barrier proving there is none (the Dutch fast path, ADR swiss-011) | [`perfect_or_barrier`], [`perfect_or_barrier_in`], [`barrier_in`] (the barrier alone), [`is_barrier_in`], [`Graph`] |
 //!
 //! The graph is given as a vertex count `n` (vertices `0..n`) and a predicate `adj(a, b)`.
@@ -46,9 +48,14 @@
 
 mod edmonds_blossom;
 mod graph;
+pub mod ordered_search;
 mod tutte_barrier;
 
 pub use graph::Graph;
+pub use ordered_search::{
+    GroupPairing, OrderedPairing, PairingOrder, SubsetTry, fewest_left_out, first_pairing,
+    first_subset,
+};
 pub use tutte_barrier::{
     Completion, barrier_in, is_barrier_in, perfect_or_barrier, perfect_or_barrier_in,
 };

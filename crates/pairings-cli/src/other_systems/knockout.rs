@@ -1,24 +1,25 @@
 //! `arbiter pair --system knockout --trf FILE` and the pairing service's `knockout` system:
-//! the next TRF round of a knockout in progress (seed 000, "Systèmes K.O."), rebuilt from the
-//! file's history with the pure crate `knockout` (ADR
-//! `docs/decisions/knockout-005-history-from-trf.md`).
-//!
-//! Model: the pairing number (TPN) is the seed; the bracket is `knockout::bracket(N, format)`
-//! (default: the seed's preliminary round to reach a power of two); every match is a
-//! [`MatchFormat`] (default: 2 standard games, then 2 rapid, 2 blitz and an Armageddon game);
-//! every TRF round is one game of every match still undecided. A round of the bracket starts
-//! in the TRF round after its last match was decided. The colours of the first game of each
-//! stage are read from the file (fixed by the regulations or drawn by lot); inside a stage
-//! they must alternate. A forfeit (`+`/`-`) ends the match (ADR knockout-002).
+//! the next TRF round of a knockout in progress (seed 000, "Systèmes K.O."), from the file's
+//! history. This is the TRF adapter only: it reads the player records (pairing number = seed,
+//! one round block per game) into [`knockout::RoundRecords`] and the pure crate `knockout`
+//! replays them by its rules ([`knockout::next_round`], ADR
+//! `docs/decisions/knockout-005-history-from-trf.md`). What is wrong in the records themselves
+//! (colours, result codes that do not match, a double forfeit) is said here; what the games
+//! cannot be in a knockout is said by the crate; both name the line and column.
 use std::collections::BTreeMap;
 
-use knockout::match_play::{
-    GameResult, KnockoutMatch, MatchFormat, MatchStatus, RateOfPlay, Side, Stage, StageRule,
-};
-use knockout::{BracketFormat, BracketProgress};
+use knockout::match_play::GameResult;
+use knockout::{GameOutcome, HistoryError, ReplayError, RoundRecords};
 use trf::{Colour, Opponent, Record, ResultCode, TrfDocument};
 
 use super::{PairError, PairedRound, invalid, no_pairing};
+
+// The tests name the bracket formats.
+#[cfg(test)]
+use knockout::BracketFormat;
+pub use knockout::history::{
+    KnockoutBoard, KnockoutNext, KnockoutOptions, KnockoutPairing, default_tie_breaks, match_format,
+};
 
 /// Regular games per match when the event does not say (`--games`).
 pub const DEFAULT_GAMES: u32 = knockout::match_play::DEFAULT_GAMES;
@@ -28,130 +29,20 @@ pub const DEFAULT_GAMES: u32 = knockout::match_play::DEFAULT_GAMES;
 /// Black, seed 000 "Playoff" 1 (b)).
 pub const DEFAULT_TIE_BREAKS: &str = knockout::match_play::DEFAULT_TIE_BREAKS;
 
-/// How the knockout is played: the bracket format and the format of every match.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KnockoutOptions {
-    /// How a field that is not a power of two is reduced.
-    pub bracket: BracketFormat,
-    /// Every match: regular games, then the tie-break stages.
-    pub match_format: MatchFormat,
-}
-
-impl Default for KnockoutOptions {
-    fn default() -> Self {
-        KnockoutOptions {
-            bracket: BracketFormat::PreliminaryRound,
-            match_format: match_format(DEFAULT_GAMES, default_tie_breaks()),
-        }
-    }
-}
-
-/// [`DEFAULT_TIE_BREAKS`] as stages.
-pub fn default_tie_breaks() -> Vec<Stage> {
-    parse_tie_breaks(DEFAULT_TIE_BREAKS).unwrap_or_default()
-}
-
-/// A match of `games` standard games (the better seed White in game 1 unless the file says
-/// otherwise), then `tie_breaks`.
-pub fn match_format(games: u32, tie_breaks: Vec<Stage>) -> MatchFormat {
-    MatchFormat::games_then(games, RateOfPlay::Standard, Side::A, tie_breaks)
-}
-
 /// Parses a list of tie-break stages: `none`, or comma-separated `rapid:N`, `blitz:N`,
 /// `armageddon`, `sudden-death:N` (e.g. `rapid:2,blitz:2,armageddon`). The one parser of
 /// the CLI, the registry's settings and the pairing service: [`knockout::match_play::parse_tie_breaks`].
 pub use knockout::match_play::parse_tie_breaks;
 
-/// One board of the round paired: one game of one match.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KnockoutBoard {
-    /// White's pairing number.
-    pub white: u32,
-    /// Black's pairing number.
-    pub black: u32,
-    /// Round of the bracket (1-based; round 1 is the preliminary round when there is one).
-    pub bracket_round: u32,
-    /// Match number in that bracket round (1-based, bracket order).
-    pub match_number: u32,
-    /// Game number within the match (1-based).
-    pub game_in_match: u32,
-    /// Stage: `standard`, `rapid`, `blitz`, `armageddon` or `sudden-death`.
-    pub stage: &'static str,
-}
-
-/// The next TRF round of a knockout.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KnockoutPairing {
-    /// The TRF round paired.
-    pub round: usize,
-    /// The bracket round being played.
-    pub bracket_round: u32,
-    /// Rounds of the bracket in all.
-    pub bracket_rounds: u32,
-    /// True when the bracket round is the seed's preliminary round.
-    pub preliminary: bool,
-    /// Boards, ordered by the better pairing number of each match.
-    pub boards: Vec<KnockoutBoard>,
-    /// Players still in the knockout who have no game in this TRF round: exempt from the
-    /// bracket round (preliminary round, byes) or waiting after winning their match.
-    pub exempt: Vec<u32>,
-}
-
-impl KnockoutPairing {
-    /// As the other systems' round: boards only (an exempt player is not a pairing-allocated
-    /// bye: he scores nothing and is simply not paired).
-    pub fn to_paired_round(&self) -> PairedRound {
-        PairedRound {
-            round: self.round,
-            boards: self.boards.iter().map(|b| (b.white, b.black)).collect(),
-            bye: None,
-            notes: vec![],
-        }
-    }
-}
-
-/// What the history leads to.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum KnockoutNext {
-    /// The next TRF round.
-    Pair(KnockoutPairing),
-    /// The final is decided: nothing left to pair.
-    Over {
-        /// Pairing number of the winner of the final.
-        champion: u32,
-        /// TRF round in which the final was decided.
-        final_round: usize,
-    },
-}
-
-/// A match of the current bracket round, sides ordered by pairing number (`A` = better seed).
-struct LiveMatch {
-    index: u32,
-    a: u32,
-    b: u32,
-    /// The bracket's side `a` is our `b` (an upset earlier in the bracket).
-    swapped: bool,
-    format: MatchFormat,
-    results: Vec<GameResult>,
-    state: KnockoutMatch,
-}
-
-impl LiveMatch {
-    fn seed_of(&self, side: Side) -> u32 {
-        match side {
-            Side::A => self.a,
-            Side::B => self.b,
-        }
-    }
-
-    /// Replays the games played after a change of the format's colours.
-    fn rebuild(&mut self) -> Result<(), String> {
-        let mut m = KnockoutMatch::new(self.format.clone()).map_err(|e| e.to_string())?;
-        for r in &self.results {
-            m.record(*r).map_err(|e| e.to_string())?;
-        }
-        self.state = m;
-        Ok(())
+/// As the other systems' round: boards only (an exempt player is not a pairing-allocated
+/// bye: he scores nothing and is simply not paired).
+#[must_use]
+pub fn to_paired_round(p: &KnockoutPairing) -> PairedRound {
+    PairedRound {
+        round: p.round,
+        boards: p.boards.iter().map(|b| (b.white, b.black)).collect(),
+        bye: None,
+        notes: vec![],
     }
 }
 
@@ -161,71 +52,114 @@ struct Block {
     colour: Colour,
     result: ResultCode,
     line: usize,
-    column: usize,
 }
 
-fn stage_name(format: &MatchFormat, stage: usize) -> &'static str {
-    match format.stages.get(stage) {
-        Some(s) => match (s.rule, &s.rate) {
-            (StageRule::Armageddon, _) => "armageddon",
-            (StageRule::SuddenDeath(_), _) => "sudden-death",
-            (StageRule::Games(_), RateOfPlay::Rapid(_)) => "rapid",
-            (StageRule::Games(_), RateOfPlay::Blitz(_)) => "blitz",
-            (StageRule::Games(_), RateOfPlay::Standard) => "standard",
-        },
-        None => "standard",
-    }
+/// Where a round block is: `line L, column C: round R`.
+fn place(line: usize, r: usize) -> String {
+    format!(
+        "line {line}, column {}: round {r}",
+        trf::player::layout::opponent_col(r)
+    )
 }
 
-/// Starts the matches of bracket round `k` (0-based); every side must be known.
-fn start_round(
-    progress: &BracketProgress,
-    k: usize,
-    format: &MatchFormat,
-) -> Result<Vec<LiveMatch>, PairError> {
-    let Some(r) = progress.bracket().rounds.get(k) else {
-        return Ok(vec![]);
-    };
-    let mut out = Vec::new();
-    for index in 0..u32::try_from(r.matches.len()).unwrap_or(u32::MAX) {
-        let Some((Some(x), Some(y))) = progress.sides(r.number, index) else {
-            return Err(invalid(format!(
-                "bracket round {}, match {}: a side is not known",
-                r.number,
-                index + 1
-            )));
+/// What the round blocks `ba` (of `a`, the lower pairing number) and `bb` (of `b`) say about
+/// their game of round `r`.
+fn outcome(r: usize, a: u32, ba: &Block, b: u32, bb: &Block) -> Result<GameOutcome, PairError> {
+    let at = |x: &Block| place(x.line, r);
+    // Forfeits end the match (ADR knockout-002).
+    let forfeit = |c: ResultCode| matches!(c, ResultCode::ForfeitWin | ResultCode::ForfeitLoss);
+    if forfeit(ba.result) || forfeit(bb.result) {
+        return match (ba.result, bb.result) {
+            (ResultCode::ForfeitWin, ResultCode::ForfeitLoss) => {
+                Ok(GameOutcome::Forfeit { loser: b })
+            }
+            (ResultCode::ForfeitLoss, ResultCode::ForfeitWin) => {
+                Ok(GameOutcome::Forfeit { loser: a })
+            }
+            (ResultCode::ForfeitLoss, ResultCode::ForfeitLoss) => Err(invalid(format!(
+                "{}: double forfeit in the match {a}–{b}: a knockout needs a winner (record who goes through as `+`)",
+                at(ba),
+            ))),
+            _ => Err(invalid(format!(
+                "{}: results {} and {} of the match {a}–{b} do not match",
+                at(ba),
+                ba.result.to_char(),
+                bb.result.to_char(),
+            ))),
         };
-        let state = KnockoutMatch::new(format.clone()).map_err(|e| invalid(e.to_string()))?;
-        out.push(LiveMatch {
-            index,
-            a: x.min(y),
-            b: x.max(y),
-            swapped: x > y,
-            format: format.clone(),
-            results: vec![],
-            state,
-        });
     }
-    Ok(out)
+    let a_white = match (ba.colour, bb.colour) {
+        (Colour::White, Colour::Black) => true,
+        (Colour::Black, Colour::White) => false,
+        _ => {
+            return Err(invalid(format!(
+                "{}: colours {} and {} of the game {a}–{b}: one White, one Black",
+                at(ba),
+                ba.colour.to_char(),
+                bb.colour.to_char(),
+            )));
+        }
+    };
+    let a_points = match ba.result {
+        ResultCode::Win | ResultCode::UnratedWin => 2,
+        ResultCode::Draw | ResultCode::UnratedDraw => 1,
+        ResultCode::Loss | ResultCode::UnratedLoss => 0,
+        other => {
+            return Err(invalid(format!(
+                "{}: result {:?} is not a game result (1 = 0 + - W D L)",
+                at(ba),
+                other.to_char()
+            )));
+        }
+    };
+    if ba.result.mirror() != Some(bb.result) {
+        return Err(invalid(format!(
+            "{}: results {} and {} of the game {a}–{b} do not match",
+            at(bb),
+            ba.result.to_char(),
+            bb.result.to_char(),
+        )));
+    }
+    let result = match (a_points, a_white) {
+        (1, _) => GameResult::Draw,
+        (2, true) | (0, false) => GameResult::WhiteWins,
+        _ => GameResult::BlackWins,
+    };
+    Ok(GameOutcome::Played {
+        white: if a_white { a } else { b },
+        result,
+    })
 }
 
-/// Players still in the knockout after bracket round `k` started (byes of the round and
-/// both sides of its matches).
-fn in_round(progress: &BracketProgress, k: usize, live: &[LiveMatch]) -> Vec<u32> {
-    let mut v: Vec<u32> = progress
-        .bracket()
-        .rounds
-        .get(k)
-        .map(|r| r.byes.iter().filter_map(|e| progress.resolve(*e)).collect())
-        .unwrap_or_default();
-    for m in live {
-        match m.state.status() {
-            MatchStatus::Decided { winner, .. } => v.push(m.seed_of(winner)),
-            _ => v.extend([m.a, m.b]),
+/// The games of round `r` as the player records give them.
+fn round_records(
+    lines: &BTreeMap<u32, (usize, &trf::PlayerRecord)>,
+    r: usize,
+) -> RoundRecords<PairError> {
+    let mut blocks: BTreeMap<u32, Block> = BTreeMap::new();
+    for (&t, (line, p)) in lines {
+        let Some(rr) = p.round(r) else { continue };
+        if let Opponent::Player(o) = rr.opponent {
+            blocks.insert(
+                t,
+                Block {
+                    opponent: u32::from(o),
+                    colour: rr.colour,
+                    result: rr.result,
+                    line: *line,
+                },
+            );
         }
     }
-    v.sort_unstable();
-    v
+    let mut records = RoundRecords::default();
+    for (&a, ba) in &blocks {
+        records.opponents.insert(a, ba.opponent);
+        let b = ba.opponent;
+        if let Some(bb) = blocks.get(&b).filter(|bb| a < b && bb.opponent == a) {
+            records.games.insert((a, b), outcome(r, a, ba, b, bb));
+        }
+    }
+    records
 }
 
 /// The next TRF round `round` of the knockout recorded in `doc` (rounds `< round` are the
@@ -260,254 +194,25 @@ pub fn pair(
             "line {line}, columns 5-8: pairing number {t} with {n} players; a knockout is seeded by pairing numbers 1..={n}"
         )));
     }
-    let bracket =
-        knockout::bracket(n, options.bracket).map_err(|e| invalid(format!("players: {e}")))?;
-    let bracket_rounds = u32::try_from(bracket.rounds.len()).unwrap_or(u32::MAX);
-    let mut progress = BracketProgress::new(bracket);
-    let mut k = 0usize;
-    let mut live = start_round(&progress, k, &options.match_format)?;
-    let mut final_round = 0usize;
-    for r in 1..round {
-        let mut blocks: BTreeMap<u32, Block> = BTreeMap::new();
-        for (&t, (line, p)) in &lines {
-            let Some(rr) = p.round(r) else { continue };
-            if let Opponent::Player(o) = rr.opponent {
-                blocks.insert(
-                    t,
-                    Block {
-                        opponent: u32::from(o),
-                        colour: rr.colour,
-                        result: rr.result,
-                        line: *line,
-                        column: trf::player::layout::opponent_col(r),
-                    },
-                );
+    knockout::next_round(n, round, options, &|r| round_records(&lines, r)).map_err(|e| match e {
+        ReplayError::Record(e) => e,
+        // Said in the file's terms: a drawing of lots has no place in a TRF.
+        ReplayError::Rules(HistoryError::TieBreaksExhausted {
+            round,
+            a,
+            b,
+            bracket_round,
+        }) => no_pairing(format!(
+            "round {round}: the match {a}–{b} (bracket round {bracket_round}) is level after every configured stage: its winner is drawn by lot, which a TRF cannot record; pair the next round by hand or configure more tie-break games"
+        )),
+        ReplayError::Rules(e) => match e.place() {
+            Some((t, r)) => {
+                let line = lines.get(&t).map_or(0, |l| l.0);
+                invalid(format!("{}: {e}", place(line, r)))
             }
-        }
-        let at = |b: &Block| format!("line {}, column {}: round {r}", b.line, b.column);
-        // Every game of the round belongs to a match in progress.
-        let opponent_in_match: BTreeMap<u32, u32> = live
-            .iter()
-            .filter(|m| matches!(m.state.status(), MatchStatus::InProgress(_)))
-            .flat_map(|m| [(m.a, m.b), (m.b, m.a)])
-            .collect();
-        for (t, b) in &blocks {
-            match opponent_in_match.get(t) {
-                Some(&o) if o == b.opponent => {}
-                Some(&o) => {
-                    return Err(invalid(format!(
-                        "{}: pairing number {t} plays {}, but its match is against {o}",
-                        at(b),
-                        b.opponent,
-                    )));
-                }
-                None if live.is_empty() => {
-                    return Err(invalid(format!(
-                        "{}: pairing number {t} has a game, but the knockout was over after round {final_round}",
-                        at(b)
-                    )));
-                }
-                None => {
-                    return Err(invalid(format!(
-                        "{}: pairing number {t} has a game, but is not in a match still undecided in bracket round {}",
-                        at(b),
-                        k + 1
-                    )));
-                }
-            }
-        }
-        for m in &mut live {
-            let MatchStatus::InProgress(game) = m.state.status() else {
-                continue;
-            };
-            let (Some(ba), Some(bb)) = (blocks.get(&m.a), blocks.get(&m.b)) else {
-                let line = lines.get(&m.a).map_or(0, |l| l.0);
-                return Err(invalid(format!(
-                    "line {line}, column {}: round {r}: game {} of the match {}–{} (bracket round {}) was not played; record it (a forfeit `+`/`-` ends the match)",
-                    trf::player::layout::opponent_col(r),
-                    game.game_in_match,
-                    m.a,
-                    m.b,
-                    k + 1
-                )));
-            };
-            // Forfeits end the match (ADR knockout-002).
-            let forfeit =
-                |c: ResultCode| matches!(c, ResultCode::ForfeitWin | ResultCode::ForfeitLoss);
-            if forfeit(ba.result) || forfeit(bb.result) {
-                let loser = match (ba.result, bb.result) {
-                    (ResultCode::ForfeitWin, ResultCode::ForfeitLoss) => Side::B,
-                    (ResultCode::ForfeitLoss, ResultCode::ForfeitWin) => Side::A,
-                    (ResultCode::ForfeitLoss, ResultCode::ForfeitLoss) => {
-                        return Err(invalid(format!(
-                            "{}: double forfeit in the match {}–{}: a knockout needs a winner (record who goes through as `+`)",
-                            at(ba),
-                            m.a,
-                            m.b
-                        )));
-                    }
-                    _ => {
-                        return Err(invalid(format!(
-                            "{}: results {} and {} of the match {}–{} do not match",
-                            at(ba),
-                            ba.result.to_char(),
-                            bb.result.to_char(),
-                            m.a,
-                            m.b
-                        )));
-                    }
-                };
-                m.state
-                    .forfeit(loser)
-                    .map_err(|e| invalid(format!("{}: {e}", at(ba))))?;
-                continue;
-            }
-            let a_white = match (ba.colour, bb.colour) {
-                (Colour::White, Colour::Black) => true,
-                (Colour::Black, Colour::White) => false,
-                _ => {
-                    return Err(invalid(format!(
-                        "{}: colours {} and {} of the game {}–{}: one White, one Black",
-                        at(ba),
-                        ba.colour.to_char(),
-                        bb.colour.to_char(),
-                        m.a,
-                        m.b
-                    )));
-                }
-            };
-            let white = if a_white { Side::A } else { Side::B };
-            let a_points = match ba.result {
-                ResultCode::Win | ResultCode::UnratedWin => 2,
-                ResultCode::Draw | ResultCode::UnratedDraw => 1,
-                ResultCode::Loss | ResultCode::UnratedLoss => 0,
-                other => {
-                    return Err(invalid(format!(
-                        "{}: result {:?} is not a game result (1 = 0 + - W D L)",
-                        at(ba),
-                        other.to_char()
-                    )));
-                }
-            };
-            if ba.result.mirror() != Some(bb.result) {
-                return Err(invalid(format!(
-                    "{}: results {} and {} of the game {}–{} do not match",
-                    at(bb),
-                    ba.result.to_char(),
-                    bb.result.to_char(),
-                    m.a,
-                    m.b
-                )));
-            }
-            let result = match (a_points, white) {
-                (1, _) => GameResult::Draw,
-                (2, Side::A) | (0, Side::B) => GameResult::WhiteWins,
-                _ => GameResult::BlackWins,
-            };
-            if game.white != white {
-                if game.game_in_stage == 1 {
-                    // The first game of a stage: colours fixed by the regulations or drawn.
-                    if let Some(s) = m.format.stages.get_mut(game.stage) {
-                        s.first_white = Some(white);
-                    }
-                    m.rebuild()
-                        .map_err(|e| invalid(format!("{}: {e}", at(ba))))?;
-                } else {
-                    return Err(invalid(format!(
-                        "{}: pairing number {} has {} in game {} of the match {}–{}, but colours alternate within a stage: {} has White",
-                        at(ba),
-                        m.a,
-                        if a_white { "White" } else { "Black" },
-                        game.game_in_match,
-                        m.a,
-                        m.b,
-                        m.seed_of(game.white)
-                    )));
-                }
-            }
-            m.state
-                .record(result)
-                .map_err(|e| invalid(format!("{}: {e}", at(ba))))?;
-            m.results.push(result);
-        }
-        // A bracket round is over when all its matches are decided.
-        let all_decided = !live.is_empty()
-            && live
-                .iter()
-                .all(|m| matches!(m.state.status(), MatchStatus::Decided { .. }));
-        if all_decided {
-            let number = u32::try_from(k + 1).unwrap_or(u32::MAX);
-            for m in &live {
-                if let MatchStatus::Decided { winner, .. } = m.state.status() {
-                    let bracket_side = if m.swapped { winner.other() } else { winner };
-                    progress
-                        .record_winner(number, m.index, bracket_side)
-                        .map_err(|e| invalid(format!("round {r}: {e}")))?;
-                }
-            }
-            k += 1;
-            live = start_round(&progress, k, &options.match_format)?;
-            if live.is_empty() {
-                final_round = r;
-            }
-        }
-    }
-    if live.is_empty() {
-        let champion = progress
-            .champion()
-            .ok_or_else(|| invalid("the bracket has no final"))?;
-        return Ok(KnockoutNext::Over {
-            champion,
-            final_round,
-        });
-    }
-    let number = u32::try_from(k + 1).unwrap_or(u32::MAX);
-    let mut boards = Vec::new();
-    for m in &live {
-        match m.state.status() {
-            MatchStatus::InProgress(g) => {
-                let (white, black) = match g.white {
-                    Side::A => (m.a, m.b),
-                    Side::B => (m.b, m.a),
-                };
-                boards.push(KnockoutBoard {
-                    white,
-                    black,
-                    bracket_round: number,
-                    match_number: m.index + 1,
-                    game_in_match: g.game_in_match,
-                    stage: stage_name(&m.format, g.stage),
-                });
-            }
-            MatchStatus::TieBreaksExhausted => {
-                return Err(no_pairing(format!(
-                    "round {round}: the match {}–{} (bracket round {number}) is level after every configured stage: its winner is drawn by lot, which a TRF cannot record; pair the next round by hand or configure more tie-break games",
-                    m.a, m.b
-                )));
-            }
-            MatchStatus::Decided { .. } => {}
-        }
-    }
-    boards.sort_by_key(|b| b.white.min(b.black));
-    let playing: std::collections::BTreeSet<u32> =
-        boards.iter().flat_map(|b| [b.white, b.black]).collect();
-    let exempt = in_round(&progress, k, &live)
-        .into_iter()
-        .filter(|t| !playing.contains(t))
-        .collect();
-    let preliminary = progress
-        .bracket()
-        .rounds
-        .get(k)
-        .is_some_and(|r| r.preliminary);
-    Ok(KnockoutNext::Pair(KnockoutPairing {
-        round,
-        bracket_round: number,
-        bracket_rounds,
-        preliminary,
-        boards,
-        exempt,
-    }))
+            None => invalid(e.to_string()),
+        },
+    })
 }
 
 #[cfg(test)]
