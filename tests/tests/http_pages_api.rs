@@ -313,7 +313,18 @@ fn pages_and_the_json_api_over_http() {
             // writes and reads of registrations: exercised by tests/tests/webhooks.rs
             continue;
         }
+        if doc["paths"][p].get("get").is_none() {
+            // A write only (the TRF import): exercised below.
+            continue;
+        }
         let path = p.replace("{id}", id).replace("{round}", "1");
+        if path.ends_with("/export") {
+            let a = get(http, &path, &admin);
+            assert_eq!(a.status, 200, "{path}: {}", a.text());
+            assert_eq!(a.header("content-type"), Some("text/plain; charset=utf-8"));
+            assert!(a.text().contains("012 Ennis Open"), "{}", a.text());
+            continue;
+        }
         if path.ends_with("/events") {
             // Server-sent events from the first position, three of them; then resumed
             // after the second by Last-Event-ID: the third again, nothing twice.
@@ -382,6 +393,7 @@ fn pages_and_the_json_api_over_http() {
         (Some("Ennis Open"), Some(2)),
         "{t}"
     );
+    writes(http, id, &admin);
 
     // Paging: two at a time, every player once.
     let mut seen = Vec::new();
@@ -465,6 +477,86 @@ fn pages_and_the_json_api_over_http() {
 
 /// The document validated by `openapi-spec-validator` (PyPI, installed into .tools/python
 /// by tests/install-deps.sh; missing fails the test).
+/// The write endpoints (ADR http-006): a tournament created (a retry with the same
+/// Idempotency-Key answers the same one), the open exported as TRF and imported again as a
+/// new tournament, a broken file refused naming the line, a file over the 64 KiB of other
+/// bodies not refused for its size, and nothing written without a token.
+fn writes(http: u16, id: &str, admin: &[(&str, &str)]) {
+    let post = |path: &str, headers: &[(&str, &str)], body: &[u8]| {
+        arbiter_tests::http::request(http, "POST", path, headers, body)
+    };
+    let mut with_key = admin.to_vec();
+    with_key.push(("Idempotency-Key", "create-galway-1"));
+    with_key.push(("Content-Type", "application/json"));
+    let body =
+        br#"{"name": "Galway Open", "rounds": 7, "federation": "IRL", "start_date": "2026-03-01"}"#;
+    let a = post("/api/v1/tournaments", &with_key, body);
+    assert_eq!(a.status, 201, "{}", a.text());
+    let created = a.json();
+    assert_eq!(created["name"], "Galway Open", "{created}");
+    assert_eq!(created["rounds"], 7);
+    let again = post("/api/v1/tournaments", &with_key, body);
+    assert_eq!(again.status, 201, "{}", again.text());
+    assert_eq!(
+        again.json()["id"],
+        created["id"],
+        "a retry creates nothing new"
+    );
+    problem(
+        &post("/api/v1/tournaments", &[], body),
+        401,
+        "UNAUTHENTICATED",
+    );
+    let p = problem(
+        &post("/api/v1/tournaments", admin, b"{\"nom\": 1}"),
+        400,
+        "INVALID_ARGUMENT",
+    );
+    assert_eq!(p["field"], "body", "{p}");
+
+    let trf = get(http, &format!("/api/v1/tournaments/{id}/export"), admin).text();
+    let a = post(
+        "/api/v1/tournaments/import?as_new=true&name=Ennis%20Open%20copy",
+        admin,
+        trf.as_bytes(),
+    );
+    assert_eq!(a.status, 201, "{}", a.text());
+    let imported = a.json();
+    assert_eq!(
+        imported["tournament"]["name"], "Ennis Open copy",
+        "{imported}"
+    );
+    assert_eq!(imported["tournament"]["players"], 6, "{imported}");
+    let copy = imported["tournament"]["id"].as_str().unwrap();
+    let back = get(http, &format!("/api/v1/tournaments/{copy}/export"), admin).text();
+    let players = |t: &str| t.lines().filter(|l| l.starts_with("001")).count();
+    assert_eq!(players(&back), players(&trf), "{back}");
+
+    let broken = trf.replacen("001    1", "001    x", 1);
+    let p = problem(
+        &post(
+            "/api/v1/tournaments/import?as_new=true",
+            admin,
+            broken.as_bytes(),
+        ),
+        400,
+        "INVALID_ARGUMENT",
+    );
+    assert!(p["detail"].as_str().unwrap().contains(':'), "{p}");
+    // Over 64 KiB (the limit of other bodies): read, and refused for what it holds.
+    let big = format!(
+        "{trf}{}",
+        "### a comment line of the file, for its size\n".repeat(2_000)
+    );
+    assert!(big.len() > 64 * 1024);
+    let a = post(
+        "/api/v1/tournaments/import?as_new=true",
+        admin,
+        big.as_bytes(),
+    );
+    assert_ne!(a.status, 413, "{}", a.text());
+}
+
 fn validate_openapi(doc: &serde_json::Value) {
     let tools = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.tools/python");
     assert!(

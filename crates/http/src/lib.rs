@@ -26,5 +26,6 @@ pub mod pgn;
 pub mod problem;
 pub mod server;
 pub mod webhooks;
+pub mod writes;
 
 pub use server::{App, router, serve};

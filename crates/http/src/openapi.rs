@@ -38,7 +38,7 @@ impl utoipa::Modify for Bearer {
     info(
         title = "Arbiter API",
         version = "1",
-        description = "Read access to tournaments, players, pairings, results, a round's games as PGN, standings and history; webhooks (register, list, show, remove, deliveries, redeliver; ADR http-002), and under `webhooks` the request a delivery is (body version 2: the event with its content; ADR http-003). Errors are RFC 9457 problems (application/problem+json) carrying the gRPC code and the field. Reads carry ETags (If-None-Match → 304); lists are paged (page_size, page_token → next_page_token)."
+        description = "Read access to tournaments, players, pairings, results, a round's games as PGN, standings and history; tournaments created, imported from and exported as TRF; webhooks (register, list, show, remove, deliveries, redeliver; ADR http-002), and under `webhooks` the request a delivery is (body version 2: the event with its content; ADR http-003). Errors are RFC 9457 problems (application/problem+json) carrying the gRPC code and the field. Reads carry ETags (If-None-Match → 304); lists are paged (page_size, page_token → next_page_token)."
     ),
     paths(
         server::api_openapi,
@@ -49,6 +49,9 @@ impl utoipa::Modify for Bearer {
         server::api_results,
         server::api_standings,
         server::api_round_pgn,
+        crate::writes::api_create_tournament,
+        crate::writes::api_import_tournament,
+        crate::writes::api_export_tournament,
         server::api_history,
         server::api_events,
         crate::webhooks::api_add_webhook,
@@ -67,6 +70,9 @@ impl utoipa::Modify for Bearer {
         crate::webhooks::DeliveryJson,
         arbiter_webhooks::body::Body,
         api::TournamentJson,
+        crate::writes::NewTournamentJson,
+        crate::writes::FindingJson,
+        crate::writes::ImportedJson,
         api::TournamentPage,
         api::PlayerJson,
         api::PlayerPage,

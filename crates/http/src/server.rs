@@ -84,7 +84,8 @@ where
 }
 
 /// Most bytes of a request body (the API's reads take none; anything larger is refused
-/// with 413 before it is read).
+/// with 413 before it is read), except a TRF file to import
+/// (`arbiter_service_kit::limits::TRF_MESSAGE_BYTES`).
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// The routes.
@@ -99,8 +100,23 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/t/{id}/crosstable", get(page_crosstable))
         .route("/t/{id}/players/{tpn}", get(page_player))
         .route("/api/v1/openapi.json", get(api_openapi))
-        .route("/api/v1/tournaments", get(api_tournaments))
+        .route(
+            "/api/v1/tournaments",
+            get(api_tournaments).post(crate::writes::api_create_tournament),
+        )
+        .route(
+            "/api/v1/tournaments/import",
+            axum::routing::post(crate::writes::api_import_tournament).layer(
+                axum::extract::DefaultBodyLimit::max(
+                    arbiter_service_kit::limits::TRF_MESSAGE_BYTES,
+                ),
+            ),
+        )
         .route("/api/v1/tournaments/{id}", get(api_tournament))
+        .route(
+            "/api/v1/tournaments/{id}/export",
+            get(crate::writes::api_export_tournament),
+        )
         .route("/api/v1/tournaments/{id}/players", get(api_players))
         .route(
             "/api/v1/tournaments/{id}/rounds/{round}/pairings",
