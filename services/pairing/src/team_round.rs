@@ -548,3 +548,178 @@ fn swiss(
         .collect();
     Ok((pairings, r.pab, text))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_proto::v1::{
+        LineupSubmitted, PlayerAdded, PlayerData, TeamAdded, TeamRosterSet, TeamRulesSet,
+        TeamWithdrawn,
+    };
+    use arbiter_registry::roster::RosterEvent;
+
+    /// `teams` teams of three players (two boards and a reserve): team k holds p(3k+1),
+    /// p(3k+2), p(3k+3).
+    fn roster(teams: usize) -> Roster {
+        let mut r = Roster::default();
+        for i in 1..=3 * teams {
+            r.apply(RosterEvent::PlayerAdded(PlayerAdded {
+                player_id: format!("p{i}"),
+                data: Some(PlayerData {
+                    name: format!("Player, {i}"),
+                    rating_standard: 2400 - i as u32,
+                    ..Default::default()
+                }),
+                joined_round: 1,
+                missed_rounds: "zero".into(),
+            }));
+        }
+        r.apply(RosterEvent::TeamRulesSet(TeamRulesSet {
+            boards: 2,
+            ..Default::default()
+        }));
+        for k in 0..teams {
+            let id = format!("t{}", k + 1);
+            r.apply(RosterEvent::TeamAdded(TeamAdded {
+                team_id: id.clone(),
+                name: format!("Team {}", k + 1),
+                ..Default::default()
+            }));
+            r.apply(RosterEvent::TeamRosterSet(TeamRosterSet {
+                team_id: id,
+                player_ids: (1..=3).map(|j| format!("p{}", 3 * k + j)).collect(),
+            }));
+        }
+        r
+    }
+
+    fn lineup(r: &mut Roster, team: &str, round: u32, boards: &[&str]) {
+        r.apply(RosterEvent::LineupSubmitted(LineupSubmitted {
+            team_id: team.into(),
+            round,
+            boards: boards.iter().map(|b| (*b).to_owned()).collect(),
+            by_captain: false,
+        }));
+    }
+
+    #[test]
+    fn a_match_board_k_meets_board_k_with_colours_alternating_from_the_team_named_first() {
+        let r = roster(2);
+        let p = pair_team_round(&r, 1, 1, TeamSystem::RoundRobin, "").unwrap();
+        assert_eq!(p.matches.len(), 1);
+        let m = &p.matches[0];
+        let (first, second) = (m.first_team_id.as_str(), m.second_team_id.as_str());
+        let players = |t: &str| {
+            if t == "t1" {
+                ["p1", "p2"]
+            } else {
+                ["p4", "p5"]
+            }
+        };
+        assert_eq!(m.white_team_id, first);
+        let b1 = &p.boards[0];
+        assert_eq!(
+            (b1.white_id.as_str(), b1.black_id.as_str()),
+            (players(first)[0], players(second)[0])
+        );
+        let b2 = &p.boards[1];
+        assert_eq!(
+            (b2.white_id.as_str(), b2.black_id.as_str()),
+            (players(second)[1], players(first)[1])
+        );
+        assert_eq!(m.boards[1].white_team_id, second);
+        assert_eq!(p.bye_team_id, "", "two teams: no free team");
+    }
+
+    #[test]
+    fn an_empty_board_is_a_forfeit_win_for_the_other_side_and_two_empty_ones_no_game() {
+        let mut r = roster(2);
+        lineup(&mut r, "t1", 1, &["p1", ""]);
+        let p = pair_team_round(&r, 1, 1, TeamSystem::RoundRobin, "").unwrap();
+        assert_eq!(p.boards.len(), 1, "{p:?}");
+        let empty = &p.matches[0].boards[1];
+        assert_eq!((empty.board, empty.unopposed_player_id.as_str()), (0, "p5"));
+        lineup(&mut r, "t2", 1, &["p4", ""]);
+        let p = pair_team_round(&r, 1, 1, TeamSystem::RoundRobin, "").unwrap();
+        let empty = &p.matches[0].boards[1];
+        assert_eq!((empty.board, empty.unopposed_player_id.as_str()), (0, ""));
+        assert!(
+            p.explanation.contains("board 2 empty on both sides"),
+            "{}",
+            p.explanation
+        );
+    }
+
+    #[test]
+    fn a_reserve_in_the_line_up_plays_and_a_withdrawn_team_fields_nobody() {
+        let mut r = roster(2);
+        lineup(&mut r, "t2", 1, &["p4", "p6"]);
+        let p = pair_team_round(&r, 1, 1, TeamSystem::RoundRobin, "").unwrap();
+        assert!(
+            p.boards
+                .iter()
+                .any(|b| b.white_id == "p6" || b.black_id == "p6"),
+            "{p:?}"
+        );
+        r.apply(RosterEvent::TeamWithdrawn(TeamWithdrawn {
+            team_id: "t2".into(),
+            from_round: 1,
+        }));
+        let p = pair_team_round(&r, 1, 1, TeamSystem::RoundRobin, "").unwrap();
+        assert!(p.boards.is_empty(), "{p:?}");
+        let unopposed: Vec<&str> = p.matches[0]
+            .boards
+            .iter()
+            .map(|b| b.unopposed_player_id.as_str())
+            .collect();
+        assert_eq!(unopposed, ["p1", "p2"]);
+    }
+
+    #[test]
+    fn the_boards_made_again_keep_the_matches_and_take_the_new_line_up() {
+        let mut r = roster(4);
+        let p = pair_team_round(&r, 1, 3, TeamSystem::RoundRobin, "").unwrap();
+        let paired = arbiter_proto::v1::RoundPaired {
+            round: 1,
+            boards: p.boards.clone(),
+            matches: p.matches.clone(),
+            explanation: p.explanation.clone(),
+            ..Default::default()
+        };
+        lineup(&mut r, "t1", 1, &["p1", "p3"]);
+        let again = reboard(&r, 1, &paired).unwrap();
+        let teams = |ms: &[PairedMatch]| -> Vec<(String, String)> {
+            ms.iter()
+                .map(|m| (m.first_team_id.clone(), m.second_team_id.clone()))
+                .collect()
+        };
+        assert_eq!(teams(&again.matches), teams(&p.matches));
+        assert!(
+            again
+                .boards
+                .iter()
+                .any(|b| b.white_id == "p3" || b.black_id == "p3")
+        );
+        assert!(
+            !again
+                .boards
+                .iter()
+                .any(|b| b.white_id == "p2" || b.black_id == "p2")
+        );
+    }
+
+    #[test]
+    fn a_double_cycle_when_more_rounds_are_announced_than_one_cycle_has() {
+        assert_eq!(cycles(4, 3), Cycles::Single);
+        assert!(matches!(cycles(4, 6), Cycles::Double(_)));
+        assert_eq!(cycles(5, 5), Cycles::Single);
+        assert!(matches!(cycles(5, 10), Cycles::Double(_)));
+    }
+
+    #[test]
+    fn a_team_tournament_needs_two_teams_with_rosters() {
+        let r = roster(1);
+        let e = pair_team_round(&r, 1, 1, TeamSystem::RoundRobin, "").unwrap_err();
+        assert!(e.message.contains("two teams or more"), "{}", e.message);
+    }
+}
