@@ -165,7 +165,8 @@ fn service(app: &App) -> Result<&Arc<dyn pb::webhook_service_server::WebhookServ
     })
 }
 
-fn created<T: Serialize>(value: &T) -> Response {
+/// A 201 answer with `value` as JSON.
+pub(crate) fn created<T: Serialize>(value: &T) -> Response {
     let body = serde_json::to_vec(value).unwrap_or_default();
     (
         StatusCode::CREATED,

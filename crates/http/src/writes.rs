@@ -5,7 +5,7 @@
 //! the same key is answered as the first), else a new one.
 use arbiter_proto::v1 as pb;
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 use crate::api::TournamentJson;
 use crate::problem::{self, Problem};
 use crate::server::{App, api_answer, grpc, query, st};
-use crate::webhooks::command_meta;
+use crate::webhooks::{command_meta, created};
 
 type AppState = State<std::sync::Arc<App>>;
 
@@ -72,15 +72,6 @@ pub struct FindingJson {
 pub struct ImportedJson {
     pub tournament: TournamentJson,
     pub findings: Vec<FindingJson>,
-}
-
-fn created<T: Serialize>(value: &T) -> Response {
-    (
-        StatusCode::CREATED,
-        [(axum::http::header::CONTENT_TYPE, "application/json")],
-        serde_json::to_vec(value).unwrap_or_default(),
-    )
-        .into_response()
 }
 
 /// Creates a tournament (`CreateTournament`).
