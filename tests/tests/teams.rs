@@ -498,7 +498,11 @@ fn the_servers_team_standings_of_an_imported_team_event_are_the_offline_ones() {
     );
     assert!(text.contains("R1 opponent 8"), "{text}");
 
-    // Board prizes need the board of each game, which only rounds paired here record.
+    // Board prizes need the board of each game, which only rounds paired here record: a
+    // file offline is refused as a usage error, an imported event by the server.
+    let o = a.run(&["standings", "--trf", file, "--teams", "--boards"]);
+    assert_eq!(o.status.code(), Some(2), "{}", output_text(&o));
+    assert!(output_text(&o).contains("--boards is for a team tournament on the server"));
     let o = a.refused(&["standings", &id, "--teams", "--boards"]);
     assert!(
         o.contains("board_prizes")

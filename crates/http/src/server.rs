@@ -921,32 +921,10 @@ async fn api_round_pgn(
 ) -> Response {
     let r = async {
         query(raw.as_deref(), &[])?;
-        let round = api::path_number("round", &round, u32::MAX)?;
         let t = app.heading(&headers, &id)?;
-        let pairing = app
-            .pairing
-            .get_pairings(grpc(
-                &headers,
-                pb::GetPairingsRequest {
-                    tournament_id: t.tournament_id.clone(),
-                    round,
-                },
-            )?)
-            .await
-            .map_err(st)?
-            .into_inner();
-        let results = app
-            .results
-            .get_round_results(grpc(
-                &headers,
-                pb::GetRoundResultsRequest {
-                    tournament_id: t.tournament_id.clone(),
-                    round,
-                },
-            )?)
-            .await
-            .map(tonic::Response::into_inner)
-            .ok();
+        // The round's published pairing and its results, as the round's page reads them.
+        let (pairing, results) = app.published_round(&headers, &t, &round).await?;
+        let round = pairing.round;
         let players = app.players(&t.tournament_id);
         let mut games = Vec::with_capacity(pairing.boards.len());
         for b in &pairing.boards {

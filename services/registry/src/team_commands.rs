@@ -176,7 +176,7 @@ impl Registry {
             LineupRefusal::NotTheCaptain(m) => {
                 Status::permission_denied(format!("{m} (caller {})", caller.name))
             }
-            LineupRefusal::Late(m) | LineupRefusal::Paired(m) => Status::failed_precondition(m),
+            LineupRefusal::Late(m) | LineupRefusal::HasResults(m) => Status::failed_precondition(m),
         })?;
         self.append_roster(caller.actor, &meta, &t, events).await
     }

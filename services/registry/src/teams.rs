@@ -524,7 +524,7 @@ pub enum LineupRefusal {
     Late(String),
     /// The round has results: its line-ups are fixed (FAILED_PRECONDITION; ADR
     /// pairing-005).
-    Paired(String),
+    HasResults(String),
 }
 
 impl From<FieldError> for LineupRefusal {
@@ -571,7 +571,7 @@ pub fn decide_lineup(
     }
     check_round("round", round, rounds)?;
     if roster.record.pairings.contains_key(&round) && roster.round_has_results(round) {
-        return Err(LineupRefusal::Paired(format!(
+        return Err(LineupRefusal::HasResults(format!(
             "round: round {round} has results, so {:?}'s line-up of that round is fixed",
             t.name
         )));

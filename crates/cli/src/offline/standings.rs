@@ -149,11 +149,6 @@ impl StandingsArgs {
                 "--rounds is for --trf FILE; a tournament's standings after round {r}: --round {r}"
             )));
         }
-        if self.boards && !self.on_server() {
-            return Err(usage(
-                "--boards is for a team tournament on the server (the board of each game is in its record; a team TRF's rounds carry no board numbers)",
-            ));
-        }
         let offline_only = [
             (self.forfeits_from_points, "--forfeits-from-points"),
             (self.kind.is_some(), "--kind"),
@@ -193,6 +188,11 @@ impl StandingsArgs {
 }
 
 pub fn run(cli: &Cli, a: &StandingsArgs) -> Result<(), Failure> {
+    if a.boards {
+        return Err(usage(
+            "--boards is for a team tournament on the server (the board of each game is in its record, ADR results-004): give its ID instead of --trf FILE",
+        ));
+    }
     let Some(path) = a.trf.as_deref() else {
         return Err(usage(
             "--trf FILE (offline) or a tournament ID (server) is required",
