@@ -222,4 +222,43 @@ async fn a_clock_reported_result_is_applied_or_confirmed() {
     let anonymous =
         arbiter_tests::http::get(http, &format!("/api/v1/tournaments/{id}/rounds/1/pgn"), &[]);
     assert_eq!(anonymous.status, 401, "{}", anonymous.text());
+
+    // The round's live boards over SSE (ADR http-009): every board with a clock, as it
+    // stands (the stream is told to end after two board events).
+    let live_path = format!("/api/v1/tournaments/{id}/rounds/1/live?limit=2");
+    let live = arbiter_tests::http::get(http, &live_path, &[("Authorization", bearer.as_str())]);
+    assert_eq!(live.status, 200, "{}", live.text());
+    assert_eq!(live.header("content-type"), Some("text/event-stream"));
+    let boards: Vec<serde_json::Value> = live
+        .text()
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect();
+    assert_eq!(live.text().matches("event: board\n").count(), 2);
+    let mut numbers: Vec<u64> = boards
+        .iter()
+        .map(|b| b["board"].as_u64().unwrap())
+        .collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, [1, 2], "{}", live.text());
+    for b in &boards {
+        assert_eq!(b["round"], 1, "{b}");
+        assert_eq!(b["moves"], 4, "{b}");
+        assert_eq!(b["last_move"], "2… Qh4#", "{b}");
+        assert_eq!(b["result"], "0-1", "{b}");
+        assert_eq!(b["running"], false, "{b}");
+        assert!(b["server_now_ms"].as_u64().unwrap() > 0, "{b}");
+    }
+    let anonymous = arbiter_tests::http::get(http, &live_path, &[]);
+    assert_eq!(anonymous.status, 401, "{}", anonymous.text());
+    // Public: the boards are public too (the PGN's moves, the live stream) without a token.
+    ok(&data, port, &["access", "public", &id]);
+    let public = arbiter_tests::http::get(http, &live_path, &[]);
+    assert_eq!(public.status, 200, "{}", public.text());
+    assert_eq!(public.text().matches("event: board\n").count(), 2);
+    let pgn =
+        arbiter_tests::http::get(http, &format!("/api/v1/tournaments/{id}/rounds/1/pgn"), &[]);
+    assert_eq!(pgn.status, 200, "{}", pgn.text());
+    assert_eq!(pgn.text().matches("Qh4#").count(), 2, "{}", pgn.text());
 }

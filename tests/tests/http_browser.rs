@@ -222,3 +222,180 @@ fn public_pages_in_headless_chromium_at_phone_width_with_axe() {
     wd.screenshot(&shots.join("crosstable-1280.png"));
     println!("screenshots kept in {}", shots.display());
 }
+
+/// Issue 44's acceptance: "a live board updates when a move is sent". A public event,
+/// round 1 published, board 1 on a clock: the live page at 375 px shows the clock's
+/// first move; a move sent by the board's device appears without a reload, the running
+/// clock changes sides; board 2 has no clock and says so; axe-core finds no serious
+/// violation on the live page.
+#[test]
+fn a_live_board_updates_when_a_move_is_sent() {
+    use arbiter_proto::v1::clock_service_client::ClockServiceClient;
+    use arbiter_proto::v1::telemetry::Item;
+    use arbiter_proto::v1::{ClockStartedIn, CommandMeta, MoveIn, OpenBoardRequest, Telemetry};
+    use tonic::codegen::tokio_stream::wrappers::ReceiverStream;
+
+    let dir = tempfile::tempdir().unwrap();
+    let (a, _server, http) = Arbiter::embedded_http(dir.path());
+    let created = a.json(&[
+        "tournament",
+        "create",
+        "--name",
+        "Live Open",
+        "--rounds",
+        "3",
+    ]);
+    let id = created["tournament_id"].as_str().unwrap().to_owned();
+    for (name, rating) in &PLAYERS[..4] {
+        a.ok(&["player", "add", &id, "--name", name, "--rating", rating]);
+    }
+    a.ok(&["round", "pair", &id, "1"]);
+    a.ok(&["round", "publish", &id, "1"]);
+    a.ok(&["access", "public", &id]);
+
+    let token = std::fs::read_to_string(a.data.join("admin.token")).unwrap();
+    let token = token
+        .lines()
+        .find_map(|l| l.strip_prefix("admin "))
+        .unwrap()
+        .trim()
+        .to_owned();
+    fn authed<T>(token: &str, body: T) -> tonic::Request<T> {
+        let mut r = tonic::Request::new(body);
+        r.metadata_mut()
+            .insert("authorization", format!("Bearer {token}").parse().unwrap());
+        r
+    }
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (tx, mut replies) = rt.block_on(async {
+        let mut clock = ClockServiceClient::connect(format!("http://127.0.0.1:{}", a.port))
+            .await
+            .unwrap();
+        clock
+            .open_board(authed(
+                &token,
+                OpenBoardRequest {
+                    meta: Some(CommandMeta {
+                        command_id: "open-1".into(),
+                        ..Default::default()
+                    }),
+                    tournament_id: id.clone(),
+                    board: 1,
+                    round: 1,
+                    time_control: "5400+30".into(),
+                    laws_edition: "2023".into(),
+                    ..Default::default()
+                },
+            ))
+            .await
+            .unwrap();
+        let (tx, items) = tokio::sync::mpsc::channel(16);
+        let replies = clock
+            .board_telemetry(authed(&token, ReceiverStream::new(items)))
+            .await
+            .unwrap()
+            .into_inner();
+        (tx, replies)
+    });
+    let mut seq = 0;
+    let mut send = |item: Item| {
+        seq += 1;
+        let t = Telemetry {
+            tournament_id: id.clone(),
+            board: 1,
+            device_id: "dgt-1".into(),
+            seq,
+            item: Some(item),
+            ..Default::default()
+        };
+        rt.block_on(async {
+            tx.send(t).await.unwrap();
+            let r = replies.message().await.unwrap().unwrap();
+            assert!(
+                matches!(
+                    r.outcome,
+                    Some(arbiter_proto::v1::telemetry_reply::Outcome::Accepted(_))
+                ),
+                "{r:?}"
+            );
+        });
+    };
+    let mv = |san: &str| {
+        Item::Move(MoveIn {
+            san: san.as_bytes().to_vec(),
+            uci: String::new(),
+        })
+    };
+    send(Item::ClockStarted(ClockStartedIn {}));
+    send(mv("e4"));
+
+    let axe = axe_source();
+    let shots = artefacts();
+    let wd = WebDriver::start();
+    wd.window(375, 812);
+    wd.goto(&format!("http://127.0.0.1:{http}/t/{id}/rounds/1/live"));
+    let row = |wd: &WebDriver| {
+        wd.execute(
+            "return [...document.querySelectorAll('tr.live-board')].map(r => ({\
+                board: Number(r.dataset.board), moves: r.dataset.moves, running: r.dataset.running,\
+                last: r.querySelector('.last-move')?.textContent ?? '',\
+                white: r.querySelector('.white-clock').textContent,\
+                black: r.querySelector('.black-clock').textContent}));",
+            json!([]),
+        )
+    };
+    let first = row(&wd);
+    assert_eq!(first[0]["moves"], "1", "{first}");
+    assert_eq!(first[0]["last"], "1. e4", "{first}");
+    assert_eq!(first[0]["running"], "black", "{first}");
+    assert_eq!(first[1]["board"], 2);
+    assert!(
+        first[1]["white"].as_str().unwrap().contains("no clock"),
+        "{first}"
+    );
+    // Connected to the stream before the next move.
+    let mut connected = false;
+    for _ in 0..100 {
+        let s = wd.execute(
+            "return document.getElementById('live-status').textContent;",
+            json!([]),
+        );
+        if s.as_str().unwrap().starts_with("Live:") {
+            connected = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(connected, "the page did not connect to its live stream");
+
+    send(mv("e5"));
+    let mut shown = Value::Null;
+    for _ in 0..100 {
+        shown = row(&wd);
+        if shown[0]["moves"] == "2" {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(
+        shown[0]["moves"], "2",
+        "the move did not reach the page: {shown}"
+    );
+    assert_eq!(shown[0]["last"], "1… e5", "{shown}");
+    assert_eq!(shown[0]["running"], "white", "{shown}");
+    let widths = wd.execute(
+        "return [document.documentElement.scrollWidth, window.innerWidth];",
+        json!([]),
+    );
+    assert!(
+        widths[0].as_u64().unwrap() <= widths[1].as_u64().unwrap(),
+        "the live page is wider than the phone: {widths}"
+    );
+    wd.screenshot(&shots.join("live-375.png"));
+    let v = serious_violations(&wd, &axe);
+    assert!(
+        v.is_empty(),
+        "live: axe-core: {}",
+        serde_json::to_string_pretty(&v).unwrap()
+    );
+}

@@ -362,6 +362,15 @@ fn pages_and_the_json_api_over_http() {
             assert_eq!(p["field"], "Last-Event-ID");
             continue;
         }
+        if path.ends_with("/live") {
+            // A round's live boards (SSE): no clock in this event, so nothing to send;
+            // exercised with clocks by tests/tests/clock_to_results.rs and in Chromium
+            // by tests/tests/http_browser.rs. A round not paired is refused before any
+            // stream opens:
+            let a = get(http, &p.replace("{id}", id).replace("{round}", "9"), &admin);
+            assert!(a.status == 400 || a.status == 404, "{path}: {}", a.text());
+            continue;
+        }
         if path.ends_with("/pgn") {
             // No clock in this event: every board of the round with its tags and result;
             // the games with clock moves: tests/tests/clock_to_results.rs.

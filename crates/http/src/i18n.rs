@@ -104,6 +104,36 @@ pub const MESSAGES: &[(&str, [&str; 2])] = &[
     ),
     ("by_board", ["By board", "Par échiquier"]),
     ("by_name", ["By name", "Par nom"]),
+    ("live", ["Live", "En direct"]),
+    (
+        "live_round",
+        ["Live boards, round {n}", "Parties en direct, ronde {n}"],
+    ),
+    ("white_clock", ["White’s clock", "Pendule des Blancs"]),
+    ("black_clock", ["Black’s clock", "Pendule des Noirs"]),
+    ("moves", ["Moves", "Coups"]),
+    ("no_clock", ["no clock", "sans pendule"]),
+    (
+        "live_connecting",
+        [
+            "Connecting to the live boards…",
+            "Connexion aux parties en direct…",
+        ],
+    ),
+    (
+        "live_connected",
+        [
+            "Live: clocks and moves update by themselves.",
+            "En direct : pendules et coups se mettent à jour d’eux-mêmes.",
+        ],
+    ),
+    (
+        "live_interrupted",
+        [
+            "Live updates interrupted; reconnecting…",
+            "Direct interrompu ; reconnexion…",
+        ],
+    ),
     ("standings", ["Standings", "Classement"]),
     (
         "standings_after",

@@ -15,11 +15,14 @@
 //!   (public tournaments without a token; nothing personal on a page).
 //!
 //! - [`webhooks`]: `/api/v1/webhooks`, the `WebhookService` over JSON (ADR http-002).
+//! - [`live`]: a round's live boards (clocks and moves from clock-telemetry) over
+//!   server-sent events and on the round's live page (ADR http-009).
 //!
 //! `pages`, `api`, `problem` and `i18n` are pure (no I/O): tested without a server.
 pub mod api;
 pub mod events;
 pub mod i18n;
+pub mod live;
 pub mod openapi;
 pub mod pages;
 pub mod pgn;

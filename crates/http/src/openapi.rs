@@ -38,7 +38,7 @@ impl utoipa::Modify for Bearer {
     info(
         title = "Arbiter API",
         version = "1",
-        description = "Read access to tournaments, players, pairings, results, a round's games as PGN, standings and history; tournaments created, imported from and exported as TRF; webhooks (register, list, show, remove, deliveries, redeliver; ADR http-002), and under `webhooks` the request a delivery is (body version 2: the event with its content; ADR http-003). Errors are RFC 9457 problems (application/problem+json) carrying the gRPC code and the field. Reads carry ETags (If-None-Match → 304); lists are paged (page_size, page_token → next_page_token)."
+        description = "Read access to tournaments, players, pairings, results, a round's games as PGN, standings and history; a round's live boards (clocks and moves) over server-sent events; tournaments created, imported from and exported as TRF; webhooks (register, list, show, remove, deliveries, redeliver; ADR http-002), and under `webhooks` the request a delivery is (body version 2: the event with its content; ADR http-003). Errors are RFC 9457 problems (application/problem+json) carrying the gRPC code and the field. Reads carry ETags (If-None-Match → 304); lists are paged (page_size, page_token → next_page_token)."
     ),
     paths(
         server::api_openapi,
@@ -54,6 +54,7 @@ impl utoipa::Modify for Bearer {
         crate::writes::api_export_tournament,
         server::api_history,
         server::api_events,
+        crate::live::api_live,
         crate::webhooks::api_add_webhook,
         crate::webhooks::api_list_webhooks,
         crate::webhooks::api_get_webhook,
@@ -88,6 +89,7 @@ impl utoipa::Modify for Bearer {
         api::HistoryEntryJson,
         api::HistoryPage,
         crate::events::EventJson,
+        crate::live::LiveBoardJson,
     )),
     modifiers(&Bearer)
 )]

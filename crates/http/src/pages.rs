@@ -23,6 +23,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ),
     ("round.html", include_str!("../templates/round.html")),
     ("by_name.html", include_str!("../templates/by_name.html")),
+    ("live.html", include_str!("../templates/live.html")),
     (
         "standings.html",
         include_str!("../templates/standings.html"),
@@ -221,6 +222,7 @@ enum Tab {
     Home,
     Round(u32),
     ByName(u32),
+    Live(u32),
     Standings,
     Crosstable,
     None,
@@ -252,7 +254,7 @@ fn frame(site: &Site, t: Option<&Tournament>, page_title: String, tab: Tab) -> F
         let last = t.paired_rounds;
         if last > 0 {
             let r = match tab {
-                Tab::Round(r) | Tab::ByName(r) => r,
+                Tab::Round(r) | Tab::ByName(r) | Tab::Live(r) => r,
                 _ => last,
             };
             tabs.push(Link {
@@ -264,6 +266,11 @@ fn frame(site: &Site, t: Option<&Tournament>, page_title: String, tab: Tab) -> F
                 href: format!("{base}/rounds/{r}/by-name{lq}"),
                 label: word(lang, "by_name").into(),
                 current: tab == Tab::ByName(r),
+            });
+            tabs.push(Link {
+                href: format!("{base}/rounds/{r}/live{lq}"),
+                label: word(lang, "live").into(),
+                current: tab == Tab::Live(r),
             });
         }
         tabs.push(Link {
@@ -1189,5 +1196,6 @@ pub fn error_page(site: &Site, title: &str, detail: &str) -> Result<String, Page
     )
 }
 
+pub mod live;
 #[cfg(test)]
 mod tests;

@@ -53,8 +53,12 @@ pub struct App {
     pub shutdown: tokio::sync::watch::Receiver<bool>,
     /// The webhook service (ADR http-002), where the process hosts it.
     pub webhooks: Option<Arc<dyn pb::webhook_service_server::WebhookService>>,
-    /// Clock-telemetry's `GetClockState` (a round's PGN), where the process hosts it.
+    /// Clock-telemetry's `GetClockState` (a round's PGN, the live boards), where the
+    /// process hosts it.
     pub clock: Option<ClockStates>,
+    /// Clock-telemetry's updates of a tournament's boards (the live boards, ADR
+    /// http-009), where the process hosts it.
+    pub live: Option<crate::live::LiveUpdates>,
 }
 
 /// `GetClockState` of the clock-telemetry service, as the API calls it.
@@ -96,6 +100,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/t/{id}/qr.svg", get(page_qr))
         .route("/t/{id}/rounds/{round}", get(page_round))
         .route("/t/{id}/rounds/{round}/by-name", get(page_by_name))
+        .route("/t/{id}/rounds/{round}/live", get(crate::live::page_live))
+        .route("/static/live.js", get(crate::live::live_js))
         .route("/t/{id}/standings", get(page_standings))
         .route("/t/{id}/crosstable", get(page_crosstable))
         .route("/t/{id}/players/{tpn}", get(page_player))
@@ -130,6 +136,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route(
             "/api/v1/tournaments/{id}/rounds/{round}/pgn",
             get(api_round_pgn),
+        )
+        .route(
+            "/api/v1/tournaments/{id}/rounds/{round}/live",
+            get(crate::live::api_live),
         )
         .route("/api/v1/tournaments/{id}/history", get(api_history))
         .route("/api/v1/tournaments/{id}/events", get(api_events))
@@ -331,7 +341,7 @@ impl App {
 
     /// A tournament's heading, for a caller who may read its pairings (the rule of
     /// `GetPairings`: its roles, or anybody when the tournament is public).
-    fn heading(&self, headers: &HeaderMap, id: &str) -> Result<pb::Tournament, Problem> {
+    pub(crate) fn heading(&self, headers: &HeaderMap, id: &str) -> Result<pb::Tournament, Problem> {
         let req = grpc(headers, ())?;
         self.auth
             .authorize(&req, "GetPairings", Scope::Tournament(id))
@@ -344,7 +354,7 @@ impl App {
         })
     }
 
-    fn players(&self, id: &str) -> pages::Players {
+    pub(crate) fn players(&self, id: &str) -> pages::Players {
         self.tournaments
             .roster(id.trim())
             .map(|r| pages::public_players(&r))
@@ -352,7 +362,7 @@ impl App {
     }
 
     /// A published round's pairing and results (a page shows only what is published).
-    async fn published_round(
+    pub(crate) async fn published_round(
         &self,
         headers: &HeaderMap,
         t: &pb::Tournament,
@@ -457,7 +467,7 @@ impl App {
     }
 }
 
-fn html_page(headers: &HeaderMap, site: &Site, r: Result<String, Problem>) -> Response {
+pub(crate) fn html_page(headers: &HeaderMap, site: &Site, r: Result<String, Problem>) -> Response {
     match r {
         Ok(body) => tagged(
             headers,
@@ -485,12 +495,12 @@ fn html_page(headers: &HeaderMap, site: &Site, r: Result<String, Problem>) -> Re
     }
 }
 
-fn rendered(r: Result<String, pages::PageError>) -> Result<String, Problem> {
+pub(crate) fn rendered(r: Result<String, pages::PageError>) -> Result<String, Problem> {
     r.map_err(|e| st(Status::internal(e.0)))
 }
 
 /// The page's query (only `lang`) and its site; a bad query is the page's error.
-fn page_query(
+pub(crate) fn page_query(
     app: &App,
     headers: &HeaderMap,
     raw: Option<&str>,

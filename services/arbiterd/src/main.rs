@@ -249,6 +249,10 @@ async fn run() -> anyhow::Result<()> {
                 shutdown: platform.shutdown.clone(),
                 webhooks: Some(std::sync::Arc::new(webhooks.clone())),
                 clock: Some(arbiter_http::server::clock_states(clock.clone())),
+                live: Some({
+                    let clock = clock.clone();
+                    std::sync::Arc::new(move |t: &str| clock.watch_tournament(t))
+                }),
             });
             println!("http listening on {local} (pages /, API /api/v1)");
             let shutdown = platform.shutdown.clone();

@@ -146,8 +146,15 @@ struct Inner {
     /// The registry's record folded from the same log (`RegistryCheck::SameLog`).
     registry: Option<arbiter_registry::projection::Tournaments>,
     boards: Mutex<HashMap<(String, u32), Arc<Cell>>>,
+    /// Every board's updates of a tournament in one channel, for the live pages (ADR
+    /// http-009): made for the first watcher of the tournament ([`ClockTelemetry::watch_tournament`]).
+    live: std::sync::Mutex<HashMap<String, broadcast::Sender<BoardUpdate>>>,
     shutdown: watch::Receiver<bool>,
 }
+
+/// How many updates of one tournament's boards a live watcher may fall behind before it
+/// is told it lagged (it then reads every board's state again).
+pub const LIVE_UPDATES_BUFFER: usize = 1024;
 
 /// One board in memory.
 struct Cell {
@@ -270,6 +277,7 @@ impl ClockTelemetry {
             device_clock_tolerance_ms: device_clock_tolerance_ms.min(MAX_DEVICE_CLOCK_TOLERANCE_MS),
             registry,
             boards: Mutex::new(HashMap::new()),
+            live: std::sync::Mutex::new(HashMap::new()),
             shutdown: platform.shutdown.clone(),
         });
         let svc = ClockTelemetry {
@@ -491,11 +499,21 @@ impl ClockTelemetry {
                 Board::fold(guard, t, p, v);
             }
             if let Some(b) = guard.as_ref() {
-                let _ = cell.updates.send(BoardUpdate {
+                let update = BoardUpdate {
                     event_type: types.join(","),
                     effects: decided.effects.clone(),
                     state: Some(board::state(b, self.inner.time.now_ms())),
-                });
+                };
+                let live = self
+                    .inner
+                    .live
+                    .lock()
+                    .ok()
+                    .and_then(|m| m.get(&cell.tournament_id).cloned());
+                if let Some(live) = live {
+                    let _ = live.send(update.clone());
+                }
+                let _ = cell.updates.send(update);
             }
             cell.changed.send_modify(|n| *n += 1);
         }
@@ -815,6 +833,20 @@ impl ClockTelemetry {
             }
         }
         Ok(())
+    }
+
+    /// Every update of every board of `tournament_id` from now on, as `WatchBoard` gives
+    /// one board's (in process, no access check: the caller checked `WatchBoard`'s rule;
+    /// the live pages, ADR http-009). A receiver more than [`LIVE_UPDATES_BUFFER`]
+    /// updates behind is told it lagged.
+    pub fn watch_tournament(&self, tournament_id: &str) -> broadcast::Receiver<BoardUpdate> {
+        let mut live = match self.inner.live.lock() {
+            Ok(m) => m,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        live.entry(tournament_id.to_owned())
+            .or_insert_with(|| broadcast::channel(LIVE_UPDATES_BUFFER).0)
+            .subscribe()
     }
 
     /// The live state of a board.

@@ -335,3 +335,51 @@ fn a_team_round_page_names_the_matches() {
         "{fr}"
     );
 }
+
+#[test]
+fn the_live_page_has_each_boards_clocks_as_they_stand_and_marks_boards_without_one() {
+    let state = arbiter_proto::v1::ClockState {
+        board: 1,
+        round: 1,
+        started: true,
+        side_to_move: "black".into(),
+        white_ms: 5_390_000,
+        black_ms: 65_000,
+        as_of_ms: 10_000,
+        moves_san: vec!["e4".into(), "e5".into(), "Nf3".into()],
+        ..Default::default()
+    };
+    let states: HashMap<u32, crate::live::LiveBoardJson> =
+        [(1, crate::live::LiveBoardJson::of(&state))].into();
+    let html = live::live_page(
+        &site(Lang::En),
+        &tournament(),
+        &view(2),
+        &states,
+        &players(5),
+        15_000,
+    )
+    .unwrap();
+    no_markup_from_data(&html);
+    // Board 1: Black's clock ran 5 s since its reading; board 2 has no clock.
+    assert!(html.contains("data-board=\"1\" data-moves=\"3\" data-running=\"black\""));
+    assert!(
+        html.contains(">1:29:50<") && html.contains(">1:00<"),
+        "{html}"
+    );
+    assert!(html.contains("2. Nf3"));
+    assert!(html.contains("data-board=\"2\" data-moves=\"0\" data-running=\"\""));
+    assert_eq!(html.matches("no clock").count(), 2);
+    assert!(html.contains("data-stream=\"/api/v1/tournaments/T1/rounds/1/live\""));
+    assert!(html.contains("<script src=\"/static/live.js\" defer></script>"));
+    let fr = live::live_page(
+        &site(Lang::Fr),
+        &tournament(),
+        &view(2),
+        &states,
+        &players(5),
+        15_000,
+    )
+    .unwrap();
+    assert!(fr.contains("Parties en direct, ronde 1") && fr.contains("sans pendule"));
+}

@@ -323,8 +323,9 @@ pub const RULES: &[Rule] = &[
     // clock-telemetry
     w("clock", "OpenBoard", ARB),
     rule("clock", "BoardTelemetry", true, PerMessage, CLOCK_W),
-    r("clock", "GetClockState", CLOCK_R),
-    r("clock", "WatchBoard", CLOCK_R),
+    // a public tournament's boards are public: its live pages and round PGN (ADR http-009)
+    public(r("clock", "GetClockState", CLOCK_R)),
+    public(r("clock", "WatchBoard", CLOCK_R)),
     w("clock", "AdjournGame", ARB),
     w("clock", "ResumeGame", ARB),
     // the sealed move (Guidelines I.7): the arbiters only
