@@ -21,6 +21,8 @@
 //!
 //! Run through `make bench` (release build). Numbers are measurements, never test
 //! assertions: the targets are printed beside them.
+#[path = "bench/http.rs"]
+mod http;
 #[path = "bench/load.rs"]
 mod load;
 #[path = "bench/service_path.rs"]
@@ -315,6 +317,7 @@ const SECTIONS: &[&str] = &[
     "limits",
     "auth",
     "load",
+    "http",
 ];
 
 fn main() -> anyhow::Result<()> {
@@ -395,6 +398,7 @@ async fn sections(mut args: Vec<String>) -> anyhow::Result<()> {
             "limits" => limits_section(&out).await?,
             "auth" => auth_section(&out).await?,
             "load" => load::section(&out, modes).await?,
+            "http" => http::section(&out).await?,
             _ => {}
         }
     }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use super::{Row, process_status_kib, tempfile_dir, write_section};
 
 /// A release binary beside the bench's own.
-fn release_binary(name: &str) -> anyhow::Result<PathBuf> {
+pub(super) fn release_binary(name: &str) -> anyhow::Result<PathBuf> {
     let exe = std::env::current_exe()?;
     let path = exe.with_file_name(name);
     if !path.is_file() {
@@ -23,9 +23,9 @@ fn release_binary(name: &str) -> anyhow::Result<PathBuf> {
     Ok(path)
 }
 
-struct Server {
+pub(super) struct Server {
     child: Child,
-    port: u16,
+    pub(super) port: u16,
     data: PathBuf,
 }
 
@@ -40,6 +40,15 @@ impl Server {
     /// `arbiterd` in `dir`; `hold_explanations`: the explanations made after the
     /// pairings (ADR pairing-004) are held back, not timed.
     fn start(dir: &Path, hold_explanations: bool) -> anyhow::Result<Server> {
+        Server::start_with(dir, hold_explanations, &[])
+    }
+
+    /// As [`Server::start`], with more arguments for `arbiterd`.
+    pub(super) fn start_with(
+        dir: &Path,
+        hold_explanations: bool,
+        extra: &[&str],
+    ) -> anyhow::Result<Server> {
         let data = dir.join("data");
         let port = arbiter_testkit::free_port();
         let mut command = Command::new(release_binary("arbiterd")?);
@@ -50,6 +59,7 @@ impl Server {
             .arg("--data-dir")
             .arg(&data)
             .args(["--listen", &format!("127.0.0.1:{port}")])
+            .args(extra)
             .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
             .env("RUST_LOG", "error")
             .stdout(Stdio::piped())
@@ -73,7 +83,7 @@ impl Server {
         Ok(Server { child, port, data })
     }
 
-    fn cli(&self, args: &[&str]) -> anyhow::Result<(Output, f64)> {
+    pub(super) fn cli(&self, args: &[&str]) -> anyhow::Result<(Output, f64)> {
         let t = Instant::now();
         let o = Command::new(release_binary("arbiter")?)
             .args(args)
@@ -85,7 +95,7 @@ impl Server {
     }
 
     /// SIGTERM, and waits for the clean shutdown (anchor written, log closed).
-    fn stop(mut self) -> anyhow::Result<()> {
+    pub(super) fn stop(mut self) -> anyhow::Result<()> {
         Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
             .status()?;
@@ -93,7 +103,7 @@ impl Server {
         Ok(())
     }
 
-    fn admin_token(&self) -> anyhow::Result<String> {
+    pub(super) fn admin_token(&self) -> anyhow::Result<String> {
         let text = std::fs::read_to_string(self.data.join("admin.token"))?;
         text.lines()
             .filter(|l| !l.starts_with('#'))
@@ -101,19 +111,19 @@ impl Server {
             .ok_or_else(|| anyhow::anyhow!("no token in admin.token"))
     }
 
-    fn reset_peak(&self) {
+    pub(super) fn reset_peak(&self) {
         // Linux: writing 5 resets the peak resident set size (VmHWM) to the current one.
         let _ = std::fs::write(format!("/proc/{}/clear_refs", self.child.id()), "5");
     }
 
-    fn peak_mb(&self) -> String {
+    pub(super) fn peak_mb(&self) -> String {
         process_status_kib(&self.child.id().to_string(), "VmHWM")
             .map_or_else(|| "n/a".into(), |k| format!("{} MB", k / 1024))
     }
 }
 
 /// The first line of a failed CLI run (what the user is told).
-fn first_error(o: &Output) -> String {
+pub(super) fn first_error(o: &Output) -> String {
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&o.stderr),
