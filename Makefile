@@ -14,7 +14,7 @@ help:
 
 ## Build and start arbiterd (embedded default). Stop with Ctrl-C (clean shutdown).
 run:
-	$(CARGO) build --release -p arbiterd -p arbiter-cli
+	$(CARGO) build --release -p arbiterd --bin arbiterd -p arbiter-cli --bin arbiter
 	@echo "arbiterd starting; in another shell: ./target/release/arbiter health"
 	./target/release/arbiterd
 
@@ -57,7 +57,7 @@ fmt:
 ## Measurements (release build) into BENCHMARKS.md.
 bench: test-deps
 	$(CARGO) build --release -p arbiter-tests --bin arbiter-bench
-	$(CARGO) build --release -p arbiterd -p arbiter-cli -p arbiter-pairings -p arbiter-registry -p arbiter-pairing -p arbiter-results
+	$(CARGO) build --release -p arbiterd -p arbiter-cli -p arbiter-pairings
 	./target/release/arbiter-bench
 
 ## The container images (deploy/images/): the five services, arbiterd (+ CLI), PostgreSQL,
@@ -66,8 +66,7 @@ bench: test-deps
 ## (its images stay in .tools/docker).
 images:
 	ARBITER_CONTAINER_DEPS=1 ./tests/install-deps.sh
-	$(CARGO) build --release -p arbiterd -p arbiter-cli -p arbiter-registry -p arbiter-pairing \
-	  -p arbiter-results -p arbiter-rating -p arbiter-clock-telemetry
+	$(CARGO) build --release -p arbiterd -p arbiter-cli
 	./tests/docker.sh run ./deploy/images/build.sh
 
 ## The distributed deployment on this machine: PostgreSQL, a 3-node NATS JetStream cluster,

@@ -144,7 +144,20 @@ pub fn start_service(
     port: u16,
     tokens: &std::path::Path,
 ) -> Proc {
+    start_service_with(name, db, nats, port, tokens, &[])
+}
+
+/// As [`start_service`], with more arguments.
+pub fn start_service_with(
+    name: &str,
+    db: &str,
+    nats: &str,
+    port: u16,
+    tokens: &std::path::Path,
+    extra: &[&str],
+) -> Proc {
     let mut cmd = std::process::Command::new(binary(&format!("arbiter-{name}")));
+    cmd.args(extra);
     cmd.args(["--database-url", db, "--nats-url", nats])
         .args(["--listen", &format!("127.0.0.1:{port}")])
         .arg("--token-file")

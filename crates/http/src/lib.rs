@@ -21,12 +21,14 @@
 //! `pages`, `api`, `problem` and `i18n` are pure (no I/O): tested without a server.
 pub mod api;
 pub mod events;
+pub mod host;
 pub mod i18n;
 pub mod live;
 pub mod openapi;
 pub mod pages;
 pub mod pgn;
 pub mod problem;
+pub mod remote;
 pub mod server;
 pub mod webhooks;
 pub mod writes;

@@ -111,24 +111,6 @@ struct Args {
 /// Where the pages and the JSON API are served unless `--http-listen` says otherwise.
 const DEFAULT_HTTP_LISTEN: &str = "127.0.0.1:8080";
 
-/// `--http-listen`: an address, or `off`.
-fn http_listen(value: &str, allow_off_loopback: bool) -> anyhow::Result<Option<SocketAddr>> {
-    if value.trim().eq_ignore_ascii_case("off") {
-        return Ok(None);
-    }
-    let addr: SocketAddr = value.trim().parse().map_err(|_| {
-        anyhow::anyhow!(
-            "--http-listen {value:?}: not an address — give HOST:PORT (e.g. 127.0.0.1:8080) or off"
-        )
-    })?;
-    if !addr.ip().is_loopback() && !allow_off_loopback {
-        anyhow::bail!(
-            "--http-listen {addr}: plain HTTP off loopback — serve it behind a TLS proxy and pass --allow-plaintext-non-loopback, or listen on 127.0.0.1"
-        );
-    }
-    Ok(Some(addr))
-}
-
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     arbiter_service_kit::startup::exit("arbiterd", run().await)
@@ -169,21 +151,12 @@ async fn run() -> anyhow::Result<()> {
         return check_log(options).await;
     }
     let tls = args.tls.server(args.listen)?;
-    let http = http_listen(
+    let http = arbiter_http::host::listen_address(
         args.http_listen.as_deref().unwrap_or(DEFAULT_HTTP_LISTEN),
         args.tls.allow_plaintext_non_loopback,
     )?;
     if let Some(u) = &args.http_public_url {
-        let ok = (u.starts_with("http://") || u.starts_with("https://"))
-            && u.len() <= 200
-            && !u
-                .chars()
-                .any(|c| c.is_control() || c.is_whitespace() || c == '"');
-        if !ok {
-            anyhow::bail!(
-                "--http-public-url {u:?}: not an address — give http(s)://HOST[:PORT][/PATH], at most 200 characters"
-            );
-        }
+        arbiter_http::host::check_public_url(u)?;
     }
     let platform = Platform::open_with(options).await?;
     // One log, so one tournament projection (registry, pairing, results, rating and clock

@@ -12,6 +12,9 @@ use clap::Parser;
 struct Args {
     #[command(flatten)]
     common: StandaloneArgs,
+    /// The HTTP listener (ADR http-010).
+    #[command(flatten)]
+    http: arbiter_http::host::HttpArgs,
     /// Check `OpenBoard` against the registry's record (the tournament exists, a paired
     /// round has the board). With a database of its own the service keeps copies of the
     /// registry's and pairing's events, mirrored over NATS (`--nats-url` required).
@@ -33,6 +36,7 @@ async fn run() -> anyhow::Result<()> {
     let _telemetry = telemetry::init("arbiter-clock-telemetry");
     let c = &args.common;
     let tls = c.tls.server(c.listen)?;
+    args.http.check(c.tls.allow_plaintext_non_loopback)?;
     let platform = c.platform("clock-telemetry").await?;
     use arbiter_clock_telemetry::{ClockTelemetry, RegistryCheck, TimeSource};
     let check = if args.registry_check {
@@ -47,5 +51,24 @@ async fn run() -> anyhow::Result<()> {
         check,
         args.device_clock_tolerance_ms,
     );
+    if args.http.http_listen.is_some() {
+        let live = service.clone();
+        let hosted = arbiter_http::host::Hosted {
+            clock: Some((
+                arbiter_http::server::clock_states(service.clone()),
+                std::sync::Arc::new(move |t: &str| live.watch_tournament(t)),
+            )),
+            ..Default::default()
+        };
+        let tournaments = arbiter_registry::projection::Tournaments::start(platform.store.clone());
+        args.http
+            .start(
+                &platform,
+                hosted,
+                tournaments,
+                c.tls.allow_plaintext_non_loopback,
+            )
+            .await?;
+    }
     host::serve(platform, vec![Box::new(service)], c.listen, tls).await
 }

@@ -12,6 +12,9 @@ use clap::Parser;
 struct Args {
     #[command(flatten)]
     common: StandaloneArgs,
+    /// The HTTP listener (ADR http-010).
+    #[command(flatten)]
+    http: arbiter_http::host::HttpArgs,
 }
 
 #[tokio::main]
@@ -24,7 +27,21 @@ async fn run() -> anyhow::Result<()> {
     let _telemetry = telemetry::init("arbiter-pairing");
     let c = args.common;
     let tls = c.tls.server(c.listen)?;
+    args.http.check(c.tls.allow_plaintext_non_loopback)?;
     let platform = c.platform("pairing").await?;
-    let service = arbiter_pairing::Pairing::start(&platform);
+    let tournaments = arbiter_registry::projection::Tournaments::start(platform.store.clone());
+    let service = arbiter_pairing::Pairing::start_sharing(&platform, tournaments.clone());
+    let hosted = arbiter_http::host::Hosted {
+        pairing: Some(std::sync::Arc::new(service.clone())),
+        ..Default::default()
+    };
+    args.http
+        .start(
+            &platform,
+            hosted,
+            tournaments,
+            c.tls.allow_plaintext_non_loopback,
+        )
+        .await?;
     host::serve(platform, vec![Box::new(service)], c.listen, tls).await
 }

@@ -12,6 +12,9 @@ use clap::Parser;
 struct Args {
     #[command(flatten)]
     common: StandaloneArgs,
+    /// The HTTP listener (ADR http-010).
+    #[command(flatten)]
+    http: arbiter_http::host::HttpArgs,
 }
 
 #[tokio::main]
@@ -24,7 +27,22 @@ async fn run() -> anyhow::Result<()> {
     let _telemetry = telemetry::init("arbiter-rating");
     let c = args.common;
     let tls = c.tls.server(c.listen)?;
+    args.http.check(c.tls.allow_plaintext_non_loopback)?;
     let platform = c.platform("rating").await?;
-    let service = arbiter_rating::Rating::start(&platform);
+    let tournaments = arbiter_registry::projection::Tournaments::start(platform.store.clone());
+    let service = arbiter_rating::Rating::start_sharing(
+        &platform,
+        arbiter_rating::system_today(),
+        std::time::Duration::from_secs(60),
+        tournaments.clone(),
+    );
+    args.http
+        .start(
+            &platform,
+            arbiter_http::host::Hosted::default(),
+            tournaments,
+            c.tls.allow_plaintext_non_loopback,
+        )
+        .await?;
     host::serve(platform, vec![Box::new(service)], c.listen, tls).await
 }

@@ -13,6 +13,9 @@ use clap::Parser;
 struct Args {
     #[command(flatten)]
     common: StandaloneArgs,
+    /// The HTTP listener (ADR http-010).
+    #[command(flatten)]
+    http: arbiter_http::host::HttpArgs,
     /// Where the player directory's FIDE rating list is kept (restored at start). Without
     /// it an imported list lives in memory until the process ends.
     #[arg(long, env = "ARBITER_PLAYER_DIRECTORY_DIR")]
@@ -29,6 +32,7 @@ async fn run() -> anyhow::Result<()> {
     let _telemetry = telemetry::init("arbiter-registry");
     let c = args.common;
     let tls = c.tls.server(c.listen)?;
+    args.http.check(c.tls.allow_plaintext_non_loopback)?;
     let platform = c.platform("registry").await?;
     let mut registry = arbiter_registry::Registry::start(&platform);
     if let Some(dir) = args.player_directory_dir {
@@ -38,6 +42,18 @@ async fn run() -> anyhow::Result<()> {
     // principals, grants and tokens are managed here, the other services follow.
     let known = registry.tournaments().clone();
     let access = AccessModule::new(&platform).with_tournaments(move |t| known.contains(t));
+    let hosted = arbiter_http::host::Hosted {
+        registry: Some(std::sync::Arc::new(registry.clone())),
+        ..Default::default()
+    };
+    args.http
+        .start(
+            &platform,
+            hosted,
+            registry.tournaments().clone(),
+            c.tls.allow_plaintext_non_loopback,
+        )
+        .await?;
     host::serve(
         platform,
         vec![Box::new(access), Box::new(registry)],

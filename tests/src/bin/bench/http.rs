@@ -166,7 +166,9 @@ where
     for i in 0..SSE_CLIENTS {
         tokio::time::timeout(Duration::from_secs(60), ready.recv())
             .await
-            .map_err(|_| anyhow::anyhow!("{path}: {i} of {SSE_CLIENTS} clients connected in 60 s"))?;
+            .map_err(|_| {
+                anyhow::anyhow!("{path}: {i} of {SSE_CLIENTS} clients connected in 60 s")
+            })?;
     }
     // Let every stream's opening (a live round's snapshot) arrive first.
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -211,7 +213,12 @@ pub(crate) async fn section(out: &Path) -> anyhow::Result<()> {
         .stdout(std::fs::File::create(&file)?)
         .status()?;
     anyhow::ensure!(made.success(), "{} failed", tool.display());
-    let v = ok(server.cli(&["tournament", "import", &file.display().to_string(), "--json"])?)?;
+    let v = ok(server.cli(&[
+        "tournament",
+        "import",
+        &file.display().to_string(),
+        "--json",
+    ])?)?;
     let id = v["tournament_id"]
         .as_str()
         .ok_or_else(|| anyhow::anyhow!("import answered no tournament id: {v}"))?
@@ -342,7 +349,9 @@ pub(crate) async fn section(out: &Path) -> anyhow::Result<()> {
         .await?;
         replies.message().await?;
     }
-    const OPENING: [&str; 10] = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7"];
+    const OPENING: [&str; 10] = [
+        "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7",
+    ];
     let moves = OPENING.len() * LIVE_BOARDS as usize;
     let value = sse_row(
         http,

@@ -78,7 +78,7 @@ fn release_binary(name: &str) -> anyhow::Result<PathBuf> {
     let path = std::env::current_exe()?.with_file_name(name);
     if !path.is_file() {
         anyhow::bail!(
-            "load needs {} (make bench builds it: cargo build --release -p arbiterd -p arbiter-cli -p arbiter-registry -p arbiter-pairing -p arbiter-results)",
+            "load needs {} (make bench builds it: cargo build --release -p arbiterd -p arbiter-cli)",
             path.display()
         );
     }
