@@ -15,6 +15,8 @@
 //!   (public tournaments without a token; nothing personal on a page).
 //!
 //! - [`webhooks`]: `/api/v1/webhooks`, the `WebhookService` over JSON (ADR http-002).
+//! - [`rating`]: submit for rating, a period, its list, a player's and a tournament's
+//!   report: the `RatingService` over HTTP (ADR http-007).
 //!
 //! `pages`, `api`, `problem` and `i18n` are pure (no I/O): tested without a server.
 pub mod api;
@@ -24,6 +26,7 @@ pub mod openapi;
 pub mod pages;
 pub mod pgn;
 pub mod problem;
+pub mod rating;
 pub mod server;
 pub mod webhooks;
 pub mod writes;

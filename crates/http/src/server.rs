@@ -55,6 +55,8 @@ pub struct App {
     pub webhooks: Option<Arc<dyn pb::webhook_service_server::WebhookService>>,
     /// Clock-telemetry's `GetClockState` (a round's PGN), where the process hosts it.
     pub clock: Option<ClockStates>,
+    /// The rating service (ADR http-007), where the process hosts it.
+    pub rating: Option<Arc<crate::rating::RatingService>>,
 }
 
 /// `GetClockState` of the clock-telemetry service, as the API calls it.
@@ -133,6 +135,26 @@ pub fn router(app: Arc<App>) -> Router {
         )
         .route("/api/v1/tournaments/{id}/history", get(api_history))
         .route("/api/v1/tournaments/{id}/events", get(api_events))
+        .route(
+            "/api/v1/tournaments/{id}/rating-submission",
+            axum::routing::post(crate::rating::api_submit),
+        )
+        .route(
+            "/api/v1/tournaments/{id}/rating-report",
+            get(crate::rating::api_tournament_report),
+        )
+        .route(
+            "/api/v1/rating/periods/{period}",
+            get(crate::rating::api_period),
+        )
+        .route(
+            "/api/v1/rating/periods/{period}/list",
+            get(crate::rating::api_list),
+        )
+        .route(
+            "/api/v1/rating/periods/{period}/players/{fide_id}",
+            get(crate::rating::api_player_report),
+        )
         .route(
             "/api/v1/webhooks",
             get(crate::webhooks::api_list_webhooks).post(crate::webhooks::api_add_webhook),

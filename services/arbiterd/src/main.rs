@@ -219,6 +219,12 @@ async fn run() -> anyhow::Result<()> {
         tournaments.clone(),
         args.device_clock_tolerance_ms,
     );
+    let rating = arbiter_rating::Rating::start_sharing(
+        &platform,
+        arbiter_rating::system_today(),
+        std::time::Duration::from_secs(60),
+        tournaments.clone(),
+    );
     if let Some(addr) = http {
         // The HTTP listener answers from the same service implementations, in process
         // (each one's access check decides), once the shared projection has caught up.
@@ -249,6 +255,7 @@ async fn run() -> anyhow::Result<()> {
                 shutdown: platform.shutdown.clone(),
                 webhooks: Some(std::sync::Arc::new(webhooks.clone())),
                 clock: Some(arbiter_http::server::clock_states(clock.clone())),
+                rating: Some(std::sync::Arc::new(rating.clone())),
             });
             println!("http listening on {local} (pages /, API /api/v1)");
             let shutdown = platform.shutdown.clone();
@@ -268,12 +275,7 @@ async fn run() -> anyhow::Result<()> {
         Box::new(pairing),
         Box::new(results),
         Box::new(webhooks.clone()),
-        Box::new(arbiter_rating::Rating::start_sharing(
-            &platform,
-            arbiter_rating::system_today(),
-            std::time::Duration::from_secs(60),
-            tournaments.clone(),
-        )),
+        Box::new(rating),
         Box::new(clock),
     ];
     host::serve(platform, modules, args.listen, tls).await
