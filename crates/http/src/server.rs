@@ -168,6 +168,10 @@ pub fn router(app: Arc<App>) -> Router {
             get(crate::webhooks::api_deliveries),
         )
         .route(
+            "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}",
+            get(crate::webhooks::api_delivery),
+        )
+        .route(
             "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver",
             axum::routing::post(crate::webhooks::api_redeliver),
         )

@@ -92,6 +92,10 @@ struct Args {
     /// Webhooks: attempts of a delivery in all.
     #[arg(long, env = "ARBITER_WEBHOOK_MAX_ATTEMPTS", default_value_t = 32)]
     webhook_max_attempts: u32,
+    /// Webhooks: deliveries pending per webhook at most; the events after are recorded as
+    /// deliveries not sent (failed, to redeliver by hand; ADR http-008).
+    #[arg(long, env = "ARBITER_WEBHOOK_MAX_PENDING", default_value_t = arbiter_webhooks::MAX_PENDING_PER_WEBHOOK)]
+    webhook_max_pending: usize,
     /// Webhooks: no attempt starts later than this after the first.
     #[arg(
         long,
@@ -210,6 +214,7 @@ async fn run() -> anyhow::Result<()> {
             allow_plain_http: args.webhooks_allow_plain_http,
             key: std::sync::Arc::new(webhook_key),
             concurrency: 16,
+            max_pending: args.webhook_max_pending.max(1),
         },
     )
     .await
