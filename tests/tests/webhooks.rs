@@ -723,6 +723,37 @@ async fn the_json_api_registers_lists_delivers_redelivers_and_removes() {
     assert_eq!(ds[0]["state"], "delivered", "{ds}");
     assert_eq!(ds[0]["attempts"][0]["status"], 200, "{ds}");
     let delivery = ds[0]["delivery_id"].as_str().unwrap().to_owned();
+    // One delivery (GetDelivery): as listed; another integrator's view is 404, as an
+    // unknown delivery is (naming the field).
+    let r = tokio::task::block_in_place(|| {
+        request(
+            http,
+            "GET",
+            &format!("/api/v1/webhooks/{id}/deliveries/{delivery}"),
+            &auth,
+            b"",
+        )
+    });
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    assert_eq!(r.json(), ds[0], "{}", r.text());
+    for (headers, path, field) in [
+        (
+            &other[..],
+            format!("/api/v1/webhooks/{id}/deliveries/{delivery}"),
+            "webhook_id",
+        ),
+        (
+            &auth[..],
+            format!("/api/v1/webhooks/{id}/deliveries/d_nope"),
+            "delivery_id",
+        ),
+    ] {
+        let r = tokio::task::block_in_place(|| request(http, "GET", &path, headers, b""));
+        assert_eq!(r.status, 404, "{path}: {}", r.text());
+        assert_eq!(r.header("content-type"), Some("application/problem+json"));
+        assert_eq!(r.json()["field"], field, "{}", r.text());
+    }
     let re = tokio::task::block_in_place(|| {
         request(
             http,
@@ -814,7 +845,151 @@ async fn the_json_api_registers_lists_delivers_redelivers_and_removes() {
         .keys()
         .filter(|p| p.starts_with("/api/v1/webhooks"))
         .collect();
-    assert_eq!(paths.len(), 4, "{paths:?}");
+    assert_eq!(paths.len(), 5, "{paths:?}");
+}
+
+/// ADR http-008: a webhook keeps at most `--webhook-max-pending` deliveries pending (2
+/// here). With its receiver down, the events after are recorded as deliveries not sent
+/// (failed, an attempt 0 saying why), redelivery is refused while the webhook is at the
+/// bound, and once the receiver answers the pending ones are delivered and a delivery
+/// not sent can be redelivered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_webhook_keeps_a_bounded_number_of_deliveries_pending() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, _d) = Arbiter::embedded(dir.path(), |c| {
+        fast(c);
+        c.env("ARBITER_WEBHOOK_MAX_PENDING", "2");
+    });
+    let token = admin_token(&a);
+    let mut c = client(&a).await;
+    // Nothing listens there yet: every attempt fails.
+    let port = arbiter_testkit::free_port();
+    let t = tournament_with_players(&a, 8);
+    let hook = c
+        .add_webhook(req(
+            AddWebhookRequest {
+                meta: meta("add-bounded"),
+                url: format!("http://127.0.0.1:{port}/hook"),
+                event_types: vec!["round.published".into(), "result.recorded".into()],
+                tournament_id: t.clone(),
+                description: String::new(),
+            },
+            &token,
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .webhook
+        .unwrap()
+        .webhook_id;
+    // Five events: the publication and four results.
+    a.ok(&["round", "pair", &t, "1"]);
+    a.ok(&["round", "publish", &t, "1"]);
+    for board in 1..=4 {
+        a.ok(&["result", "set", &t, "1", &board.to_string(), "1-0"]);
+    }
+    let mut ds = Vec::new();
+    for _ in 0..200 {
+        ds = deliveries(&mut c, &token, &hook).await;
+        if ds.len() == 5 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(ds.len(), 5, "{ds:?}");
+    let pending: Vec<&Delivery> = ds.iter().filter(|d| d.state == "pending").collect();
+    let not_sent: Vec<&Delivery> = ds.iter().filter(|d| d.state == "failed").collect();
+    assert_eq!((pending.len(), not_sent.len()), (2, 3), "{ds:?}");
+    for d in &not_sent {
+        assert_eq!(d.attempts.len(), 1, "{d:?}");
+        let at = &d.attempts[0];
+        assert_eq!((at.attempt, at.status), (0, 0), "{d:?}");
+        assert!(
+            at.error
+                .contains("2 deliveries pending, the most it keeps (2"),
+            "{d:?}"
+        );
+    }
+    // The oldest events are the ones kept pending.
+    let oldest: BTreeSet<i64> = pending.iter().map(|d| d.event_position).collect();
+    assert!(
+        not_sent
+            .iter()
+            .all(|d| oldest.iter().all(|p| *p < d.event_position)),
+        "{ds:?}"
+    );
+    let w = c
+        .get_webhook(req(
+            GetWebhookRequest {
+                webhook_id: hook.clone(),
+            },
+            &token,
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(w.pending, 2, "{w:?}");
+    // GetDelivery answers it as listed.
+    let one = c
+        .get_delivery(req(
+            GetDeliveryRequest {
+                webhook_id: hook.clone(),
+                delivery_id: not_sent[0].delivery_id.clone(),
+            },
+            &token,
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(&one, not_sent[0]);
+    let redeliver = |id: &str, key: &str| RedeliverRequest {
+        meta: meta(key),
+        webhook_id: hook.clone(),
+        delivery_id: id.into(),
+    };
+    let e = c
+        .redeliver(req(redeliver(&not_sent[0].delivery_id, "re-1"), &token))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition, "{e:?}");
+    assert!(e.message().starts_with("delivery_id: "), "{e:?}");
+    assert!(e.message().contains("the most it keeps (2"), "{e:?}");
+
+    // The receiver answers: the pending two are delivered, the one not sent redelivered.
+    let receiver = Receiver::default();
+    let _server = serve(receiver.clone(), port).await;
+    wait_until("the pending deliveries", Duration::from_secs(20), || {
+        receiver.got().len() >= 2
+    });
+    let mut left = u32::MAX;
+    for _ in 0..100 {
+        left = c
+            .get_webhook(req(
+                GetWebhookRequest {
+                    webhook_id: hook.clone(),
+                },
+                &token,
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .pending;
+        if left == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(left, 0);
+    let again = c
+        .redeliver(req(redeliver(&not_sent[0].delivery_id, "re-2"), &token))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(again.event_id, not_sent[0].event_id);
+    let event = not_sent[0].event_id.clone();
+    wait_until("the redelivery", Duration::from_secs(20), || {
+        receiver.got().iter().any(|g| g.event_id == event)
+    });
 }
 
 /// A new principal `name` with the integrator role, and its token.

@@ -97,6 +97,8 @@ pub struct Hosted {
     pub results: Option<Arc<dyn ResultsService>>,
     /// Clock-telemetry's `GetClockState` and its live updates.
     pub clock: Option<(ClockStates, LiveUpdates)>,
+    /// The rating service (its endpoints are served by its own host only).
+    pub rating: Option<Arc<crate::rating::RatingService>>,
 }
 
 impl HttpArgs {
@@ -229,6 +231,7 @@ impl HttpArgs {
             webhooks: None,
             clock,
             live,
+            rating: hosted.rating,
         });
         println!("http listening on {local} (pages /, API /api/v1)");
         let shutdown = platform.shutdown.clone();

@@ -17,6 +17,8 @@
 //! - [`webhooks`]: `/api/v1/webhooks`, the `WebhookService` over JSON (ADR http-002).
 //! - [`live`]: a round's live boards (clocks and moves from clock-telemetry) over
 //!   server-sent events and on the round's live page (ADR http-009).
+//! - [`rating`]: submit for rating, a period, its list, a player's and a tournament's
+//!   report: the `RatingService` over HTTP (ADR http-007).
 //!
 //! `pages`, `api`, `problem` and `i18n` are pure (no I/O): tested without a server.
 pub mod api;
@@ -29,6 +31,7 @@ pub mod pages;
 pub mod pgn;
 pub mod problem;
 pub mod remote;
+pub mod rating;
 pub mod server;
 pub mod webhooks;
 pub mod writes;

@@ -38,7 +38,7 @@ impl utoipa::Modify for Bearer {
     info(
         title = "Arbiter API",
         version = "1",
-        description = "Read access to tournaments, players, pairings, results, a round's games as PGN, standings and history; a round's live boards (clocks and moves) over server-sent events; tournaments created, imported from and exported as TRF; webhooks (register, list, show, remove, deliveries, redeliver; ADR http-002), and under `webhooks` the request a delivery is (body version 2: the event with its content; ADR http-003). Errors are RFC 9457 problems (application/problem+json) carrying the gRPC code and the field. Reads carry ETags (If-None-Match → 304); lists are paged (page_size, page_token → next_page_token)."
+        description = "Read access to tournaments, players, pairings, results, a round's games as PGN, standings and history; a round's live boards (clocks and moves) over server-sent events; tournaments created, imported from and exported as TRF; webhooks (register, list, show, remove, deliveries, one delivery, redeliver; ADR http-002, http-008); rating (submit a tournament, a period, its list as FIDE TXT/XML or CSV, a player's and a tournament's report; ADR http-007), and under `webhooks` the request a delivery is (body version 2: the event with its content; ADR http-003). Errors are RFC 9457 problems (application/problem+json) carrying the gRPC code and the field. Reads carry ETags (If-None-Match → 304); lists are paged (page_size, page_token → next_page_token)."
     ),
     paths(
         server::api_openapi,
@@ -60,7 +60,13 @@ impl utoipa::Modify for Bearer {
         crate::webhooks::api_get_webhook,
         crate::webhooks::api_remove_webhook,
         crate::webhooks::api_deliveries,
+        crate::webhooks::api_delivery,
         crate::webhooks::api_redeliver,
+        crate::rating::api_submit,
+        crate::rating::api_period,
+        crate::rating::api_list,
+        crate::rating::api_player_report,
+        crate::rating::api_tournament_report,
     ),
     components(schemas(
         Problem,
@@ -90,6 +96,18 @@ impl utoipa::Modify for Bearer {
         api::HistoryPage,
         crate::events::EventJson,
         crate::live::LiveBoardJson,
+        crate::rating::RatingSubmissionJson,
+        crate::rating::RatingChangeJson,
+        crate::rating::RatingRippleJson,
+        crate::rating::SkippedGameJson,
+        crate::rating::RatingSubmittedJson,
+        crate::rating::RatingPeriodJson,
+        crate::rating::RatingReportGameJson,
+        crate::rating::RatingReportEventJson,
+        crate::rating::RatingKindReportJson,
+        crate::rating::RatingPlayerReportJson,
+        crate::rating::RatingTournamentRowJson,
+        crate::rating::RatingTournamentReportJson,
     )),
     modifiers(&Bearer)
 )]
@@ -202,6 +220,11 @@ mod tests {
             "/api/v1/tournaments/{id}/standings",
             "/api/v1/tournaments/{id}/history",
             "/api/v1/tournaments/{id}/events",
+            "/api/v1/tournaments/{id}/rating-submission",
+            "/api/v1/tournaments/{id}/rating-report",
+            "/api/v1/rating/periods/{period}",
+            "/api/v1/rating/periods/{period}/list",
+            "/api/v1/rating/periods/{period}/players/{fide_id}",
         ] {
             assert!(paths.contains_key(p), "{p} not documented");
         }

@@ -59,6 +59,8 @@ pub struct App {
     /// Clock-telemetry's updates of a tournament's boards (the live boards, ADR
     /// http-009), where the process hosts it.
     pub live: Option<crate::live::LiveUpdates>,
+    /// The rating service (ADR http-007), where the process hosts it.
+    pub rating: Option<Arc<crate::rating::RatingService>>,
 }
 
 /// `GetClockState` of the clock-telemetry service, as the API calls it.
@@ -144,6 +146,26 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/v1/tournaments/{id}/history", get(api_history))
         .route("/api/v1/tournaments/{id}/events", get(api_events))
         .route(
+            "/api/v1/tournaments/{id}/rating-submission",
+            axum::routing::post(crate::rating::api_submit),
+        )
+        .route(
+            "/api/v1/tournaments/{id}/rating-report",
+            get(crate::rating::api_tournament_report),
+        )
+        .route(
+            "/api/v1/rating/periods/{period}",
+            get(crate::rating::api_period),
+        )
+        .route(
+            "/api/v1/rating/periods/{period}/list",
+            get(crate::rating::api_list),
+        )
+        .route(
+            "/api/v1/rating/periods/{period}/players/{fide_id}",
+            get(crate::rating::api_player_report),
+        )
+        .route(
             "/api/v1/webhooks",
             get(crate::webhooks::api_list_webhooks).post(crate::webhooks::api_add_webhook),
         )
@@ -154,6 +176,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route(
             "/api/v1/webhooks/{webhook_id}/deliveries",
             get(crate::webhooks::api_deliveries),
+        )
+        .route(
+            "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}",
+            get(crate::webhooks::api_delivery),
         )
         .route(
             "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver",

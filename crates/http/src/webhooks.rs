@@ -83,7 +83,8 @@ pub struct DeliveryJson {
     pub event_id: String,
     pub event_position: i64,
     pub event_types: Vec<String>,
-    /// pending, delivered, failed.
+    /// pending, delivered, failed (no attempt left, or not sent: an attempt 0 says why,
+    /// e.g. the webhook had the most deliveries pending; ADR http-008).
     pub state: String,
     pub attempts: Vec<AttemptJson>,
     pub next_attempt_at_micros: i64,
@@ -341,6 +342,39 @@ pub async fn api_deliveries(
             &headers,
             &l.deliveries.iter().map(delivery_json).collect::<Vec<_>>(),
         ))
+    }
+    .await;
+    api_answer(r)
+}
+
+/// One delivery with every attempt (`GetDelivery`); another integrator's webhook is 404,
+/// as one that does not exist.
+#[utoipa::path(get, path = "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}", tag = "webhooks",
+    params(("webhook_id" = String, Path, description = "wh_…"),
+           ("delivery_id" = String, Path, description = "d_…")),
+    responses((status = 200, body = DeliveryJson),
+              (status = 401, body = Problem, content_type = "application/problem+json"),
+              (status = 403, body = Problem, content_type = "application/problem+json"),
+              (status = 404, body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = [])))]
+pub async fn api_delivery(
+    State(app): AppState,
+    headers: HeaderMap,
+    Path((id, delivery)): Path<(String, String)>,
+) -> Response {
+    let r = async {
+        let d = service(&app)?
+            .get_delivery(grpc(
+                &headers,
+                pb::GetDeliveryRequest {
+                    webhook_id: id,
+                    delivery_id: delivery,
+                },
+            )?)
+            .await
+            .map_err(st)?
+            .into_inner();
+        Ok(json(&headers, &delivery_json(&d)))
     }
     .await;
     api_answer(r)

@@ -92,6 +92,10 @@ struct Args {
     /// Webhooks: attempts of a delivery in all.
     #[arg(long, env = "ARBITER_WEBHOOK_MAX_ATTEMPTS", default_value_t = 32)]
     webhook_max_attempts: u32,
+    /// Webhooks: deliveries pending per webhook at most; the events after are recorded as
+    /// deliveries not sent (failed, to redeliver by hand; ADR http-008).
+    #[arg(long, env = "ARBITER_WEBHOOK_MAX_PENDING", default_value_t = arbiter_webhooks::MAX_PENDING_PER_WEBHOOK)]
+    webhook_max_pending: usize,
     /// Webhooks: no attempt starts later than this after the first.
     #[arg(
         long,
@@ -183,6 +187,7 @@ async fn run() -> anyhow::Result<()> {
             allow_plain_http: args.webhooks_allow_plain_http,
             key: std::sync::Arc::new(webhook_key),
             concurrency: 16,
+            max_pending: args.webhook_max_pending.max(1),
         },
     )
     .await
@@ -191,6 +196,12 @@ async fn run() -> anyhow::Result<()> {
         &platform,
         tournaments.clone(),
         args.device_clock_tolerance_ms,
+    );
+    let rating = arbiter_rating::Rating::start_sharing(
+        &platform,
+        arbiter_rating::system_today(),
+        std::time::Duration::from_secs(60),
+        tournaments.clone(),
     );
     if let Some(addr) = http {
         // The HTTP listener answers from the same service implementations, in process
@@ -226,6 +237,7 @@ async fn run() -> anyhow::Result<()> {
                     let clock = clock.clone();
                     std::sync::Arc::new(move |t: &str| clock.watch_tournament(t))
                 }),
+                rating: Some(std::sync::Arc::new(rating.clone())),
             });
             println!("http listening on {local} (pages /, API /api/v1)");
             let shutdown = platform.shutdown.clone();
@@ -245,12 +257,7 @@ async fn run() -> anyhow::Result<()> {
         Box::new(pairing),
         Box::new(results),
         Box::new(webhooks.clone()),
-        Box::new(arbiter_rating::Rating::start_sharing(
-            &platform,
-            arbiter_rating::system_today(),
-            std::time::Duration::from_secs(60),
-            tournaments.clone(),
-        )),
+        Box::new(rating),
         Box::new(clock),
     ];
     host::serve(platform, modules, args.listen, tls).await

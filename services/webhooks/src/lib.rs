@@ -28,9 +28,9 @@ use arbiter_eventlog::{AppendAck, AppendRequest, CommandContext, EventStore, Rec
 use arbiter_proto::v1::webhook_service_server::{WebhookService, WebhookServiceServer};
 use arbiter_proto::v1::{
     AddWebhookRequest, AddedWebhook, CommandAck, Delivery, DeliveryAttempt, DeliveryAttempted,
-    DeliveryCreated, GetWebhookRequest, ListDeliveriesRequest, ListDeliveriesResponse,
-    ListWebhooksRequest, ListWebhooksResponse, RedeliverRequest, RemoveWebhookRequest, Webhook,
-    WebhookAdded, WebhookRemoved,
+    DeliveryCreated, GetDeliveryRequest, GetWebhookRequest, ListDeliveriesRequest,
+    ListDeliveriesResponse, ListWebhooksRequest, ListWebhooksResponse, RedeliverRequest,
+    RemoveWebhookRequest, Webhook, WebhookAdded, WebhookRemoved,
 };
 use arbiter_service_kit::Platform;
 use arbiter_service_kit::auth::{Caller, Scope};
@@ -54,7 +54,16 @@ pub struct Options {
     pub key: Arc<[u8; 32]>,
     /// Attempts in flight at once (all webhooks).
     pub concurrency: usize,
+    /// Most deliveries pending per webhook ([`MAX_PENDING_PER_WEBHOOK`] in `arbiterd`):
+    /// one more event is recorded as a delivery not sent (ADR http-008).
+    pub max_pending: usize,
 }
+
+/// Most deliveries a webhook keeps pending (in memory, retried): with its receiver down,
+/// the events after are recorded as deliveries not sent, `failed` with the reason, to be
+/// redelivered by hand (ADR http-008). 10,000 × at most 100 webhooks bounds the sender's
+/// memory to about a million small records.
+pub const MAX_PENDING_PER_WEBHOOK: usize = 10_000;
 
 /// Generation of the webhook key new registrations are made with.
 pub const KEY_GENERATION: u32 = 1;
@@ -212,6 +221,9 @@ impl Webhooks {
             read.deliveries,
         );
         let mut marks = Marks::new();
+        // The deliveries this loop wrote and has not folded yet (their log position and
+        // webhook): pending too, for the bound (ADR http-008).
+        let mut ahead: std::collections::VecDeque<(i64, String)> = Default::default();
         *self.shared.state.write().unwrap_or_else(|p| p.into_inner()) = loaded;
         self.shared.folded.send_replace(from - 1);
         let mut sub = store.subscribe(from);
@@ -240,7 +252,7 @@ impl Webhooks {
                 // A log that takes no writes (it failed its check at start): deliveries
                 // stop here, the cursor with them, and resume after a restart with a
                 // good log; the fold goes on (reads and readiness do not wait).
-                stopped = !self.dispatch(&store, &e).await;
+                stopped = !self.dispatch(&store, &e, &mut ahead).await;
                 if stopped {
                     self.shared
                         .read_only
@@ -259,9 +271,18 @@ impl Webhooks {
     }
 
     /// `false`: the log takes no writes (nothing more is dispatched until a restart).
-    async fn dispatch(&self, store: &EventStore, e: &RecordedEvent) -> bool {
+    async fn dispatch(
+        &self,
+        store: &EventStore,
+        e: &RecordedEvent,
+        ahead: &mut std::collections::VecDeque<(i64, String)>,
+    ) -> bool {
+        // Folded by now: every event before this one.
+        while ahead.front().is_some_and(|(p, _)| *p < e.global_position) {
+            ahead.pop_front();
+        }
         let tournament = body::tournament_of(e);
-        let wanted: Vec<(String, Vec<String>)> = {
+        let wanted: Vec<(String, Vec<String>, usize)> = {
             let s = self.snapshot();
             s.wanting(e.global_position)
                 .filter_map(|h| {
@@ -274,24 +295,36 @@ impl Webhooks {
                             tournament: tournament.as_deref(),
                         },
                     );
-                    (!kinds.is_empty()).then(|| (h.webhook.webhook_id.clone(), kinds))
+                    let id = &h.webhook.webhook_id;
+                    let pending = s.pending_of(id) + ahead.iter().filter(|(_, w)| w == id).count();
+                    (!kinds.is_empty()).then(|| (id.clone(), kinds, pending))
                 })
                 .collect()
         };
-        for (hook, kinds) in wanted {
+        let limit = self.shared.options.max_pending;
+        for (hook, kinds, pending) in wanted {
             let delivery_id = format!("d_{}", short_hash(&[&hook, &e.event_id]));
             let created = DeliveryCreated {
-                delivery_id,
+                delivery_id: delivery_id.clone(),
                 webhook_id: hook.clone(),
                 event_id: e.event_id.clone(),
                 event_position: e.global_position,
                 event_types: kinds,
                 redelivery_of: String::new(),
             };
+            let mut events = vec![event(types::DELIVERY_CREATED, &created)];
+            let full = pending >= limit;
+            if full {
+                // At the bound: recorded, not sent (ADR http-008).
+                events.push(event(
+                    types::DELIVERY_ATTEMPTED,
+                    &state::not_sent(&delivery_id, &hook, now_micros(), pending, limit),
+                ));
+            }
             let req = AppendRequest {
                 stream: deliveries_stream(&hook),
                 expected_version: None,
-                events: vec![event(types::DELIVERY_CREATED, &created)],
+                events,
                 context: CommandContext {
                     command_id: format!("webhook-{hook}-event-{}", e.event_id),
                     actor: "webhooks (dispatcher)".into(),
@@ -303,7 +336,11 @@ impl Webhooks {
             // At least once: an event a webhook wants is never skipped; a log that does
             // not take the append now is tried again.
             let mut wait = Duration::from_millis(200);
-            while let Err(err) = store.append(req.clone()).await {
+            let ack = loop {
+                let err = match store.append(req.clone()).await {
+                    Ok(a) => break a,
+                    Err(err) => err,
+                };
                 if matches!(err, arbiter_eventlog::Error::ReadOnly(_)) {
                     tracing::warn!(%err, "webhooks: the log takes no writes; deliveries stop until a restart");
                     return false;
@@ -311,6 +348,11 @@ impl Webhooks {
                 tracing::warn!(%err, webhook = %hook, position = e.global_position, "webhooks: delivery not recorded; retrying");
                 tokio::time::sleep(wait).await;
                 wait = (wait * 2).min(Duration::from_secs(10));
+            };
+            if full {
+                tracing::warn!(webhook = %hook, pending, "webhooks: a delivery recorded, not sent: the webhook has the most deliveries pending");
+            } else {
+                ahead.push_back((ack.last_position, hook));
             }
         }
         true
@@ -791,6 +833,52 @@ impl WebhookService for Webhooks {
         Ok(Response::new(ListDeliveriesResponse { deliveries }))
     }
 
+    async fn get_delivery(
+        &self,
+        request: Request<GetDeliveryRequest>,
+    ) -> Result<Response<Delivery>, Status> {
+        let caller = self
+            .platform
+            .auth
+            .authorize(&request, "GetDelivery", Scope::Global)?;
+        let r = request.get_ref();
+        let hook = self.webhook_of(&r.webhook_id, &viewer(&caller, "GetDelivery"))?;
+        let id = r.delivery_id.trim();
+        let missing = || {
+            not_found(
+                "delivery_id",
+                format!(
+                    "no delivery {id:?} of webhook {} (see `arbiter webhook deliveries`)",
+                    hook.webhook_id
+                ),
+            )
+        };
+        if id.is_empty() || id.len() > 64 {
+            return Err(missing());
+        }
+        // Its creation read back from the stream's end, then it with every attempt after.
+        let stream = deliveries_stream(&hook.webhook_id);
+        let version = find_back(&self.platform.store, &stream, |page| {
+            page.iter()
+                .filter(|e| e.event_type == types::DELIVERY_CREATED)
+                .find(|e| {
+                    DeliveryCreated::decode(e.payload.as_slice()).is_ok_and(|c| c.delivery_id == id)
+                })
+                .map(|e| e.stream_version)
+        })
+        .await
+        .map_err(|e| log_read(&stream, e))?
+        .ok_or_else(missing)?;
+        let since = read_from(&self.platform.store, &stream, version, MAX_LISTED_EVENTS)
+            .await
+            .map_err(|e| log_read(&stream, e))?;
+        state::deliveries_in(&since)
+            .into_iter()
+            .find(|d| d.delivery_id == id)
+            .map(Response::new)
+            .ok_or_else(missing)
+    }
+
     async fn redeliver(
         &self,
         request: Request<RedeliverRequest>,
@@ -803,6 +891,16 @@ impl WebhookService for Webhooks {
         let r = request.into_inner();
         let hook = self.webhook_of(&r.webhook_id, &viewer(&caller, "Redeliver"))?;
         let of = r.delivery_id.trim().to_owned();
+        let (pending, limit) = (
+            self.snapshot().pending_of(&hook.webhook_id),
+            self.shared.options.max_pending,
+        );
+        if pending >= limit {
+            return Err(Status::failed_precondition(format!(
+                "delivery_id: webhook {} has {pending} deliveries pending, the most it keeps ({limit}, ADR http-008); redeliver once they are delivered or given up",
+                hook.webhook_id
+            )));
+        }
         let command = r
             .meta
             .as_ref()

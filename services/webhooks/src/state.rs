@@ -118,6 +118,8 @@ pub struct State {
     pub hooks: BTreeMap<String, Hook>,
     /// The deliveries still pending, by delivery id (what the sender scans).
     pub pending: HashMap<String, Pending>,
+    /// How many of `pending` are each webhook's (the dispatcher's bound, ADR http-008).
+    pub pending_by_hook: HashMap<String, usize>,
 }
 
 /// A delivery's state names.
@@ -198,6 +200,35 @@ pub fn deliveries_in(events: &[RecordedEvent]) -> Vec<Delivery> {
         }
     }
     out
+}
+
+/// The attempt recording that a delivery was not sent because its webhook already had
+/// `pending` deliveries pending, `limit` being the most (ADR http-008): attempt 0, no
+/// answer, given up at once, so the delivery is listed as `failed` with the reason and
+/// can be redelivered once the receiver answers.
+pub fn not_sent(
+    delivery_id: &str,
+    webhook_id: &str,
+    at_micros: i64,
+    pending: usize,
+    limit: usize,
+) -> DeliveryAttempted {
+    DeliveryAttempted {
+        delivery_id: delivery_id.to_owned(),
+        webhook_id: webhook_id.to_owned(),
+        attempt: Some(arbiter_proto::v1::DeliveryAttempt {
+            attempt: 0,
+            at_micros,
+            status: 0,
+            error: format!(
+                "not sent: the webhook had {pending} deliveries pending, the most it keeps ({limit}, ADR http-008); redeliver it once its receiver answers"
+            ),
+            duration_ms: 0,
+            next_attempt_at_micros: 0,
+        }),
+        delivered: false,
+        given_up: true,
+    }
 }
 
 /// The `DeliveryCreated` of `delivery_id` among `events` of a deliveries stream.
@@ -293,6 +324,7 @@ impl State {
                     // A removed webhook's pending deliveries stop.
                     self.pending
                         .retain(|_, d| d.delivery.webhook_id != r.webhook_id);
+                    self.pending_by_hook.remove(&r.webhook_id);
                 }
                 _ => {}
             }
@@ -313,13 +345,20 @@ impl State {
                 let Ok(c) = DeliveryCreated::decode(p) else {
                     return warn(e);
                 };
-                self.pending.insert(
-                    c.delivery_id.clone(),
-                    Pending {
-                        delivery: created(c, e.recorded_at_micros),
-                        created_version: e.stream_version,
-                    },
-                );
+                let hook = c.webhook_id.clone();
+                let new = self
+                    .pending
+                    .insert(
+                        c.delivery_id.clone(),
+                        Pending {
+                            delivery: created(c, e.recorded_at_micros),
+                            created_version: e.stream_version,
+                        },
+                    )
+                    .is_none();
+                if new {
+                    *self.pending_by_hook.entry(hook).or_default() += 1;
+                }
             }
             types::DELIVERY_ATTEMPTED => {
                 let Ok(a) = DeliveryAttempted::decode(p) else {
@@ -328,8 +367,16 @@ impl State {
                 let id = a.delivery_id.clone();
                 if let Some(d) = self.pending.get_mut(&id)
                     && attempted(&mut d.delivery, a)
+                    && let Some(gone) = self.pending.remove(&id)
                 {
-                    self.pending.remove(&id);
+                    // No entry at 0: a fold equals another whatever it settled.
+                    let hook = gone.delivery.webhook_id;
+                    if let Some(n) = self.pending_by_hook.get_mut(&hook) {
+                        *n = n.saturating_sub(1);
+                        if *n == 0 {
+                            self.pending_by_hook.remove(&hook);
+                        }
+                    }
                 }
             }
             _ => {}
@@ -361,14 +408,13 @@ impl State {
     pub fn webhook(&self, id: &str) -> Option<Webhook> {
         let h = self.hooks.get(id).filter(|h| !h.removed)?;
         let mut w = h.webhook.clone();
-        w.pending = self
-            .pending
-            .values()
-            .filter(|d| d.delivery.webhook_id == id)
-            .count()
-            .try_into()
-            .unwrap_or(u32::MAX);
+        w.pending = self.pending_of(id).try_into().unwrap_or(u32::MAX);
         Some(w)
+    }
+
+    /// How many deliveries of webhook `id` are pending.
+    pub fn pending_of(&self, id: &str) -> usize {
+        self.pending_by_hook.get(id).copied().unwrap_or(0)
     }
 
     /// Pending deliveries due at `now_micros` (of webhooks not removed), soonest first.
@@ -507,6 +553,44 @@ mod tests {
             s.apply(e);
         }
         s
+    }
+
+    #[test]
+    fn pending_is_counted_per_webhook_and_a_delivery_not_sent_is_settled_at_once() {
+        let mut log = Log::default();
+        log.add("wh");
+        log.create("wh", "d1");
+        log.create("wh", "d2");
+        let mut s = fold(&log.events);
+        assert_eq!(s.pending_of("wh"), 2);
+        log.attempt("wh", "d1", 1, DELIVERED);
+        s.apply(log.events.last().unwrap());
+        assert_eq!(s.pending_of("wh"), 1);
+        // Not sent at the bound: created and given up in the same append.
+        log.create("wh", "d3");
+        let n = not_sent("d3", "wh", 5, 1, 1);
+        assert_eq!(n.attempt.as_ref().unwrap().attempt, 0);
+        assert!(n.given_up && !n.delivered);
+        assert!(
+            n.attempt
+                .as_ref()
+                .unwrap()
+                .error
+                .contains("the most it keeps (1")
+        );
+        log.push(&deliveries_stream("wh"), types::DELIVERY_ATTEMPTED, &n);
+        let s = fold(&log.events);
+        assert_eq!(s.pending_of("wh"), 1);
+        assert!(!s.pending.contains_key("d3"));
+        let ds = deliveries_in(&log.events);
+        assert_eq!(ds[2].state, FAILED);
+        // Settled to none: no count left (a fold equals another).
+        log.attempt("wh", "d2", 1, DELIVERED);
+        let s = fold(&log.events);
+        assert!(s.pending_by_hook.is_empty(), "{:?}", s.pending_by_hook);
+        log.create("wh", "d4");
+        log.remove("wh");
+        assert_eq!(fold(&log.events).pending_of("wh"), 0);
     }
 
     #[test]

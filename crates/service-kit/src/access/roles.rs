@@ -354,6 +354,7 @@ pub const RULES: &[Rule] = &[
         HOOKS_OWN,
     ),
     own(global(w("webhooks", "Redeliver", HOOKS_ALL)), HOOKS_OWN),
+    own(global(r("webhooks", "GetDelivery", HOOKS_ALL)), HOOKS_OWN),
 ];
 
 /// The rule of `rpc`.
@@ -479,6 +480,7 @@ mod tests {
             "RemoveWebhook",
             "ListDeliveries",
             "Redeliver",
+            "GetDelivery",
         ] {
             let r = rule_of(rpc).unwrap();
             assert!(

@@ -36,10 +36,14 @@ async fn run() -> anyhow::Result<()> {
         std::time::Duration::from_secs(60),
         tournaments.clone(),
     );
+    let hosted = arbiter_http::host::Hosted {
+        rating: Some(std::sync::Arc::new(service.clone())),
+        ..Default::default()
+    };
     args.http
         .start(
             &platform,
-            arbiter_http::host::Hosted::default(),
+            hosted,
             tournaments,
             c.tls.allow_plaintext_non_loopback,
         )
