@@ -101,6 +101,12 @@ struct Inner {
     writer: AnyPool,
     /// Last global position committed by this process.
     head: watch::Sender<i64>,
+    /// The last events read at the log's head, shared by the subscriptions that follow
+    /// it live ([`Tail`]).
+    tail: std::sync::Mutex<Tail>,
+    /// One live subscription at a time reads the head from the database; the others
+    /// then find it in `tail`.
+    tail_fill: tokio::sync::Mutex<()>,
     /// SQLite: the replay read path on the raw handle.
     replay: Option<crate::sqlite_replay::SqliteReplay>,
     /// PostgreSQL: the replay read path on the native driver (no `Any` row copies).
@@ -256,6 +262,8 @@ impl EventStore {
                 pool,
                 writer,
                 head,
+                tail: std::sync::Mutex::new(Tail::default()),
+                tail_fill: tokio::sync::Mutex::new(()),
                 replay,
                 pg_replay,
                 append_lock: tokio::sync::Mutex::new(Writer::new(backend, url)),
@@ -1115,6 +1123,7 @@ impl EventStore {
             buffer: VecDeque::new(),
             head: self.inner.head.subscribe(),
             poll: Duration::from_millis(200),
+            poll_due: true,
         }
     }
 
@@ -1275,6 +1284,64 @@ pub struct Subscription {
     buffer: VecDeque<RecordedEvent>,
     head: watch::Receiver<i64>,
     poll: Duration,
+    /// The poll's time came (or nothing was read yet): the database is read even when
+    /// this process committed nothing new.
+    poll_due: bool,
+}
+
+/// How many of the last events read at the head are kept for the live subscriptions.
+const TAIL_EVENTS: usize = 4096;
+
+/// The last events read at the log's head, consecutive positions from `start`: a
+/// subscription following the log live takes the events it needs from here, so a
+/// thousand of them (the HTTP event streams of one tournament) read a new event from
+/// the database once instead of a thousand times. Committed events never change, so a
+/// copy is as good as the row.
+#[derive(Default)]
+struct Tail {
+    start: i64,
+    events: VecDeque<RecordedEvent>,
+}
+
+impl Tail {
+    fn end(&self) -> i64 {
+        self.start + self.events.len() as i64
+    }
+
+    /// Up to `max` events from `position` on, if the tail holds `position`.
+    fn from(&self, position: i64, max: usize) -> Vec<RecordedEvent> {
+        if position < self.start || position >= self.end() {
+            return Vec::new();
+        }
+        let skip = usize::try_from(position - self.start).unwrap_or(usize::MAX);
+        self.events.iter().skip(skip).take(max).cloned().collect()
+    }
+
+    /// Keeps `batch` (consecutive positions, read from the database) at the tail's end.
+    fn put(&mut self, batch: &[RecordedEvent]) {
+        let (Some(first), Some(last)) = (batch.first(), batch.last()) else {
+            return;
+        };
+        let (first, last) = (first.global_position, last.global_position);
+        if last - first + 1 != batch.len() as i64 {
+            return;
+        }
+        if !self.events.is_empty() && last < self.end() {
+            // Older than what is kept, or already in it.
+            return;
+        }
+        if self.events.is_empty() || first > self.end() {
+            self.start = first;
+            self.events = batch.iter().cloned().collect();
+        } else {
+            let skip = usize::try_from(self.end() - first).unwrap_or(0);
+            self.events.extend(batch[skip..].iter().cloned());
+        }
+        while self.events.len() > TAIL_EVENTS {
+            self.events.pop_front();
+            self.start += 1;
+        }
+    }
 }
 
 impl Subscription {
@@ -1285,16 +1352,66 @@ impl Subscription {
                 self.next_position = e.global_position + 1;
                 return Ok(e);
             }
+            let head = *self.head.borrow();
+            if self.next_position + TAIL_EVENTS as i64 > head {
+                // Near the head: live. What another subscription read is in the tail;
+                // else one of them at a time reads it and keeps it there.
+                if self.take_from_tail() {
+                    continue;
+                }
+                if head >= self.next_position {
+                    let store = self.store.clone();
+                    let _one = store.inner.tail_fill.lock().await;
+                    if self.take_from_tail() {
+                        continue;
+                    }
+                    let batch = store.read_all(self.next_position, 1000).await?;
+                    if let Ok(mut tail) = store.inner.tail.lock() {
+                        tail.put(&batch);
+                    }
+                    if !batch.is_empty() {
+                        self.buffer.extend(batch);
+                        continue;
+                    }
+                } else if !self.poll_due {
+                    // Nothing new committed here since the last read: wait, without
+                    // asking the database again.
+                    self.wait().await;
+                    continue;
+                }
+            }
+            self.poll_due = false;
             let batch = self.store.read_all(self.next_position, 1000).await?;
             if batch.is_empty() {
-                tokio::select! {
-                    r = self.head.changed() => if r.is_err() { tokio::time::sleep(self.poll).await },
-                    _ = tokio::time::sleep(self.poll) => {}
-                }
+                self.wait().await;
             } else {
                 self.buffer.extend(batch);
             }
         }
+    }
+
+    /// Until this process's next commit, or the poll (another process's commits:
+    /// PostgreSQL) — then the database is asked again.
+    async fn wait(&mut self) {
+        tokio::select! {
+            r = self.head.changed() => if r.is_err() {
+                tokio::time::sleep(self.poll).await;
+                self.poll_due = true;
+            },
+            _ = tokio::time::sleep(self.poll) => self.poll_due = true,
+        }
+    }
+
+    fn take_from_tail(&mut self) -> bool {
+        let cached = match self.store.inner.tail.lock() {
+            Ok(tail) => tail.from(self.next_position, 1000),
+            Err(_) => Vec::new(),
+        };
+        if cached.is_empty() {
+            return false;
+        }
+        self.buffer.extend(cached);
+        true
     }
 
     /// The position the next call to [`Subscription::next`] starts from.

@@ -475,6 +475,62 @@ async fn subscribe_catches_up_then_goes_live(f: Fixture) {
     );
 }
 
+/// Many subscriptions following the log live (they share the events read at the head)
+/// and one that lags far behind and catches up past what the shared tail keeps: each
+/// gets every event once, in log order, with the content the log holds.
+async fn many_live_subscriptions_get_every_event_once_in_order(f: Fixture) {
+    let s = f.store.clone();
+    const EVENTS: i64 = 6000;
+    let mut readers = Vec::new();
+    for r in 0..40 {
+        let mut sub = s.subscribe(1);
+        readers.push(tokio::spawn(async move {
+            let mut got = Vec::new();
+            while got.len() < EVENTS as usize {
+                let e = tokio::time::timeout(std::time::Duration::from_secs(30), sub.next())
+                    .await
+                    .expect("an event")
+                    .unwrap();
+                got.push((e.global_position, e.command_id));
+                if r == 0 && got.len() == 10 {
+                    // This one lags: the others go thousands of events ahead.
+                    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+                }
+            }
+            got
+        }));
+    }
+    for i in 0..EVENTS / 100 {
+        let batch: Vec<AppendRequest> = (0..100)
+            .map(|j| {
+                req(
+                    &format!("many-{}", j % 7),
+                    None,
+                    &format!("m{}", i * 100 + j),
+                    vec![ev("E", "")],
+                )
+            })
+            .collect();
+        for r in s.append_batch(&batch).await.unwrap() {
+            r.unwrap();
+        }
+        if i % 10 == 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+    let expected: Vec<(i64, String)> = s
+        .read_all(1, EVENTS)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|e| (e.global_position, e.command_id))
+        .collect();
+    assert_eq!(expected.len(), EVENTS as usize);
+    for r in readers {
+        assert_eq!(r.await.unwrap(), expected);
+    }
+}
+
 async fn outbox_holds_every_event_until_acked(f: Fixture) {
     let s = &f.store;
     s.append(req("o", None, "c1", vec![ev("A", ""), ev("B", "")]))
@@ -1097,7 +1153,7 @@ macro_rules! conformance {
 conformance!(sqlite: append_and_read, conflict_names_stream_and_versions, retried_command_id_writes_nothing,
     invalid_requests_write_nothing, concurrent_appends_are_ordered_and_gap_free,
     racing_writers_with_expected_version_one_wins, verify_detects_edit_delete_reorder,
-    subscribe_catches_up_then_goes_live, outbox_holds_every_event_until_acked, outbox_acks_cut_commit_ranges, old_schema_versions_are_upcast_on_read,
+    subscribe_catches_up_then_goes_live, many_live_subscriptions_get_every_event_once_in_order, outbox_holds_every_event_until_acked, outbox_acks_cut_commit_ranges, old_schema_versions_are_upcast_on_read,
     append_batch_has_per_request_semantics, append_all_writes_all_or_nothing, concurrent_batches_are_ordered_and_gap_free,
     incremental_check_walks_only_after_the_anchor, check_at_start_finds_an_edit_with_its_hash_recomputed,
     check_at_start_finds_last_events_truncated_against_the_anchor,
@@ -1107,7 +1163,7 @@ conformance!(sqlite: append_and_read, conflict_names_stream_and_versions, retrie
 conformance!(postgres: append_and_read, conflict_names_stream_and_versions, retried_command_id_writes_nothing,
     invalid_requests_write_nothing, concurrent_appends_are_ordered_and_gap_free,
     racing_writers_with_expected_version_one_wins, verify_detects_edit_delete_reorder,
-    subscribe_catches_up_then_goes_live, outbox_holds_every_event_until_acked, outbox_acks_cut_commit_ranges, old_schema_versions_are_upcast_on_read,
+    subscribe_catches_up_then_goes_live, many_live_subscriptions_get_every_event_once_in_order, outbox_holds_every_event_until_acked, outbox_acks_cut_commit_ranges, old_schema_versions_are_upcast_on_read,
     append_batch_has_per_request_semantics, append_all_writes_all_or_nothing, concurrent_batches_are_ordered_and_gap_free,
     incremental_check_walks_only_after_the_anchor, check_at_start_finds_an_edit_with_its_hash_recomputed,
     check_at_start_finds_last_events_truncated_against_the_anchor,

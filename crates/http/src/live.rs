@@ -35,9 +35,33 @@ use crate::server::{App, api_answer, grpc, html_page, page_query, query, rendere
 /// The live page's script, served at `/static/live.js`.
 pub const LIVE_JS: &str = include_str!("../static/live.js");
 
-/// Every board update of one tournament, from now on (clock-telemetry's
-/// `watch_tournament`, in process).
-pub type LiveUpdates = Arc<dyn Fn(&str) -> broadcast::Receiver<pb::BoardUpdate> + Send + Sync>;
+/// Clock-telemetry in process, as the live boards read it (no access check there: the
+/// stream checked `WatchBoard`'s rule when it opened).
+pub trait LiveBoards: Send + Sync {
+    /// Every board update of one tournament from now on (`watch_tournament`).
+    fn updates(&self, tournament_id: &str) -> broadcast::Receiver<pb::BoardUpdate>;
+    /// Every open board of one tournament now, read from memory (`tournament_states`).
+    fn states<'a>(
+        &'a self,
+        tournament_id: &'a str,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Vec<pb::ClockState>> + Send + 'a>>;
+}
+
+/// The live boards of the process's clock-telemetry service.
+pub type LiveUpdates = Arc<dyn LiveBoards>;
+
+impl LiveBoards for arbiter_clock_telemetry::ClockTelemetry {
+    fn updates(&self, tournament_id: &str) -> broadcast::Receiver<pb::BoardUpdate> {
+        self.watch_tournament(tournament_id)
+    }
+
+    fn states<'a>(
+        &'a self,
+        tournament_id: &'a str,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Vec<pb::ClockState>> + Send + 'a>> {
+        Box::pin(self.tournament_states(tournament_id))
+    }
+}
 
 /// One board's clock and game as a live page shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
@@ -163,8 +187,9 @@ fn now_ms() -> u64 {
 type AppState = State<Arc<App>>;
 
 impl App {
-    /// The clocks of `boards` in `round` (those that have one for this round), each read
-    /// through `GetClockState` as the caller.
+    /// The clocks of `boards` in `round` (those that have one for this round): from the
+    /// clock service's memory where it runs here, else each read through `GetClockState`
+    /// as the caller.
     async fn clocks(
         &self,
         headers: &HeaderMap,
@@ -172,6 +197,16 @@ impl App {
         round: u32,
         boards: &[u32],
     ) -> Result<Vec<LiveBoardJson>, Problem> {
+        if let Some(live) = &self.live {
+            let wanted: HashSet<u32> = boards.iter().copied().collect();
+            return Ok(live
+                .states(tournament_id)
+                .await
+                .iter()
+                .filter(|s| s.round == round && wanted.contains(&s.board))
+                .map(LiveBoardJson::of)
+                .collect());
+        }
         let Some(clock) = &self.clock else {
             return Ok(Vec::new());
         };
@@ -368,7 +403,7 @@ pub(crate) async fn api_live(
         let (t, view) = app.live_round(&headers, &id, &round).await?;
         let boards: Vec<u32> = view.boards.iter().map(|b| b.board).collect();
         // Subscribed before the states are read, so that no change falls between them.
-        let updates = live(&t.tournament_id);
+        let updates = live.updates(&t.tournament_id);
         let states = app
             .clocks(&headers, &t.tournament_id, view.round, &boards)
             .await?;

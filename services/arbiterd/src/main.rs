@@ -233,10 +233,7 @@ async fn run() -> anyhow::Result<()> {
                 shutdown: platform.shutdown.clone(),
                 webhooks: Some(std::sync::Arc::new(webhooks.clone())),
                 clock: Some(arbiter_http::server::clock_states(clock.clone())),
-                live: Some({
-                    let clock = clock.clone();
-                    std::sync::Arc::new(move |t: &str| clock.watch_tournament(t))
-                }),
+                live: Some(std::sync::Arc::new(clock.clone())),
                 rating: Some(std::sync::Arc::new(rating.clone())),
             });
             println!("http listening on {local} (pages /, API /api/v1)");

@@ -849,6 +849,29 @@ impl ClockTelemetry {
             .subscribe()
     }
 
+    /// The state of every open board of `tournament_id` now, in board order (in process,
+    /// no access check, nothing read from the log: the live boards' opening, ADR http-009).
+    pub async fn tournament_states(&self, tournament_id: &str) -> Vec<ClockState> {
+        let mut cells: Vec<Arc<Cell>> = self
+            .inner
+            .boards
+            .lock()
+            .await
+            .iter()
+            .filter(|((t, _), _)| t == tournament_id)
+            .map(|(_, c)| c.clone())
+            .collect();
+        cells.sort_by_key(|c| c.board);
+        let now = self.inner.time.now_ms();
+        let mut out = Vec::with_capacity(cells.len());
+        for c in cells {
+            if let Some(b) = c.state.lock().await.as_ref() {
+                out.push(board::state(b, now));
+            }
+        }
+        out
+    }
+
     /// The live state of a board.
     pub async fn clock_state(&self, tournament_id: &str, board: u32) -> Result<ClockState, Status> {
         let cell = self.known(tournament_id, board).await?;

@@ -52,11 +52,10 @@ async fn run() -> anyhow::Result<()> {
         args.device_clock_tolerance_ms,
     );
     if args.http.http_listen.is_some() {
-        let live = service.clone();
         let hosted = arbiter_http::host::Hosted {
             clock: Some((
                 arbiter_http::server::clock_states(service.clone()),
-                std::sync::Arc::new(move |t: &str| live.watch_tournament(t)),
+                std::sync::Arc::new(service.clone()),
             )),
             ..Default::default()
         };
