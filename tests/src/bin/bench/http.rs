@@ -22,6 +22,7 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tonic::codegen::tokio_stream::wrappers::ReceiverStream;
 
+use super::load::authed;
 use super::service_path::{Server, first_error};
 use super::{Row, tempfile_dir, write_section};
 
@@ -38,15 +39,6 @@ fn now_micros() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_micros() as i64)
-}
-
-fn authed<T>(token: &str, body: T) -> tonic::Request<T> {
-    let mut r = tonic::Request::new(body);
-    r.metadata_mut().insert(
-        "authorization",
-        format!("Bearer {token}").parse().expect("a token header"),
-    );
-    r
 }
 
 /// One GET on a new connection: (status line, body bytes, wall time).

@@ -252,7 +252,7 @@ impl Target {
     }
 }
 
-fn authed<T>(token: &str, body: T) -> tonic::Request<T> {
+pub(super) fn authed<T>(token: &str, body: T) -> tonic::Request<T> {
     let mut r = tonic::Request::new(body);
     r.metadata_mut().insert(
         "authorization",
